@@ -1,0 +1,26 @@
+// `npm run bench`: builds the client, then runs every benchmark in turn; each prints its own numbers.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+
+const benches = [
+  ["bundle size", ["node", "bench/bundle.mjs"]],
+  ["GET /api/user throughput", ["node", "--import", "tsx", "bench/api-user.ts"]],
+  ["GET /api/balance throughput", ["node", "--import", "tsx", "bench/balance.ts"]],
+  ["WebSocket clients", ["node", "bench/ws-clients.mjs"]],
+  ["payments", ["node", "--import", "tsx", "bench/payments.ts"]],
+  ["Lighthouse", ["node", "bench/lighthouse.mjs"]],
+];
+
+const only = process.argv.slice(2);
+const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
+if (build.status !== 0) process.exit(build.status ?? 1);
+let failed = 0;
+for (const [name, [command, ...args]] of benches) {
+  if (only.length > 0 && !only.some((o) => name.includes(o))) continue;
+  const script = args.find((a) => a.startsWith("bench/"));
+  if (script && !existsSync(script)) continue;
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync(command, args, { stdio: "inherit" });
+  if (result.status !== 0) failed++;
+}
+process.exit(failed > 0 ? 1 : 0);

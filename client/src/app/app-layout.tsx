@@ -1,0 +1,93 @@
+import * as React from "react";
+import { Link, useLocation } from "wouter";
+import { Spinner } from "@/components/ui/spinner";
+import { ChallengeHost } from "@/features/challenge/challenge-host";
+import { ThemeToggle } from "@/features/theme/theme-toggle";
+import { WalletControl } from "@/features/wallet/wallet-control";
+import { ErrorBoundary } from "./error-boundary";
+import { AppRouter } from "./router";
+import { SideMenu } from "./side-menu";
+import { TestHooks } from "./test-hooks";
+
+// Its message schemas need zod; the widget appears only once the socket is open, so it can come a moment later.
+const LiveUsersWidget = React.lazy(() =>
+  import("@/features/live-users/live-users-widget").then((m) => ({ default: m.LiveUsersWidget })),
+);
+
+function PageFallback() {
+  return (
+    <div className="flex min-h-[60vh] animate-delayed-fade-in items-center justify-center">
+      <Spinner size="lg" label="Loading page" />
+    </div>
+  );
+}
+
+export function AppLayout() {
+  const [location] = useLocation();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-[60] rounded-md bg-primary px-4 py-3 text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-16"
+      >
+        Skip to content
+      </a>
+      <header className="fixed inset-x-0 top-0 z-40 flex h-16 items-center justify-between gap-2 border-border/60 border-b bg-background/80 px-3 backdrop-blur-md supports-[backdrop-filter]:bg-background/65 sm:px-4">
+        <div className="flex items-center gap-2">
+          <SideMenu />
+          <Link
+            href="/"
+            className="flex h-11 items-center gap-2 rounded-md px-2 font-semibold outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60"
+          >
+            <img src="/favicon.svg" alt="" width={28} height={28} className="size-7" />
+            <span className="sr-only sm:not-sr-only">CPXTB Pay</span>
+          </Link>
+        </div>
+        <div className="flex items-center gap-2" data-testid="top-right-controls">
+          <React.Suspense fallback={null}>
+            <LiveUsersWidget />
+          </React.Suspense>
+          <ThemeToggle />
+          <WalletControl />
+        </div>
+      </header>
+      {/* At least a screen tall: the footer starts below the fold, so a page arriving lazily shifts nothing. */}
+      <main id="main" tabIndex={-1} className="min-h-dvh flex-1 pt-16 outline-none">
+        {/* Keyed by location so that leaving a broken page clears the error. */}
+        <ErrorBoundary key={location}>
+          <TestHooks />
+          <React.Suspense fallback={<PageFallback />}>
+            <AppRouter />
+          </React.Suspense>
+        </ErrorBoundary>
+      </main>
+      <SiteFooter />
+      <ChallengeHost />
+    </div>
+  );
+}
+
+function SiteFooter() {
+  return (
+    <footer className="border-border border-t">
+      <div className="mx-auto flex max-w-6xl flex-col gap-3 px-4 py-6 text-muted-foreground text-sm sm:flex-row sm:items-center sm:justify-between sm:px-6">
+        <p>CPXTB Pay · payments in the CPXTB token</p>
+        <nav aria-label="Footer" className="-mx-2 flex flex-wrap">
+          {[
+            ["/privacy-policy", "Privacy"],
+            ["/terms-of-service", "Terms"],
+            ["/contact", "Contact"],
+          ].map(([href, label]) => (
+            <Link
+              key={href}
+              href={href as string}
+              className="inline-flex min-h-11 items-center rounded-md px-2 outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/60"
+            >
+              {label}
+            </Link>
+          ))}
+        </nav>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,19 @@
+import * as React from "react";
+import { LazyToaster } from "@/components/ui/lazy-toaster";
+import { ThemeProvider } from "@/features/theme/theme-provider";
+
+// Server data (TanStack Query, auth) is a lazy layer beside the shell (decision 006); this one starts it at once
+// so that the user is fetched at start without the first paint waiting for it.
+const SessionStart = React.lazy(() => import("./data-layer").then((m) => ({ default: m.SessionStart })));
+
+export function AppProviders({ children }: { children: React.ReactNode }) {
+  return (
+    <ThemeProvider>
+      {children}
+      <LazyToaster />
+      <React.Suspense fallback={null}>
+        <SessionStart />
+      </React.Suspense>
+    </ThemeProvider>
+  );
+}

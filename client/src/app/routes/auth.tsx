@@ -1,0 +1,95 @@
+import { SIWE_SIGN_IN_STATEMENT } from "@common/siwe";
+import { LayoutDashboard, LogIn } from "lucide-react";
+import { Tabs } from "radix-ui";
+import * as React from "react";
+import { Link, useLocation, useSearch } from "wouter";
+import { PageFrame } from "@/components/layout/page-frame";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import type { WalletSigner } from "@/features/auth/api/siwe";
+import { useAuth } from "@/features/auth/auth-provider";
+import { LoginForm } from "@/features/auth/components/login-form";
+import { RegisterForm } from "@/features/auth/components/register-form";
+import { WalletSignInButton } from "@/features/auth/components/wallet-sign-in-button";
+
+/** Loads the wallet code only when asked (it stays out of this page's chunk too). */
+const signInWithWallet: WalletSigner = (getNonce) =>
+  import("@/features/wallet/siwe-signer").then((m) =>
+    m.signSiweMessage({ statement: SIWE_SIGN_IN_STATEMENT, getNonce }),
+  );
+
+/** Spec section 2: after a successful sign-in or registration, go to the dashboard after 0.5 s. */
+const REDIRECT_DELAY_MS = 500;
+
+const tabClass =
+  "flex-1 rounded-md px-3 py-2.5 font-medium text-muted-foreground text-sm transition-colors hover:text-foreground data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm min-h-11";
+
+export default function AuthPage() {
+  const { user } = useAuth();
+  const [, navigate] = useLocation();
+  const search = useSearch();
+  const [tab, setTab] = React.useState(
+    new URLSearchParams(search).get("tab") === "register" ? "register" : "login",
+  );
+  const [redirecting, setRedirecting] = React.useState(false);
+  const timer = React.useRef<ReturnType<typeof setTimeout>>(undefined);
+  React.useEffect(() => () => clearTimeout(timer.current), []);
+
+  const goToDashboard = () => {
+    setRedirecting(true);
+    timer.current = setTimeout(() => navigate("/merchant"), REDIRECT_DELAY_MS);
+  };
+
+  return (
+    <PageFrame
+      title="Sign in or create an account"
+      documentTitle="Sign in"
+      icon={LogIn}
+      width="narrow"
+      description="One account for your business: payment requests, live payments, reports and settings."
+    >
+      {user && !redirecting ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>You are signed in as {user.username}</CardTitle>
+            <CardDescription className="text-base">
+              Continue to your dashboard or sign out from the menu.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild>
+              <Link href="/merchant">
+                <LayoutDashboard aria-hidden="true" />
+                Open the dashboard
+              </Link>
+            </Button>
+          </CardContent>
+        </Card>
+      ) : (
+        <Card>
+          <CardContent>
+            <Tabs.Root value={tab} onValueChange={setTab} className="flex flex-col gap-6">
+              <Tabs.List aria-label="Sign in or register" className="flex gap-1 rounded-lg bg-muted p-1">
+                <Tabs.Trigger value="login" className={tabClass}>
+                  Sign in
+                </Tabs.Trigger>
+                <Tabs.Trigger value="register" className={tabClass}>
+                  Register
+                </Tabs.Trigger>
+              </Tabs.List>
+              <Tabs.Content value="login" className="outline-none">
+                <LoginForm onSuccess={goToDashboard} />
+              </Tabs.Content>
+              <Tabs.Content value="register" className="outline-none">
+                <RegisterForm onSuccess={goToDashboard} />
+              </Tabs.Content>
+            </Tabs.Root>
+            <div className="mt-6">
+              <WalletSignInButton signer={signInWithWallet} onSuccess={goToDashboard} />
+            </div>
+          </CardContent>
+        </Card>
+      )}
+    </PageFrame>
+  );
+}

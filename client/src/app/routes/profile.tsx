@@ -1,0 +1,81 @@
+import { SIWE_LINK_STATEMENT } from "@common/siwe";
+import { Settings, UserRound } from "lucide-react";
+import * as React from "react";
+import { useLocation, useRoute, useSearch } from "wouter";
+import { PageFrame } from "@/components/layout/page-frame";
+import { Spinner } from "@/components/ui/spinner";
+import type { WalletSigner } from "@/features/auth/api/siwe";
+import { useAuth } from "@/features/auth/auth-provider";
+import {
+  AccountSection,
+  EmailSection,
+  LinkedWalletsSection,
+  PasswordSection,
+  PreferencesSection,
+  SessionsSection,
+} from "@/features/auth/components/profile-sections";
+import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
+import { toast } from "@/hooks/use-toast";
+
+/** The wallet code loads only when a wallet is linked. */
+const signLinkMessage: WalletSigner = (getNonce) =>
+  import("@/features/wallet/siwe-signer").then((m) =>
+    m.signSiweMessage({ statement: SIWE_LINK_STATEMENT, getNonce }),
+  );
+
+const EMAIL_OUTCOMES = {
+  verified: {
+    title: "Email confirmed",
+    description: "Payment notifications and password resets go there now.",
+  },
+  invalid: {
+    title: "This confirmation link cannot be used",
+    description: "It was already used, has expired or is incomplete. Send a new one below.",
+    variant: "destructive" as const,
+  },
+  taken: {
+    title: "Email already in use",
+    description: "Another account has confirmed this address.",
+    variant: "destructive" as const,
+  },
+};
+
+/** Serves /profile and /settings (spec section 2: /settings shows the profile page). */
+export default function ProfilePage() {
+  const [isSettings] = useRoute("/settings");
+  const { user, isLoading } = useAuth();
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+
+  // The email confirmation link lands here with its outcome; say it once, then clean the address bar.
+  React.useEffect(() => {
+    const outcome = new URLSearchParams(search).get("email");
+    if (outcome && outcome in EMAIL_OUTCOMES) {
+      toast(EMAIL_OUTCOMES[outcome as keyof typeof EMAIL_OUTCOMES]);
+      navigate(location, { replace: true });
+    }
+  }, [search, location, navigate]);
+
+  return (
+    <PageFrame
+      title={isSettings ? "Settings" : "My Profile"}
+      icon={isSettings ? Settings : UserRound}
+      description="Your account, email, password, wallets, sessions and preferences."
+    >
+      {isLoading ? (
+        <Spinner size="lg" label="Checking your session" />
+      ) : user ? (
+        <>
+          <AccountSection user={user} />
+          <EmailSection user={user} />
+          <PasswordSection user={user} />
+          <LinkedWalletsSection user={user} signer={signLinkMessage} />
+          <SessionsSection />
+          <PreferencesSection user={user} />
+        </>
+      ) : (
+        <SignInPrompt reason="Sign in to see and change your profile and settings." />
+      )}
+    </PageFrame>
+  );
+}

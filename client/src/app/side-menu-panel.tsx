@@ -1,0 +1,234 @@
+import {
+  ChartColumn,
+  Coins,
+  FileText,
+  History,
+  House,
+  Info,
+  LogIn,
+  LogOut,
+  type LucideIcon,
+  Mail,
+  Moon,
+  Newspaper,
+  Presentation,
+  Scale,
+  Settings,
+  Shield,
+  Store,
+  Sun,
+  UserRound,
+} from "lucide-react";
+import type * as React from "react";
+import { Link, useLocation } from "wouter";
+import { Button } from "@/components/ui/button";
+import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import { useAuth } from "@/features/auth/auth-provider";
+import { useTheme } from "@/features/theme/theme-provider";
+import { cn } from "@/lib/utils";
+
+interface MenuLink {
+  href: string;
+  label: string;
+  icon: LucideIcon;
+}
+
+// Spec section 2: these links, these labels, this order.
+export const MAIN_LINKS: MenuLink[] = [
+  { href: "/", label: "Home", icon: House },
+  { href: "/merchant", label: "Merchant Dashboard", icon: Store },
+  { href: "/buy-cpxtb", label: "Buy CPXTB Tokens", icon: Coins },
+  { href: "/payments", label: "Payment History", icon: History },
+  { href: "/reports", label: "Reports & Analytics", icon: ChartColumn },
+  { href: "/settings", label: "Settings", icon: Settings },
+  { href: "/blog", label: "Blog", icon: Newspaper },
+  { href: "/contact", label: "Contact Us", icon: Mail },
+  { href: "/presentation", label: "Platform Presentation", icon: Presentation },
+];
+
+export const LEGAL_LINKS: MenuLink[] = [
+  { href: "/about-us", label: "About Us", icon: Info },
+  { href: "/privacy-policy", label: "Privacy Policy", icon: Shield },
+  { href: "/terms-of-service", label: "Terms of Service", icon: FileText },
+  { href: "/legal-documents", label: "Legal Documents", icon: Scale },
+];
+
+const itemClass =
+  "flex min-h-11 w-full items-center gap-3 rounded-md px-3 text-sm font-medium outline-none transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:ring-[3px] focus-visible:ring-ring/60";
+
+function MenuItemLink({
+  link,
+  current,
+  onNavigate,
+}: {
+  link: MenuLink;
+  current: boolean;
+  onNavigate: () => void;
+}) {
+  const Icon = link.icon;
+  return (
+    <li>
+      <Link
+        href={link.href}
+        onClick={onNavigate}
+        aria-current={current ? "page" : undefined}
+        className={cn(
+          itemClass,
+          current && "bg-primary/12 text-primary hover:bg-primary/15 hover:text-primary",
+        )}
+      >
+        <Icon className="size-4 shrink-0" aria-hidden="true" />
+        {link.label}
+      </Link>
+    </li>
+  );
+}
+
+function MenuGroup({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section
+      aria-labelledby={id}
+      className="flex flex-col gap-1 border-border border-t pt-3"
+      data-menu-group={title}
+    >
+      <h2 id={id} className="px-3 pb-1 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** The slide-out menu itself, loaded on first open (or in idle time) to keep the entry chunk small. */
+export default function SideMenuPanel({
+  open,
+  onOpenChange,
+  returnFocusTo,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The menu button lives outside the lazy panel, so Radix cannot find it as the dialog trigger. */
+  returnFocusTo: React.RefObject<HTMLButtonElement | null>;
+}) {
+  const [location, navigate] = useLocation();
+  const { theme, setTheme } = useTheme();
+  const { user, logoutMutation } = useAuth();
+  const close = () => onOpenChange(false);
+
+  const signOut = () =>
+    logoutMutation.mutate(undefined, {
+      onSuccess: () => {
+        onOpenChange(false);
+        navigate("/");
+      },
+    });
+
+  return (
+    <Sheet open={open} onOpenChange={onOpenChange}>
+      <SheetContent
+        side="left"
+        className="w-[300px] sm:w-80"
+        data-testid="side-menu"
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          returnFocusTo.current?.focus();
+        }}
+      >
+        <SheetHeader className="border-border border-b">
+          <SheetTitle className="flex items-center gap-2">
+            <img src="/favicon.svg" alt="" width={24} height={24} className="size-6" />
+            CPXTB Pay
+          </SheetTitle>
+          <SheetDescription>Crypto payments for merchants</SheetDescription>
+        </SheetHeader>
+        <div className="flex flex-1 flex-col gap-3 overflow-y-auto overscroll-contain p-3">
+          <nav aria-label="Main">
+            <ul className="flex flex-col gap-1">
+              {MAIN_LINKS.map((link) => (
+                <MenuItemLink
+                  key={link.href}
+                  link={link}
+                  current={location === link.href}
+                  onNavigate={close}
+                />
+              ))}
+            </ul>
+          </nav>
+
+          <MenuGroup id="menu-legal" title="Legal & Information">
+            <nav aria-labelledby="menu-legal">
+              <ul className="flex flex-col gap-1">
+                {LEGAL_LINKS.map((link) => (
+                  <MenuItemLink
+                    key={link.href}
+                    link={link}
+                    current={location === link.href}
+                    onNavigate={close}
+                  />
+                ))}
+              </ul>
+            </nav>
+          </MenuGroup>
+
+          <MenuGroup id="menu-appearance" title="Appearance">
+            <div className="grid grid-cols-2 gap-2 px-1">
+              <Button
+                variant={theme === "light" ? "default" : "outline"}
+                aria-pressed={theme === "light"}
+                onClick={() => setTheme("light")}
+              >
+                <Sun aria-hidden="true" />
+                Light
+              </Button>
+              <Button
+                variant={theme === "dark" ? "default" : "outline"}
+                aria-pressed={theme === "dark"}
+                onClick={() => setTheme("dark")}
+              >
+                <Moon aria-hidden="true" />
+                Dark
+              </Button>
+            </div>
+          </MenuGroup>
+
+          <MenuGroup id="menu-account" title="Account">
+            {user ? (
+              <div className="flex flex-col gap-1">
+                <p className="px-3 py-1 text-sm">
+                  <span className="text-muted-foreground">Signed in as</span>{" "}
+                  <span className="font-semibold break-all" data-testid="menu-username">
+                    {user.username}
+                  </span>
+                </p>
+                <ul className="flex flex-col gap-1">
+                  <MenuItemLink
+                    link={{ href: "/profile", label: "My Profile", icon: UserRound }}
+                    current={location === "/profile"}
+                    onNavigate={close}
+                  />
+                </ul>
+                <button
+                  type="button"
+                  className={itemClass}
+                  onClick={signOut}
+                  disabled={logoutMutation.isPending}
+                >
+                  <LogOut className="size-4 shrink-0" aria-hidden="true" />
+                  {logoutMutation.isPending ? "Signing out..." : "Sign out"}
+                </button>
+              </div>
+            ) : (
+              <ul className="flex flex-col gap-1">
+                <MenuItemLink
+                  link={{ href: "/auth", label: "Sign in / Register", icon: LogIn }}
+                  current={location === "/auth"}
+                  onNavigate={close}
+                />
+              </ul>
+            )}
+          </MenuGroup>
+        </div>
+      </SheetContent>
+    </Sheet>
+  );
+}

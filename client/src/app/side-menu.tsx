@@ -1,0 +1,58 @@
+import { Menu } from "lucide-react";
+import * as React from "react";
+import { useLocation } from "wouter";
+import { buttonVariants } from "@/components/ui/button-variants";
+import { whenIdle } from "@/lib/preload";
+
+// The panel shows the Account group, so it comes with the server-data layer (decision 006).
+const loadPanel = () =>
+  Promise.all([import("./side-menu-panel"), import("./data-layer")]).then(([panel, data]) => ({
+    default: data.withDataProviders(panel.default),
+  }));
+const SideMenuPanel = React.lazy(loadPanel);
+
+/**
+ * Spec section 2: the menu button fixed at the top left opens a slide-out menu from the left.
+ * The button is in the entry chunk; the panel (Radix Dialog, links, icons) loads in idle time or on first open.
+ */
+export function SideMenu() {
+  const [open, setOpen] = React.useState(false);
+  const [mounted, setMounted] = React.useState(false);
+  const [location] = useLocation();
+  const buttonRef = React.useRef<HTMLButtonElement>(null);
+
+  React.useEffect(() => whenIdle(() => void loadPanel().catch(() => undefined)), []);
+
+  // Close on any navigation, including back/forward and redirects.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: location is the trigger, not a value read here
+  React.useEffect(() => {
+    setOpen(false);
+  }, [location]);
+
+  const openMenu = () => {
+    setMounted(true);
+    setOpen(true);
+  };
+
+  return (
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        className={buttonVariants({ variant: "floating", size: "icon" })}
+        aria-label="Open menu"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={openMenu}
+        data-testid="menu-button"
+      >
+        <Menu className="size-5" aria-hidden="true" />
+      </button>
+      {mounted ? (
+        <React.Suspense fallback={null}>
+          <SideMenuPanel open={open} onOpenChange={setOpen} returnFocusTo={buttonRef} />
+        </React.Suspense>
+      ) : null}
+    </>
+  );
+}

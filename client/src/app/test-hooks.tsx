@@ -1,0 +1,45 @@
+import { useEffect } from "react";
+import { useSearch } from "wouter";
+import { toast } from "@/hooks/use-toast";
+
+/**
+ * Hooks for the Playwright suite. They are inert for real users: they act only in non-production builds, or when
+ * localStorage "cpxtb-pay-e2e" is "1" (the e2e fixtures set it before the page loads; a visitor would have to set
+ * it by hand, and it only lets them break or toast their own tab).
+ * - `?__throw=render` makes a component throw while rendering, to exercise the generic error screen.
+ * - `window.__cpxtbToast` is the toast function, to check toast replacement without signing in.
+ */
+export const E2E_FLAG_KEY = "cpxtb-pay-e2e";
+
+function testHooksEnabled(): boolean {
+  if (import.meta.env.MODE !== "production") return true;
+  try {
+    return window.localStorage.getItem(E2E_FLAG_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+
+declare global {
+  interface Window {
+    __cpxtbToast?: typeof toast;
+  }
+}
+
+export function TestHooks() {
+  const search = useSearch();
+  const enabled = testHooksEnabled();
+
+  useEffect(() => {
+    if (!enabled) return;
+    window.__cpxtbToast = toast;
+    return () => {
+      delete window.__cpxtbToast;
+    };
+  }, [enabled]);
+
+  if (enabled && new URLSearchParams(search).get("__throw") === "render") {
+    throw new Error("Render error requested by the __throw=render test hook");
+  }
+  return null;
+}

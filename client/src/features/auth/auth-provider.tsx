@@ -1,0 +1,94 @@
+import type { LoginRequest, RegisterRequest } from "@common/auth.ts";
+import { type UseMutationResult, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import * as React from "react";
+import { toast } from "@/hooks/use-toast";
+import { getUserQueryOptions, type SessionUser, USER_QUERY_KEY } from "./api/get-user";
+import { login } from "./api/login";
+import { logout } from "./api/logout";
+import { register } from "./api/register";
+import { getSiweNonce, verifySiwe, type WalletSigner } from "./api/siwe";
+import { describeError } from "./error-message";
+
+interface AuthContextValue {
+  user: SessionUser | null;
+  isLoading: boolean;
+  loginMutation: UseMutationResult<SessionUser, Error, LoginRequest>;
+  /** Sign-In with Ethereum: the signer comes from the wallet feature (lazy), the rest is a normal sign-in. */
+  walletLoginMutation: UseMutationResult<SessionUser, Error, WalletSigner>;
+  registerMutation: UseMutationResult<SessionUser, Error, RegisterRequest>;
+  logoutMutation: UseMutationResult<void, Error, void>;
+}
+
+const AuthContext = React.createContext<AuthContextValue | null>(null);
+
+export function AuthProvider({ children }: { children: React.ReactNode }) {
+  const queryClient = useQueryClient();
+  // A 401 answers null; any other failure (server down) also means signed out (spec section 4).
+  const { data, isLoading } = useQuery(getUserQueryOptions());
+
+  const signedIn = React.useCallback(
+    (user: SessionUser) => {
+      // Anything cached belonged to the previous visitor.
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== USER_QUERY_KEY[0] });
+      queryClient.setQueryData(USER_QUERY_KEY, user);
+    },
+    [queryClient],
+  );
+
+  const loginHandlers = {
+    onSuccess: (user: SessionUser) => {
+      signedIn(user);
+      toast({ title: "Login successful", description: "You are now logged in" });
+    },
+    onError: (error: Error) =>
+      toast({ title: "Login failed", description: describeError(error), variant: "destructive" }),
+  };
+
+  const loginMutation = useMutation({ mutationFn: login, ...loginHandlers });
+
+  const walletLoginMutation = useMutation({
+    mutationFn: async (sign: WalletSigner) => verifySiwe(await sign(getSiweNonce)),
+    ...loginHandlers,
+  });
+
+  const registerMutation = useMutation({
+    mutationFn: register,
+    onSuccess: (user) => {
+      signedIn(user);
+      toast({
+        title: "Registration successful",
+        description: "Your account has been created and you are now logged in",
+      });
+    },
+    onError: (error) =>
+      toast({ title: "Registration failed", description: describeError(error), variant: "destructive" }),
+  });
+
+  const logoutMutation = useMutation({
+    mutationFn: logout,
+    onSuccess: () => {
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== USER_QUERY_KEY[0] });
+      queryClient.setQueryData(USER_QUERY_KEY, null);
+      toast({ title: "Logout successful", description: "You have been logged out" });
+    },
+  });
+
+  const value = React.useMemo(
+    () => ({
+      user: data ?? null,
+      isLoading,
+      loginMutation,
+      walletLoginMutation,
+      registerMutation,
+      logoutMutation,
+    }),
+    [data, isLoading, loginMutation, walletLoginMutation, registerMutation, logoutMutation],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const context = React.useContext(AuthContext);
+  if (!context) throw new Error("useAuth must be used within an AuthProvider");
+  return context;
+}

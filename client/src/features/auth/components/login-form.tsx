@@ -1,0 +1,52 @@
+import { loginRequest } from "@common/auth.ts";
+import { LogIn } from "lucide-react";
+import * as React from "react";
+import { Link } from "wouter";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { type FieldErrors, validate } from "@/lib/form-errors";
+import { useAuth } from "../auth-provider";
+
+export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
+  const { loginMutation } = useAuth();
+  const [errors, setErrors] = React.useState<FieldErrors>({});
+
+  const submit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const result = validate(loginRequest, { username: form.get("username"), password: form.get("password") });
+    setErrors(result.errors ?? {});
+    if (result.data) loginMutation.mutate(result.data, { onSuccess });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-5" aria-label="Sign in">
+      <Field
+        label="Username or email"
+        name="username"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        error={errors.username}
+        required
+      />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.password}
+        required
+      />
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <Button type="submit" disabled={loginMutation.isPending} className="sm:min-w-36">
+          <LogIn aria-hidden="true" />
+          {loginMutation.isPending ? "Signing in..." : "Sign in"}
+        </Button>
+        <Link href="/forgot-password" className="text-primary text-sm underline-offset-4 hover:underline">
+          Forgot your password?
+        </Link>
+      </div>
+    </form>
+  );
+}

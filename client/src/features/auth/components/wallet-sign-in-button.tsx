@@ -1,0 +1,34 @@
+import { Wallet } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import type { WalletSigner } from "../api/siwe";
+import { useAuth } from "../auth-provider";
+
+/**
+ * "Sign in with Ethereum" (EIP-4361): the wallet signs a message with a server nonce; the first sign-in of an
+ * address creates its account. The signer is handed in by the app layer, which loads the wallet code on click.
+ */
+export function WalletSignInButton({ signer, onSuccess }: { signer: WalletSigner; onSuccess: () => void }) {
+  const { walletLoginMutation } = useAuth();
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex items-center gap-3 text-muted-foreground text-sm" aria-hidden="true">
+        <span className="h-px flex-1 bg-border" />
+        or
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      <Button
+        type="button"
+        variant="outline"
+        disabled={walletLoginMutation.isPending}
+        onClick={() => walletLoginMutation.mutate(signer, { onSuccess })}
+        data-testid="siwe-sign-in"
+      >
+        <Wallet aria-hidden="true" />
+        {walletLoginMutation.isPending ? "Check your wallet..." : "Sign in with Ethereum"}
+      </Button>
+      <p className="text-center text-muted-foreground text-xs">
+        Your wallet signs a message; no transaction, no fee. A new wallet gets its own account.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,438 @@
+import type { ChainConfigResponse } from "@common/chain";
+import type { PublicPayment } from "@common/payments";
+import { useQuery } from "@tanstack/react-query";
+import {
+  CircleCheck,
+  CircleX,
+  ExternalLink,
+  Info,
+  RefreshCw,
+  ShieldCheck,
+  TimerOff,
+  TriangleAlert,
+  Wallet,
+} from "lucide-react";
+import * as React from "react";
+import { Link, useLocation } from "wouter";
+import { Button } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/spinner";
+import { isApiError } from "@/lib/api-client";
+import { cn } from "@/lib/utils";
+import { usePublicPayment } from "../api/get-public-payment";
+import { useRegeneratePayment } from "../api/regenerate-payment";
+import { submitPaymentTx } from "../api/submit-payment-tx";
+import { formatCountdown, formatTokenAmount, formatUsd, plainTokenAmount, shortAddress } from "../format";
+import { PaymentStatusBadge, STATUS_INFO } from "../payment-status";
+import { useLivePayment } from "../use-live-payment";
+import { useNow } from "../use-now";
+import { CopyButton } from "./copy-button";
+import { QrCode } from "./qr-code";
+
+export type TransferStep = "connecting" | "switching" | "confirm" | "mining";
+/** Sends the token transfer from the payer's wallet; composed in by the app layer (the wallet feature). */
+export type SendTransfer = (
+  transfer: { chainId: number; token: string; to: string; amount: bigint },
+  onStep: (step: TransferStep) => void,
+) => Promise<string>;
+
+const STEP_LABEL: Record<TransferStep, string> = {
+  connecting: "Connecting your wallet…",
+  switching: "Switching network…",
+  confirm: "Confirm the payment in your wallet…",
+  mining: "Waiting for the transaction…",
+};
+
+const OPEN = new Set(["pending", "processing", "partial"]);
+
+export function remainingBase(payment: PublicPayment): bigint {
+  const left = BigInt(payment.amountDueBase) - BigInt(payment.amountReceivedBase);
+  return left > 0n ? left : 0n;
+}
+
+/** Base units -> decimal string of whole tokens. */
+export function baseToDecimal(base: bigint, decimals: number): string {
+  const text = base.toString().padStart(decimals + 1, "0");
+  return decimals ? `${text.slice(0, -decimals)}.${text.slice(-decimals)}` : text;
+}
+
+function Amount({ value, className }: { value: string; className?: string }) {
+  return <span className={cn("tabular-nums", className)}>{formatTokenAmount(value)} CPXTB</span>;
+}
+
+export function PayView({ reference, sendTransfer }: { reference: string; sendTransfer: SendTransfer }) {
+  const query = usePublicPayment(reference);
+  const live = useLivePayment(reference);
+  const payment = query.data;
+
+  if (query.isPending) {
+    return (
+      <PayShell>
+        <div className="flex flex-col items-center gap-4 py-8" aria-busy="true">
+          <div className="h-8 w-48 animate-pulse rounded bg-muted motion-reduce:animate-none" />
+          <div className="size-52 animate-pulse rounded-lg bg-muted motion-reduce:animate-none" />
+          <p className="text-muted-foreground text-sm">Loading the payment…</p>
+        </div>
+      </PayShell>
+    );
+  }
+  if (query.isError || !payment) {
+    const notFound = isApiError(query.error) && (query.error.status === 404 || query.error.status === 400);
+    return (
+      <PayShell>
+        <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
+          <CircleX aria-hidden="true" className="size-10 text-destructive-emphasis" />
+          <h2 className="font-semibold text-xl">
+            {notFound ? "Payment not found" : "The payment could not be loaded"}
+          </h2>
+          <p className="max-w-sm text-muted-foreground text-sm">
+            {notFound
+              ? "No payment has this link. Check the link with the merchant, and do not send any tokens for it."
+              : "The server did not answer. Check your connection and try again; send nothing until the payment shows here."}
+          </p>
+          {notFound ? (
+            <Button asChild variant="outline">
+              <Link href="/payment">Look up a payment</Link>
+            </Button>
+          ) : (
+            <Button variant="outline" onClick={() => query.refetch()}>
+              <RefreshCw aria-hidden="true" /> Try again
+            </Button>
+          )}
+        </div>
+      </PayShell>
+    );
+  }
+  return (
+    <PayShell payment={payment}>
+      <StatusLine payment={payment} live={live} />
+      {OPEN.has(payment.status) ? (
+        <OpenPayment payment={payment} sendTransfer={sendTransfer} />
+      ) : payment.status === "completed" || payment.status === "paid_late" ? (
+        <PaymentSuccess payment={payment} />
+      ) : payment.status === "expired" ? (
+        <PaymentExpired payment={payment} />
+      ) : (
+        <PaymentInvalid />
+      )}
+    </PayShell>
+  );
+}
+
+function PayShell({ payment, children }: { payment?: PublicPayment; children: React.ReactNode }) {
+  return (
+    <div className="mx-auto flex w-full max-w-md flex-col gap-3 px-3 pt-3 pb-8 sm:pt-8">
+      <section className="flex flex-col gap-3 rounded-xl border border-border bg-card p-4 text-card-foreground shadow-sm sm:p-6">
+        <header className="flex items-center gap-3">
+          {payment?.merchant.logoUrl ? (
+            <img
+              src={payment.merchant.logoUrl}
+              alt=""
+              width={40}
+              height={40}
+              className="size-10 shrink-0 rounded-md border border-border bg-white object-contain"
+            />
+          ) : (
+            <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-md bg-primary/12 font-bold text-primary">
+              {payment?.merchant.name.slice(0, 1).toUpperCase() ?? "C"}
+            </span>
+          )}
+          <div className="min-w-0">
+            <h1 className="font-bold text-lg leading-tight">CPXTB Payment</h1>
+            <p className="truncate text-muted-foreground text-sm">
+              {payment ? (
+                <>
+                  Pay with CPXTB tokens to{" "}
+                  <span className="font-medium text-foreground" data-testid="merchant-name">
+                    {payment.merchant.name}
+                  </span>
+                </>
+              ) : (
+                "Pay with CPXTB tokens"
+              )}
+            </p>
+          </div>
+        </header>
+        {children}
+      </section>
+      <p className="text-center text-muted-foreground text-xs">
+        Powered by CPXTB Platform • Secure Payment Processing
+      </p>
+    </div>
+  );
+}
+
+function StatusLine({ payment, live }: { payment: PublicPayment; live: boolean }) {
+  const now = useNow();
+  const left = new Date(payment.expiresAt).getTime() - now;
+  const open = payment.status === "pending" || payment.status === "partial";
+  const detail =
+    payment.status === "processing"
+      ? `${payment.confirmations} of ${payment.confirmationsRequired} confirmations`
+      : null;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+      <div role="status" aria-live="polite" aria-atomic="true" className="flex items-center gap-2">
+        <PaymentStatusBadge status={payment.status} data-testid="payment-status" />
+        {detail ? <span className="text-muted-foreground tabular-nums">{detail}</span> : null}
+        <span className="sr-only">{live ? "" : "Live updates reconnecting."}</span>
+      </div>
+      {open ? (
+        <span
+          className={cn(
+            "inline-flex items-center gap-1 tabular-nums",
+            left < 60_000 ? "font-semibold text-destructive-emphasis" : "text-muted-foreground",
+          )}
+          title={`Expires at ${new Date(payment.expiresAt).toLocaleString()}`}
+          data-testid="countdown"
+        >
+          <TimerOff aria-hidden="true" className="size-4" />
+          {left > 0 ? `Expires in ${formatCountdown(left)}` : "Expiring…"}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTransfer: SendTransfer }) {
+  const [step, setStep] = React.useState<TransferStep | null>(null);
+  const [problem, setProblem] = React.useState<{ title: string; text: string } | null>(null);
+  const remaining = remainingBase(payment);
+  const remainingText = baseToDecimal(remaining, payment.token.decimals);
+  const partial = payment.status === "partial" || BigInt(payment.amountReceivedBase) > 0n;
+
+  const pay = async () => {
+    setProblem(null);
+    try {
+      const hash = await sendTransfer(
+        {
+          chainId: payment.chainId,
+          token: payment.token.address,
+          to: payment.receivingAddress,
+          amount: remaining,
+        },
+        setStep,
+      );
+      // The fast path; the indexer finds the transfer anyway if this request fails.
+      await submitPaymentTx(payment.reference, hash).catch((error) =>
+        console.warn("The transaction will be detected from the chain instead:", error),
+      );
+    } catch (error) {
+      const insufficient = (error as Error).name === "InsufficientBalanceError";
+      setProblem(
+        insufficient
+          ? {
+              title: "Insufficient Balance",
+              text: `This wallet holds less than ${formatTokenAmount(remainingText)} CPXTB. Top it up, or pay from another wallet with the QR code.`,
+            }
+          : { title: "Payment not sent", text: (error as Error).message },
+      );
+    } finally {
+      setStep(null);
+    }
+  };
+
+  return (
+    <>
+      <div className="text-center">
+        <p className="font-bold text-2xl sm:text-3xl" data-testid="amount-due">
+          <Amount value={payment.amountDue} />
+        </p>
+        {payment.amountUsd ? (
+          <p className="text-muted-foreground text-sm tabular-nums">≈ {formatUsd(payment.amountUsd)} USD</p>
+        ) : null}
+        {partial ? (
+          <p className="mt-1 rounded-md bg-warning px-2 py-1 text-sm text-warning-foreground">
+            Received <Amount value={payment.amountReceived} /> so far: send the remaining{" "}
+            <Amount value={remainingText} /> to complete it.
+          </p>
+        ) : null}
+      </div>
+      <QrCode
+        value={payment.paymentUri}
+        label={`QR code to pay ${formatTokenAmount(remainingText)} CPXTB to ${payment.receivingAddress}`}
+        className="mx-auto w-full max-w-[200px] sm:max-w-[240px]"
+      />
+      <Button
+        size="lg"
+        className="w-full"
+        onClick={pay}
+        disabled={step !== null}
+        data-testid="pay-with-wallet"
+      >
+        {step ? <Spinner size="sm" /> : <Wallet aria-hidden="true" />}
+        {step ? STEP_LABEL[step] : `Pay ${formatTokenAmount(remainingText)} CPXTB`}
+      </Button>
+      {problem ? (
+        <div role="alert" className="flex gap-2 rounded-md border border-destructive/50 p-3 text-sm">
+          <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-destructive-emphasis" />
+          <div>
+            <p className="font-semibold">{problem.title}</p>
+            <p className="text-muted-foreground">{problem.text}</p>
+          </div>
+        </div>
+      ) : null}
+      <dl className="flex flex-col gap-2 text-sm">
+        <div className="flex items-center justify-between gap-2">
+          <div className="min-w-0">
+            <dt className="text-muted-foreground">Exact amount</dt>
+            <dd className="font-mono tabular-nums" data-testid="exact-amount">
+              {plainTokenAmount(remainingText)}
+            </dd>
+          </div>
+          <CopyButton value={plainTokenAmount(remainingText)} label="Amount" />
+        </div>
+        <div className="flex items-center justify-between gap-2">
+          <div className="min-w-0">
+            <dt className="text-muted-foreground">To address</dt>
+            <dd className="font-mono" title={payment.receivingAddress}>
+              {shortAddress(payment.receivingAddress)}
+            </dd>
+          </div>
+          <CopyButton value={payment.receivingAddress} label="Address" />
+        </div>
+      </dl>
+      <p className="flex gap-2 rounded-md border border-warning/60 bg-warning/10 p-3 text-sm">
+        <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <span>
+          Send only {payment.token.symbol} on chain {payment.chainId} ({shortAddress(payment.token.address)}),
+          exactly this amount. Other tokens or networks cannot be detected and are lost.
+        </span>
+      </p>
+      {payment.description ? (
+        <p className="text-muted-foreground text-sm">
+          <span className="font-medium text-foreground">For:</span> {payment.description}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function TxLinks({ payment }: { payment: PublicPayment }) {
+  const chain = useQuery<ChainConfigResponse>({ queryKey: ["/api/chain-config"] });
+  const explorer = chain.data?.blockExplorerUrl?.replace(/\/$/, "");
+  if (payment.txHashes.length === 0) return null;
+  return (
+    <ul className="flex flex-col gap-1 text-sm">
+      {payment.txHashes.map((hash) => (
+        <li key={hash} className="flex items-center justify-between gap-2">
+          <span className="text-muted-foreground">Transaction</span>
+          {explorer ? (
+            <a
+              href={`${explorer}/tx/${hash}`}
+              target="_blank"
+              rel="noreferrer"
+              className="inline-flex items-center gap-1 font-mono text-primary underline-offset-4 hover:underline"
+            >
+              {shortAddress(hash)} <ExternalLink aria-hidden="true" className="size-3.5" />
+            </a>
+          ) : (
+            <span className="font-mono" title={hash} data-testid="tx-hash">
+              {shortAddress(hash)}
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function PaymentSuccess({ payment }: { payment: PublicPayment }) {
+  const late = payment.status === "paid_late";
+  return (
+    <div className="flex flex-col items-center gap-3 py-2 text-center">
+      <CircleCheck aria-hidden="true" className="size-14 text-success" />
+      <h2 className="font-bold text-2xl">Payment Successful</h2>
+      <p className="font-semibold text-lg">Thank You!</p>
+      <p className="text-sm">
+        Received <Amount value={payment.amountReceived} className="font-semibold" />
+        {payment.completedAt ? ` on ${new Date(payment.completedAt).toLocaleString()}` : ""}.
+      </p>
+      {late ? (
+        <p className="flex gap-2 rounded-md bg-warning p-2 text-left text-sm text-warning-foreground">
+          <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          It arrived after the payment had expired, within the 24-hour window: the merchant sees it as paid
+          late.
+        </p>
+      ) : null}
+      {payment.overpaid ? (
+        <p className="flex gap-2 rounded-md bg-warning p-2 text-left text-sm text-warning-foreground">
+          <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          You sent {formatTokenAmount(baseToDecimal(BigInt(payment.overpaidBase), payment.token.decimals))}{" "}
+          CPXTB more than due. Contact the merchant about a refund of the difference.
+        </p>
+      ) : null}
+      <div className="w-full">
+        <TxLinks payment={payment} />
+      </div>
+      {payment.successUrl ? (
+        <Button asChild size="lg" className="w-full">
+          <a href={payment.successUrl} rel="noreferrer">
+            Return to Merchant
+          </a>
+        </Button>
+      ) : null}
+      <p className="flex items-center gap-1 text-muted-foreground text-xs">
+        <ShieldCheck aria-hidden="true" className="size-3.5" /> Verified on chain.
+      </p>
+    </div>
+  );
+}
+
+function PaymentExpired({ payment }: { payment: PublicPayment }) {
+  const [, navigate] = useLocation();
+  const regenerate = useRegeneratePayment();
+  const received = BigInt(payment.amountReceivedBase) > 0n;
+  const restart = () =>
+    regenerate.mutate(payment.reference, { onSuccess: (next) => navigate(`/pay/${next.reference}`) });
+  return (
+    <div className="flex flex-col items-center gap-3 py-2 text-center">
+      <TimerOff aria-hidden="true" className="size-12 text-destructive-emphasis" />
+      <h2 className="font-bold text-2xl">Payment Expired</h2>
+      <p className="text-muted-foreground text-sm">
+        {received ? (
+          <>
+            Only <Amount value={payment.amountReceived} /> of <Amount value={payment.amountDue} /> arrived
+            before the time ran out. Contact the merchant to settle the rest; do not send more to this
+            request.
+          </>
+        ) : (
+          <>
+            Nothing was received for <Amount value={payment.amountDue} /> in time. Do not send tokens for it;
+            start a new payment at the current rate instead. A transfer that still arrives within 24 hours is
+            recognised as paid late.
+          </>
+        )}
+      </p>
+      {payment.regeneratedTo ? (
+        <Button asChild size="lg" className="w-full">
+          <Link href={`/pay/${payment.regeneratedTo}`}>Go to the new payment</Link>
+        </Button>
+      ) : !received ? (
+        <Button size="lg" className="w-full" onClick={restart} disabled={regenerate.isPending}>
+          {regenerate.isPending ? <Spinner size="sm" /> : <RefreshCw aria-hidden="true" />}
+          Regenerate Payment
+        </Button>
+      ) : null}
+      {regenerate.isError ? (
+        <p role="alert" className="text-destructive-emphasis text-sm">
+          A new payment could not be made: {regenerate.error.message}
+        </p>
+      ) : null}
+      <TxLinks payment={payment} />
+    </div>
+  );
+}
+
+function PaymentInvalid() {
+  const info = STATUS_INFO.invalid;
+  return (
+    <div className="flex flex-col items-center gap-3 py-2 text-center">
+      <info.icon aria-hidden="true" className="size-12 text-destructive-emphasis" />
+      <h2 className="font-bold text-2xl">Payment invalid</h2>
+      <p className="text-muted-foreground text-sm">
+        The transaction that paid this request was removed from the chain (a reorganisation) and nothing else
+        paid it. Contact the merchant before paying again.
+      </p>
+    </div>
+  );
+}

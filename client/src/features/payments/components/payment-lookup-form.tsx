@@ -1,0 +1,42 @@
+import { referenceParams } from "@common/payments";
+import { Search } from "lucide-react";
+import * as React from "react";
+import { useLocation } from "wouter";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+
+/** Accepts a bare reference or a whole payment link and opens its status page. */
+export function PaymentLookupForm() {
+  const [, navigate] = useLocation();
+  const [error, setError] = React.useState<string>();
+  const submit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const raw = String(new FormData(event.currentTarget).get("reference") ?? "").trim();
+    const reference = raw.split(/[/?#]/).filter(Boolean).at(-1) ?? "";
+    if (!referenceParams.safeParse({ reference }).success) {
+      setError("Enter the reference from your receipt or payment link (22 or more letters, digits, - or _).");
+      return;
+    }
+    setError(undefined);
+    navigate(`/payment/${reference}`);
+  };
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4"
+    >
+      <Field
+        name="reference"
+        label="Payment reference or link"
+        autoComplete="off"
+        spellCheck={false}
+        error={error}
+        hint="Found at the end of the payment link: /pay/<reference>"
+      />
+      <Button type="submit" className="self-start">
+        <Search aria-hidden="true" /> Find payment
+      </Button>
+    </form>
+  );
+}

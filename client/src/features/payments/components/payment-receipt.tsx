@@ -1,0 +1,105 @@
+import { ArrowRight, CircleX } from "lucide-react";
+import { Link } from "wouter";
+import { Button } from "@/components/ui/button";
+import { isApiError } from "@/lib/api-client";
+import { usePublicPayment } from "../api/get-public-payment";
+import { formatTokenAmount, formatUsd, shortAddress } from "../format";
+import { PaymentStatusBadge } from "../payment-status";
+import { useLivePayment } from "../use-live-payment";
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex items-baseline justify-between gap-4 border-border border-b py-2 last:border-0">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="text-right">{children}</dd>
+    </div>
+  );
+}
+
+/** Status and receipt of one payment (public fields only), kept live over the page's socket. */
+export function PaymentReceipt({ reference }: { reference: string }) {
+  const query = usePublicPayment(reference);
+  useLivePayment(reference);
+  const payment = query.data;
+  if (query.isPending) {
+    return (
+      <div aria-busy="true" className="h-64 animate-pulse rounded-xl bg-muted motion-reduce:animate-none" />
+    );
+  }
+  if (!payment) {
+    const notFound = isApiError(query.error) && (query.error.status === 404 || query.error.status === 400);
+    return (
+      <div role="alert" className="flex flex-col items-start gap-3 rounded-xl border border-border p-4">
+        <p className="flex items-center gap-2 font-semibold">
+          <CircleX aria-hidden="true" className="size-5 text-destructive-emphasis" />
+          {notFound ? "No payment has this reference" : "The payment could not be loaded"}
+        </p>
+        <p className="text-muted-foreground text-sm">
+          {notFound
+            ? "Check the reference on your receipt or payment link and try again."
+            : "Check your connection and try again."}
+        </p>
+        <Button asChild variant="outline">
+          <Link href="/payment">Look up another payment</Link>
+        </Button>
+      </div>
+    );
+  }
+  const open = ["pending", "processing", "partial"].includes(payment.status);
+  return (
+    <section className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 sm:p-6">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="font-semibold text-lg">{payment.merchant.name}</h2>
+        <div role="status" aria-live="polite">
+          <PaymentStatusBadge status={payment.status} data-testid="payment-status" />
+        </div>
+      </div>
+      <dl className="text-sm">
+        <Row label="Amount due">
+          <span className="tabular-nums">{formatTokenAmount(payment.amountDue)} CPXTB</span>
+          {payment.amountUsd ? (
+            <span className="block text-muted-foreground tabular-nums">
+              {formatUsd(payment.amountUsd)} USD
+            </span>
+          ) : null}
+        </Row>
+        <Row label="Received">
+          <span className="tabular-nums" data-testid="amount-received">
+            {formatTokenAmount(payment.amountReceived)} CPXTB
+          </span>
+          {payment.overpaid ? <span className="block text-muted-foreground">more than due</span> : null}
+        </Row>
+        {payment.description ? <Row label="For">{payment.description}</Row> : null}
+        <Row label="To">
+          <span className="font-mono" title={payment.receivingAddress}>
+            {shortAddress(payment.receivingAddress)}
+          </span>
+        </Row>
+        <Row label={payment.completedAt ? "Paid" : "Expires"}>
+          {new Date(payment.completedAt ?? payment.expiresAt).toLocaleString()}
+        </Row>
+        {payment.txHashes.map((hash) => (
+          <Row key={hash} label="Transaction">
+            <span className="font-mono" title={hash}>
+              {shortAddress(hash)}
+            </span>
+          </Row>
+        ))}
+        <Row label="Reference">
+          <code className="break-all font-mono text-xs">{payment.reference}</code>
+        </Row>
+      </dl>
+      {open ? (
+        <Button asChild size="lg">
+          <Link href={`/pay/${payment.reference}`}>
+            Open the payment page <ArrowRight aria-hidden="true" />
+          </Link>
+        </Button>
+      ) : payment.regeneratedTo ? (
+        <Button asChild variant="outline">
+          <Link href={`/pay/${payment.regeneratedTo}`}>Go to the new payment</Link>
+        </Button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+import * as React from "react";
+import { cn } from "@/lib/utils";
+
+/** The modules of a QR code as one SVG path (dark on white, 4-module quiet zone: what every scanner reads). */
+export async function qrSvg(text: string): Promise<{ path: string; size: number }> {
+  // The encoder loads on first use only: it is never part of the entry chunk.
+  const { encode } = await import("uqr");
+  const { data, size } = encode(text, { ecc: "M", border: 4 });
+  let path = "";
+  data.forEach((row, y) => {
+    row.forEach((dark, x) => {
+      if (dark) path += `M${x} ${y}h1v1h-1z`;
+    });
+  });
+  return { path, size };
+}
+
+export function svgMarkup({ path, size }: { path: string; size: number }, scale = 10): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size * scale}" height="${size * scale}" viewBox="0 0 ${size} ${size}" shape-rendering="crispEdges"><rect width="${size}" height="${size}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`;
+}
+
+/** Saves the QR code of `text` as an SVG file. */
+export async function downloadQr(text: string, fileName: string) {
+  const blob = new Blob([svgMarkup(await qrSvg(text))], { type: "image/svg+xml" });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function QrCode({
+  value,
+  label,
+  className,
+}: {
+  value: string;
+  /** What the code holds, for assistive technology. */
+  label: string;
+  className?: string;
+}) {
+  const [qr, setQr] = React.useState<{ path: string; size: number } | null>(null);
+  React.useEffect(() => {
+    let cancelled = false;
+    qrSvg(value).then(
+      (result) => !cancelled && setQr(result),
+      (error) => console.warn("QR code could not be drawn", error),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [value]);
+  return (
+    <div
+      data-slot="qr-code"
+      className={cn("aspect-square overflow-hidden rounded-lg bg-white", className)}
+      role="img"
+      aria-label={label}
+      data-value={value}
+    >
+      {qr ? (
+        <svg
+          viewBox={`0 0 ${qr.size} ${qr.size}`}
+          shapeRendering="crispEdges"
+          className="size-full"
+          aria-hidden="true"
+        >
+          <path d={qr.path} fill="#000" />
+        </svg>
+      ) : (
+        <div className="size-full animate-pulse bg-muted motion-reduce:animate-none" />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+import { createPaymentRequest, EXPIRY_MINUTES, type Payment } from "@common/payments";
+import { Download, Plus } from "lucide-react";
+import * as React from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Label } from "@/components/ui/label";
+import { Spinner } from "@/components/ui/spinner";
+import { CopyButton } from "../../components/copy-button";
+import { downloadQr, QrCode } from "../../components/qr-code";
+import { formatTokenAmount, formatUsd } from "../../format";
+import { useCreatePayment } from "../api/payments";
+
+export function CreatePaymentForm() {
+  const create = useCreatePayment();
+  const [errors, setErrors] = React.useState<Record<string, string>>({});
+  const [created, setCreated] = React.useState<Payment | null>(null);
+
+  const submit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "").trim() || null;
+    const parsed = createPaymentRequest.safeParse({
+      currency: String(form.get("currency")),
+      amount: text("amount") ?? "",
+      description: text("description"),
+      orderId: text("orderId"),
+      expiresInMinutes: Number(form.get("expiresInMinutes") || EXPIRY_MINUTES.default),
+      successUrl: text("successUrl"),
+      payerEmail: text("payerEmail"),
+    });
+    if (!parsed.success) {
+      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+      return;
+    }
+    setErrors({});
+    create.mutate(parsed.data, { onSuccess: setCreated });
+  };
+
+  return (
+    <section className="rounded-xl border border-border bg-card p-4 sm:p-6">
+      <h2 className="font-semibold text-xl">New payment</h2>
+      <form onSubmit={submit} noValidate className="mt-4 grid gap-4 sm:grid-cols-2">
+        <div className="flex gap-2">
+          <Field
+            name="amount"
+            label="Amount"
+            inputMode="decimal"
+            required
+            error={errors.amount}
+            className="flex-1"
+          />
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="currency">Currency</Label>
+            <select
+              id="currency"
+              name="currency"
+              className="h-11 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-[3px] focus-visible:ring-ring/60"
+            >
+              <option value="USD">USD</option>
+              <option value="CPXTB">CPXTB</option>
+            </select>
+          </div>
+        </div>
+        <Field name="description" label="Description (optional)" maxLength={500} error={errors.description} />
+        <Field name="orderId" label="Order id (optional)" maxLength={100} error={errors.orderId} />
+        <Field
+          name="expiresInMinutes"
+          type="number"
+          label="Expires after (minutes)"
+          min={EXPIRY_MINUTES.min}
+          max={EXPIRY_MINUTES.max}
+          defaultValue={EXPIRY_MINUTES.default}
+          error={errors.expiresInMinutes}
+        />
+        <Field name="successUrl" type="url" label="Success URL (optional)" error={errors.successUrl} />
+        <Field name="payerEmail" type="email" label="Payer email (optional)" error={errors.payerEmail} />
+        {create.isError ? (
+          <p role="alert" className="font-medium text-destructive-emphasis text-sm sm:col-span-2">
+            The payment was not created: {create.error.message.replace(/^\d{3}: /, "")}
+          </p>
+        ) : null}
+        <Button type="submit" disabled={create.isPending} className="sm:justify-self-start">
+          {create.isPending ? <Spinner size="sm" /> : <Plus aria-hidden="true" />} Create payment
+        </Button>
+      </form>
+      {created ? <NewPayment payment={created} /> : null}
+    </section>
+  );
+}
+
+function NewPayment({ payment }: { payment: Payment }) {
+  return (
+    <div
+      className="mt-6 flex flex-col gap-4 border-border border-t pt-6 sm:flex-row sm:items-start"
+      data-testid="new-payment"
+    >
+      <QrCode value={payment.paymentUri} label="QR code of the new payment" className="w-40 shrink-0" />
+      <div className="flex min-w-0 flex-col gap-3">
+        <p className="font-bold text-2xl tabular-nums">{formatTokenAmount(payment.amountDue)} CPXTB</p>
+        {payment.amountUsd && payment.price ? (
+          <p
+            className="text-muted-foreground text-sm tabular-nums"
+            title={`Rate ${payment.price.usdPerToken} USD per CPXTB at ${new Date(payment.price.at).toLocaleString()}`}
+          >
+            {formatUsd(payment.amountUsd)} USD at {payment.price.usdPerToken} USD/CPXTB, locked{" "}
+            {new Date(payment.price.at).toLocaleTimeString()}
+          </p>
+        ) : null}
+        <a
+          href={payment.paymentUrl}
+          className="break-all font-mono text-primary text-sm underline-offset-4 hover:underline"
+        >
+          {payment.paymentUrl}
+        </a>
+        <div className="flex flex-wrap gap-2">
+          <CopyButton value={payment.paymentUrl} label="Payment link" />
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() =>
+              downloadQr(payment.paymentUri, `cpxtb-payment-${payment.reference.slice(0, 8)}.svg`)
+            }
+          >
+            <Download aria-hidden="true" /> Download QR
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}

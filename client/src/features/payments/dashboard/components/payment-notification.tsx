@@ -1,0 +1,70 @@
+import type { Payment } from "@common/payments";
+import { CircleAlert, CircleCheck, X } from "lucide-react";
+import * as React from "react";
+import { Button } from "@/components/ui/button";
+import { formatTokenAmount } from "../../format";
+
+/** A short chime with WebAudio (no audio file): rising for paid, two low notes for partial. */
+export function playChime(kind: "completed" | "partial") {
+  try {
+    const context = new AudioContext();
+    const notes = kind === "completed" ? [660, 880, 1320] : [440, 330];
+    notes.forEach((frequency, i) => {
+      const oscillator = context.createOscillator();
+      const gain = context.createGain();
+      const start = context.currentTime + i * 0.14;
+      oscillator.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.2, start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.3);
+      oscillator.connect(gain).connect(context.destination);
+      oscillator.start(start);
+      oscillator.stop(start + 0.32);
+    });
+    setTimeout(() => void context.close(), 1200);
+  } catch {
+    // No audio (autoplay policy, no device): the screen alone tells the news.
+  }
+}
+
+/** Full-screen notice of a completed or partial payment; Escape, the button or a click closes it. */
+export function PaymentNotification({ payment, onClose }: { payment: Payment; onClose: () => void }) {
+  const close = React.useRef<HTMLButtonElement>(null);
+  React.useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    close.current?.focus();
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && onClose();
+    window.addEventListener("keydown", onKey);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      previous?.focus?.();
+    };
+  }, [onClose]);
+  const paid = payment.status === "completed" || payment.status === "paid_late";
+  const Icon = paid ? CircleCheck : CircleAlert;
+  return (
+    <div
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby="payment-notification-title"
+      data-testid="payment-notification"
+      className="fixed inset-0 z-50 flex items-center justify-center bg-background/95 p-6 backdrop-blur"
+    >
+      <div className="flex max-w-md flex-col items-center gap-4 text-center">
+        <Icon aria-hidden="true" className={paid ? "size-20 text-success" : "size-20 text-warning"} />
+        <h2 id="payment-notification-title" className="font-bold text-3xl">
+          {paid ? "Payment received" : "Partial payment received"}
+        </h2>
+        <p className="font-bold text-4xl tabular-nums">{formatTokenAmount(payment.amountReceived)} CPXTB</p>
+        <p className="text-muted-foreground">
+          {paid
+            ? `${payment.description ?? payment.orderId ?? "Payment"} is paid${payment.overpaid ? " (more than due)" : ""}.`
+            : `Due ${formatTokenAmount(payment.amountDue)} CPXTB: the payer still has to send the rest.`}
+        </p>
+        <Button ref={close} size="lg" onClick={onClose}>
+          <X aria-hidden="true" /> Dismiss
+        </Button>
+      </div>
+    </div>
+  );
+}

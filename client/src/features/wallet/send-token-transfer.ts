@@ -1,0 +1,96 @@
+import { erc20Abi, getAddress } from "viem";
+import {
+  connect,
+  getConnection,
+  readContract,
+  switchChain,
+  waitForTransactionReceipt,
+  writeContract,
+} from "wagmi/actions";
+import { queryClient } from "@/lib/query-client";
+import { chainConfigQueryOptions } from "./api/get-chain-config";
+import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
+import { describeWalletError, USER_REJECTED, walletErrorCode } from "./wallet-errors";
+
+export class InsufficientBalanceError extends Error {
+  constructor(readonly balanceBase: bigint) {
+    super("Insufficient Balance");
+    this.name = "InsufficientBalanceError";
+  }
+}
+
+function explain(error: unknown, step: string): Error {
+  if (walletErrorCode(error) === USER_REJECTED) return new Error(`You rejected the ${step} in your wallet.`);
+  return new Error(describeWalletError(error));
+}
+
+export type TokenTransfer = {
+  chainId: number;
+  token: string;
+  to: string;
+  /** Base units. */
+  amount: bigint;
+};
+export type TransferStep = "connecting" | "switching" | "confirm" | "mining";
+
+/**
+ * Pays from the browser wallet: connects (EIP-6963) unless connected, switches to the token's chain (adding it
+ * when the wallet does not know it), checks the balance, sends an ERC-20 transfer of the exact base-unit amount
+ * to the receiving address and waits for it to be mined. Loaded on demand: wagmi and viem stay out of the page's
+ * first load. Returns the transaction hash.
+ */
+export async function sendTokenTransfer(
+  payment: TokenTransfer,
+  onStep?: (step: TransferStep) => void,
+): Promise<`0x${string}`> {
+  const config = sharedWalletConfig(await queryClient.fetchQuery(chainConfigQueryOptions()));
+  let connection = getConnection(config);
+  if (connection.status !== "connected") {
+    onStep?.("connecting");
+    const connector = preferredConnector(config.connectors);
+    if (!connector) throw new Error("No browser wallet was found. Scan the QR code with a mobile wallet.");
+    try {
+      await connect(config, { connector });
+    } catch (error) {
+      throw explain(error, "connection request");
+    }
+    connection = getConnection(config);
+  }
+  const account = connection.address;
+  if (!account) throw new Error("The wallet did not share an account.");
+  if (connection.chainId !== payment.chainId) {
+    onStep?.("switching");
+    try {
+      await switchChain(config, { chainId: payment.chainId });
+    } catch (error) {
+      throw explain(error, "network switch");
+    }
+  }
+  const token = getAddress(payment.token);
+  const amount = payment.amount;
+  const balance = await readContract(config, {
+    address: token,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [account],
+    chainId: payment.chainId,
+  });
+  if (balance < amount) throw new InsufficientBalanceError(balance);
+  onStep?.("confirm");
+  let hash: `0x${string}`;
+  try {
+    hash = await writeContract(config, {
+      address: token,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [getAddress(payment.to), amount],
+      account,
+      chainId: payment.chainId,
+    });
+  } catch (error) {
+    throw explain(error, "transaction");
+  }
+  onStep?.("mining");
+  await waitForTransactionReceipt(config, { hash, chainId: payment.chainId });
+  return hash;
+}

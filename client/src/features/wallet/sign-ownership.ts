@@ -1,0 +1,48 @@
+import { connect, getConnection, signMessage } from "wagmi/actions";
+import { queryClient } from "@/lib/query-client";
+import { chainConfigQueryOptions } from "./api/get-chain-config";
+import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
+import { describeWalletError, USER_REJECTED, walletErrorCode } from "./wallet-errors";
+
+/**
+ * Proves control of the browser wallet's address: connects it (EIP-6963) unless connected, asks the caller for
+ * the server's message for that address, and has the wallet sign it (EIP-191 personal_sign). Loaded on demand.
+ */
+export async function signOwnershipProof<T extends { message: string }>(
+  getChallenge: (address: string) => Promise<T>,
+): Promise<{ address: string; challenge: T; signature: `0x${string}` }> {
+  const config = sharedWalletConfig(await queryClient.fetchQuery(chainConfigQueryOptions()));
+  let connection = getConnection(config);
+  if (connection.status !== "connected") {
+    const connector = preferredConnector(config.connectors);
+    if (!connector)
+      throw new Error("No browser wallet was found. Install one to prove the address is yours.");
+    try {
+      await connect(config, { connector });
+    } catch (error) {
+      throw new Error(
+        walletErrorCode(error) === USER_REJECTED
+          ? "You rejected the connection request in your wallet."
+          : describeWalletError(error),
+      );
+    }
+    connection = getConnection(config);
+  }
+  const address = connection.address;
+  if (!address) throw new Error("The wallet did not share an account.");
+  const challenge = await getChallenge(address);
+  try {
+    const signature = await signMessage(config, {
+      account: address,
+      message: challenge.message,
+      connector: connection.connector,
+    });
+    return { address, challenge, signature };
+  } catch (error) {
+    throw new Error(
+      walletErrorCode(error) === USER_REJECTED
+        ? "You rejected the signature request in your wallet. Nothing was signed."
+        : describeWalletError(error),
+    );
+  }
+}

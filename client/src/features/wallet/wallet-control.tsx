@@ -1,0 +1,44 @@
+import { Wallet as WalletIcon } from "lucide-react";
+import * as React from "react";
+import { buttonVariants } from "@/components/ui/button-variants";
+
+// TanStack Query is not in the entry chunk either (decision 006): it comes with the runtime.
+const WalletRuntime = React.lazy(() =>
+  Promise.all([import("./wallet-runtime"), import("@/lib/query-provider")]).then(([runtime, query]) => ({
+    default: (props: { connectNow: boolean }) => (
+      <query.QueryProvider>
+        <runtime.default {...props} />
+      </query.QueryProvider>
+    ),
+  })),
+);
+
+/**
+ * The wallet control of the top-right slot. Auto-connect is off, so until the user asks, the state is
+ * "disconnected" and nothing of wagmi/viem is loaded; the first click loads them and connects.
+ * The idle button is part of the entry chunk, so it styles itself with `buttonVariants` (no tailwind-merge).
+ */
+export function WalletControl() {
+  const [active, setActive] = React.useState(false);
+  const idle = (
+    <button
+      type="button"
+      className={buttonVariants({ variant: "outline", size: "sm" })}
+      data-testid="wallet-connect"
+      data-status={active ? "connecting" : "disconnected"}
+      disabled={active}
+      onClick={() => setActive(true)}
+      aria-label={active ? "Connecting…" : "Connect Wallet"}
+    >
+      {/* On phones the top bar has room for an icon only; the label stays for assistive technology. */}
+      <WalletIcon aria-hidden="true" />
+      <span className="hidden sm:inline">{active ? "Connecting…" : "Connect Wallet"}</span>
+    </button>
+  );
+  if (!active) return idle;
+  return (
+    <React.Suspense fallback={idle}>
+      <WalletRuntime connectNow />
+    </React.Suspense>
+  );
+}

@@ -1,0 +1,28 @@
+/** EIP-1193 error codes the spec names: 4001 user rejected, 4902 chain not added to the wallet. */
+export const USER_REJECTED = 4001;
+export const UNRECOGNIZED_CHAIN = 4902;
+
+/** The provider error code, looking through wrappers (wagmi/viem keep the original as `cause`). */
+export function walletErrorCode(error: unknown): number | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 6; depth++) {
+    const { code, cause, data } = e as {
+      code?: unknown;
+      cause?: unknown;
+      data?: { originalError?: { code?: unknown } };
+    };
+    if (typeof code === "number" && (code === USER_REJECTED || code === UNRECOGNIZED_CHAIN)) return code;
+    // Some mobile wallets report 4902 inside a -32603 internal error.
+    if (data?.originalError?.code === UNRECOGNIZED_CHAIN) return UNRECOGNIZED_CHAIN;
+    if (typeof code === "number" && cause === undefined) return code;
+    e = cause;
+  }
+  return undefined;
+}
+
+export function describeWalletError(error: unknown): string {
+  const code = walletErrorCode(error);
+  if (code === USER_REJECTED) return "You rejected the request in your wallet.";
+  if (code === UNRECOGNIZED_CHAIN) return "Your wallet does not know this network yet.";
+  const e = error as { shortMessage?: string; message?: string };
+  return e?.shortMessage ?? e?.message ?? "The wallet did not complete the request.";
+}

@@ -1,0 +1,250 @@
+import type { ChainConfigResponse } from "@common/chain";
+import { useQuery } from "@tanstack/react-query";
+import * as React from "react";
+import {
+  type Connector,
+  useConnect,
+  useConnection,
+  useConnectors,
+  useDisconnect,
+  WagmiProvider,
+} from "wagmi";
+import { Button } from "@/components/ui/button";
+import { toast } from "@/hooks/use-toast";
+import { BALANCE_REFRESH_MS, getBalance } from "./api/get-balance";
+import { chainConfigQueryOptions } from "./api/get-chain-config";
+import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
+import { describeWalletError, UNRECOGNIZED_CHAIN, walletErrorCode } from "./wallet-errors";
+import { clearWalletKeys, displayBalance, rememberBalance } from "./wallet-storage";
+
+type Eip1193 = { request(args: { method: string; params?: unknown }): Promise<unknown> };
+
+/** Loaded on first use only: wagmi and viem stay out of the entry chunk. */
+export default function WalletRuntime({ connectNow }: { connectNow: boolean }) {
+  const chainConfig = useQuery(chainConfigQueryOptions());
+  const config = React.useMemo(
+    () => (chainConfig.data ? sharedWalletConfig(chainConfig.data) : null),
+    [chainConfig.data],
+  );
+  if (chainConfig.isError) {
+    return (
+      <Button
+        variant="outline"
+        size="sm"
+        disabled
+        title="The token's network is not available on this server"
+      >
+        Wallet unavailable
+      </Button>
+    );
+  }
+  if (!config || !chainConfig.data)
+    return (
+      <Button variant="outline" size="sm" disabled>
+        Connecting…
+      </Button>
+    );
+  return (
+    <WagmiProvider config={config} reconnectOnMount={false}>
+      <WalletMenu chainConfig={chainConfig.data} connectNow={connectNow} />
+    </WagmiProvider>
+  );
+}
+
+function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigResponse; connectNow: boolean }) {
+  const connection = useConnection();
+  const connectors = useConnectors();
+  const { connectAsync, isPending } = useConnect();
+  const { disconnectAsync } = useDisconnect();
+  const [open, setOpen] = React.useState(false);
+  const started = React.useRef(false);
+
+  const connect = React.useCallback(
+    async (connector?: Connector) => {
+      const chosen = connector ?? preferredConnector(connectors);
+      if (!chosen) {
+        toast({
+          variant: "destructive",
+          title: "Connection Failed",
+          description: "No browser wallet was found.",
+        });
+        return;
+      }
+      try {
+        await connectAsync({ connector: chosen });
+      } catch (error) {
+        toast({
+          variant: "destructive",
+          title: "Connection Failed",
+          description: describeWalletError(error),
+        });
+      }
+    },
+    [connectAsync, connectors],
+  );
+
+  React.useEffect(() => {
+    if (connectNow && !started.current && connection.status === "disconnected") {
+      started.current = true;
+      void connect();
+    }
+  }, [connectNow, connect, connection.status]);
+
+  const address = connection.address;
+  const balance = useQuery({
+    queryKey: ["/api/balance", address],
+    queryFn: ({ signal }) => getBalance(address!, signal),
+    enabled: Boolean(address),
+    refetchInterval: BALANCE_REFRESH_MS,
+    staleTime: 0,
+  });
+  React.useEffect(() => {
+    if (balance.data) rememberBalance(balance.data.balance);
+  }, [balance.data]);
+  React.useEffect(() => {
+    // Spec section 8: balance failures are logged and retried on the next cycle.
+    if (balance.error) console.warn("Balance refresh failed:", balance.error.message);
+  }, [balance.error]);
+
+  const provider = async (): Promise<Eip1193> => (await connection.connector?.getProvider()) as Eip1193;
+
+  const switchToTokenChain = async () => {
+    const p = await provider();
+    const chainId = `0x${chainConfig.chainId.toString(16)}`;
+    try {
+      await p.request({ method: "wallet_switchEthereumChain", params: [{ chainId }] });
+    } catch (error) {
+      if (walletErrorCode(error) !== UNRECOGNIZED_CHAIN) throw error;
+      await p.request({
+        method: "wallet_addEthereumChain",
+        params: [
+          {
+            chainId,
+            chainName: chainConfig.chainName,
+            nativeCurrency: chainConfig.nativeCurrency,
+            rpcUrls: chainConfig.rpcUrl ? [chainConfig.rpcUrl] : [],
+            blockExplorerUrls: chainConfig.blockExplorerUrl ? [chainConfig.blockExplorerUrl] : undefined,
+          },
+        ],
+      });
+    }
+  };
+
+  const run = async (title: string, action: () => Promise<unknown>, success?: string) => {
+    try {
+      await action();
+      if (success) toast({ title: success });
+    } catch (error) {
+      toast({ variant: "destructive", title, description: describeWalletError(error) });
+    }
+  };
+
+  const status = connection.status;
+  if (status !== "connected" || !address) {
+    return (
+      <Button
+        variant="outline"
+        size="sm"
+        data-testid="wallet-connect"
+        data-status={status}
+        disabled={isPending || status === "connecting" || status === "reconnecting"}
+        onClick={() => void connect()}
+      >
+        {status === "connecting"
+          ? "Connecting…"
+          : status === "reconnecting"
+            ? "Reconnecting…"
+            : "Connect Wallet"}
+      </Button>
+    );
+  }
+
+  const shown = displayBalance(balance.data?.balance ?? null, balance.isFetching);
+  const wrongChain = connection.chainId !== chainConfig.chainId;
+  return (
+    <div className="relative" data-testid="wallet-control" data-status={status}>
+      <Button variant="outline" size="sm" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        <span className="font-mono">{`${address.slice(0, 6)}…${address.slice(-4)}`}</span>
+      </Button>
+      {open && (
+        <div
+          role="menu"
+          className="absolute right-0 mt-2 w-72 space-y-2 rounded-md border border-border bg-popover p-3 text-popover-foreground text-sm shadow-lg"
+        >
+          <p className="text-muted-foreground">Status: {status}</p>
+          <p className="break-all font-mono text-xs" data-testid="wallet-address">
+            {address}
+          </p>
+          <p data-testid="wallet-balance">
+            Balance: {shown ?? "…"} {chainConfig.token.symbol}
+          </p>
+          {wrongChain && (
+            <p className="text-destructive">
+              Your wallet is on another network (chain {connection.chainId}).
+            </p>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() =>
+                navigator.clipboard.writeText(address).then(
+                  () => toast({ title: "Address Copied" }),
+                  () => toast({ variant: "destructive", title: "Copy Failed" }),
+                )
+              }
+            >
+              Copy address
+            </Button>
+            {wrongChain && (
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => void run("Switch Failed", switchToTokenChain)}
+              >
+                Switch network
+              </Button>
+            )}
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() =>
+                void run(
+                  "Watch Token Failed",
+                  async () =>
+                    (await provider()).request({
+                      method: "wallet_watchAsset",
+                      params: {
+                        type: "ERC20",
+                        options: {
+                          address: chainConfig.token.address,
+                          symbol: chainConfig.token.symbol,
+                          decimals: chainConfig.token.decimals,
+                        },
+                      },
+                    }),
+                  `${chainConfig.token.symbol} added to your wallet`,
+                )
+              }
+            >
+              Add {chainConfig.token.symbol} to wallet
+            </Button>
+            <Button
+              size="sm"
+              variant="destructive"
+              onClick={() =>
+                void run("Disconnect Failed", async () => {
+                  await disconnectAsync();
+                  clearWalletKeys(address);
+                  setOpen(false);
+                })
+              }
+            >
+              Disconnect
+            </Button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import type { QueryFunction } from "@tanstack/react-query";
+import { fetchWithChallenge } from "./challenge-gate";
+
+/**
+ * A non-OK HTTP answer. The message follows the spec's error catalogue ("<status>: <body text or status text>");
+ * the parsed JSON body is kept so features can react to it (e.g. a 429 carrying a `challenge`).
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+
+  constructor(status: number, message: string, body: unknown) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.body = body;
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+async function throwIfNotOk(response: Response): Promise<void> {
+  if (response.ok) return;
+  const text = await response.text().catch(() => "");
+  throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, parseJson(text));
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** Sends a request with the session cookie; `data`, when given, is sent as JSON. Throws `ApiError` when not OK. */
+export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+  const response = await fetchWithChallenge(url, {
+    method,
+    headers: data === undefined ? {} : { "Content-Type": "application/json" },
+    body: data === undefined ? undefined : JSON.stringify(data),
+    credentials: "include",
+  });
+  await throwIfNotOk(response);
+  return response;
+}
+
+export type UnauthorizedBehavior = "returnNull" | "throw";
+
+/** The default data loader: GETs the first element of the query key and parses JSON. */
+export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T> {
+  return async ({ queryKey, signal }) => {
+    const response = await fetchWithChallenge(String(queryKey[0]), { credentials: "include", signal });
+    if (options.on401 === "returnNull" && response.status === 401) return null as T;
+    await throwIfNotOk(response);
+    return (await response.json()) as T;
+  };
+}

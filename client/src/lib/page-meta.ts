@@ -1,0 +1,69 @@
+import { DEFAULT_SOCIAL_IMAGE, formatPageTitle, type PageMeta, SITE_NAME } from "@common/page-meta";
+import { useEffect } from "react";
+
+function setTag(selector: string, create: () => HTMLElement, attr: string, value: string) {
+  let element = document.head.querySelector<HTMLElement>(selector);
+  if (!element) {
+    element = create();
+    document.head.append(element);
+  }
+  element.setAttribute(attr, value);
+}
+
+function setMeta(kind: "name" | "property", key: string, content: string) {
+  setTag(
+    `meta[${kind}="${key}"]`,
+    () => {
+      const meta = document.createElement("meta");
+      meta.setAttribute(kind, key);
+      return meta;
+    },
+    "content",
+    content,
+  );
+}
+
+/**
+ * The small head manager of the public pages: title, description, canonical link, Open Graph and Twitter tags.
+ * The server writes the same tags into the HTML of these pages (for crawlers); this keeps them right while the
+ * visitor navigates inside the app.
+ */
+export function applyPageMeta(meta: PageMeta, path = window.location.pathname) {
+  const origin = window.location.origin;
+  const url = `${origin}${path}`;
+  const title = formatPageTitle(meta.title);
+  const image = new URL(meta.image ?? DEFAULT_SOCIAL_IMAGE, origin).toString();
+  document.title = title;
+  setTag(
+    'link[rel="canonical"]',
+    () => {
+      const link = document.createElement("link");
+      link.rel = "canonical";
+      return link;
+    },
+    "href",
+    url,
+  );
+  setMeta("name", "description", meta.description);
+  setMeta("property", "og:site_name", SITE_NAME);
+  setMeta("property", "og:type", meta.type ?? "website");
+  setMeta("property", "og:title", title);
+  setMeta("property", "og:description", meta.description);
+  setMeta("property", "og:url", url);
+  setMeta("property", "og:image", image);
+  setMeta("name", "twitter:card", "summary_large_image");
+  setMeta("name", "twitter:title", title);
+  setMeta("name", "twitter:description", meta.description);
+  setMeta("name", "twitter:image", image);
+}
+
+/** Applies the page's head tags while it is shown (`null` while its data is loading: the tags stay as they are). */
+export function usePageMeta(meta: PageMeta | null) {
+  const title = meta?.title;
+  const description = meta?.description;
+  const image = meta?.image;
+  const type = meta?.type;
+  useEffect(() => {
+    if (title && description) applyPageMeta({ title, description, image, type });
+  }, [title, description, image, type]);
+}

@@ -1,0 +1,88 @@
+import { z } from "zod";
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
+export const PASSWORD_MIN_LENGTH = 10;
+export const PASSWORD_MAX_LENGTH = 256;
+
+export const username = z
+  .string({ error: "Username is required" })
+  .trim()
+  .min(3, "Username must be at least 3 characters")
+  .max(32, "Username must be at most 32 characters")
+  .regex(USERNAME_PATTERN, "Username may contain only letters, digits, '_', '.' and '-'");
+
+export const email = z
+  .string({ error: "Email is required" })
+  .trim()
+  .max(254, "Email is too long")
+  .pipe(z.email("Enter a valid email address"));
+
+export const newPassword = z
+  .string({ error: "Password is required" })
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+/** Sign-in takes the username or the verified email in one field. */
+export const loginRequest = z.object({
+  username: z.string({ error: "Username is required" }).trim().min(1, "Username is required").max(254),
+  password: z
+    .string({ error: "Password is required" })
+    .min(1, "Password is required")
+    .max(PASSWORD_MAX_LENGTH),
+});
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+export const registerRequest = z.object({
+  username,
+  password: newPassword,
+  email: z.union([email, z.literal("").transform(() => undefined)]).optional(),
+});
+export type RegisterRequest = z.input<typeof registerRequest>;
+
+export const themePreference = z.enum(["light", "dark", "system"]);
+
+export const userResponse = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  pendingEmail: z.string().nullable(),
+  hasPassword: z.boolean(),
+  preferences: z.object({ theme: themePreference, notifyPaymentEmails: z.boolean() }),
+  createdAt: z.string(),
+});
+export type User = z.infer<typeof userResponse>;
+
+export const forgotPasswordRequest = z.object({ email });
+export const resetPasswordRequest = z.object({
+  token: z.string().min(10).max(200),
+  password: newPassword,
+});
+export const resetTokenCheckRequest = z.object({ token: z.string().min(10).max(200) });
+export const resetTokenCheckResponse = z.object({
+  valid: z.boolean(),
+  reason: z.enum(["expired", "used", "unknown"]).optional(),
+});
+
+export const changeUsernameRequest = z.object({ username });
+export const changeEmailRequest = z.object({ email });
+export const changePasswordRequest = z.object({
+  /** Required when the account has a password; accounts made by wallet or social sign-in may set a first one. */
+  currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(),
+  newPassword,
+});
+export const preferencesRequest = z
+  .object({ theme: themePreference.optional(), notifyPaymentEmails: z.boolean().optional() })
+  .refine((v) => v.theme !== undefined || v.notifyPaymentEmails !== undefined, "Nothing to change");
+
+export const sessionInfo = z.object({
+  id: z.string(),
+  device: z.string(),
+  ip: z.string().nullable(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  current: z.boolean(),
+});
+export const sessionsResponse = z.object({ sessions: z.array(sessionInfo) });
+export type SessionInfo = z.infer<typeof sessionInfo>;
+
+export const okResponse = z.object({ ok: z.literal(true), message: z.string().optional() });

@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { evmAddress } from "./chain.ts";
+
+/** A logo: an https URL, or a small inline image (data:image/png|jpeg|webp|gif;base64, at most ~64 KB). */
+export const MAX_LOGO_DATA_URL_CHARS = 90_000;
+export const logoUrl = z
+  .string()
+  .trim()
+  .max(MAX_LOGO_DATA_URL_CHARS, "the logo is too large (at most 64 KB)")
+  .refine(
+    (v) =>
+      /^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+={0,2}$/.test(v) ||
+      (/^https:\/\/[^\s]+$/.test(v) && v.length <= 2048 && URL.canParse(v)),
+    "must be an https:// URL or a data:image (png, jpeg, webp, gif) of at most 64 KB",
+  );
+
+const httpsUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), "must be an http(s):// URL");
+
+export const BUSINESS_TYPES = [
+  "retail",
+  "ecommerce",
+  "services",
+  "food",
+  "digital",
+  "nonprofit",
+  "other",
+] as const;
+
+const merchantFields = {
+  name: z.string().trim().min(2, "at least 2 characters").max(100),
+  businessType: z.enum(BUSINESS_TYPES),
+  contactEmail: z.email().max(254),
+  website: httpsUrl.nullish(),
+  description: z.string().trim().max(1000).nullish(),
+  logoUrl: logoUrl.nullish(),
+  /** Underpayment accepted as paid, in basis points (100 = 1%); at most 10%. */
+  toleranceBps: z.number().int().min(0).max(1000),
+};
+
+/** Proof that the signed-in user controls `walletAddress`: an EIP-191 signature of the server's message. */
+export const walletProof = z.object({
+  nonce: z.string().min(16).max(64),
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte hex signature"),
+});
+
+export const walletChallengeRequest = z.object({ address: evmAddress });
+export const walletChallengeResponse = z.object({
+  address: z.string(),
+  nonce: z.string(),
+  message: z.string(),
+  expiresAt: z.string(),
+});
+
+export const createMerchantRequest = z.object({
+  ...merchantFields,
+  toleranceBps: merchantFields.toleranceBps.default(0),
+  walletAddress: evmAddress,
+  proof: walletProof,
+});
+export type CreateMerchantRequest = z.infer<typeof createMerchantRequest>;
+
+/** Any subset of the fields; a new walletAddress needs a new proof. */
+export const updateMerchantRequest = z
+  .object({
+    ...merchantFields,
+    walletAddress: evmAddress,
+    proof: walletProof,
+  })
+  .partial()
+  .refine((v) => !v.walletAddress || v.proof, { message: "a new wallet address needs a signature proof" });
+export type UpdateMerchantRequest = z.infer<typeof updateMerchantRequest>;
+
+export const merchantResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  businessType: z.enum(BUSINESS_TYPES),
+  contactEmail: z.string(),
+  website: z.string().nullable(),
+  description: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+  walletAddress: z.string(),
+  walletVerifiedAt: z.string(),
+  toleranceBps: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Merchant = z.infer<typeof merchantResponse>;

@@ -1,0 +1,184 @@
+import { z } from "zod";
+
+export const PAYMENT_STATUSES = [
+  "pending",
+  "processing",
+  "partial",
+  "completed",
+  "expired",
+  "paid_late",
+  "invalid",
+] as const;
+export const paymentStatus = z.enum(PAYMENT_STATUSES);
+export type PaymentStatus = z.infer<typeof paymentStatus>;
+
+/** Hours after expiry during which a payment is still watched (and its amount kept reserved). */
+export const MONITORING_WINDOW_HOURS = 24;
+export const EXPIRY_MINUTES = { default: 15, min: 1, max: 7 * 24 * 60 } as const;
+
+const usdAmount = z
+  .string()
+  .trim()
+  .regex(/^\d{1,9}(\.\d{1,2})?$/, "must be a USD amount like 12.50 (at most 2 decimals)")
+  .refine((v) => Number(v) >= 0.01, "must be at least 0.01");
+const tokenAmount = z
+  .string()
+  .trim()
+  .regex(/^\d{1,15}(\.\d{1,3})?$/, "must be a CPXTB amount like 100.5 (at most 3 decimals)")
+  .refine((v) => /[1-9]/.test(v), "must be greater than 0");
+
+export const createPaymentRequest = z
+  .object({
+    currency: z.enum(["USD", "CPXTB"]),
+    amount: z.string(),
+    description: z.string().trim().max(500).nullish(),
+    orderId: z.string().trim().min(1).max(100).nullish(),
+    expiresInMinutes: z
+      .number()
+      .int()
+      .min(EXPIRY_MINUTES.min)
+      .max(EXPIRY_MINUTES.max)
+      .default(EXPIRY_MINUTES.default),
+    successUrl: z.string().trim().max(2048).nullish(),
+    payerEmail: z.email().max(254).nullish(),
+  })
+  .superRefine((v, ctx) => {
+    const check = (v.currency === "USD" ? usdAmount : tokenAmount).safeParse(v.amount);
+    if (!check.success)
+      ctx.addIssue({ code: "custom", path: ["amount"], message: check.error.issues[0]!.message });
+  });
+export type CreatePaymentRequest = z.input<typeof createPaymentRequest>;
+
+/** Amounts are decimal strings: `...Base` in token base units, the others in whole tokens / USD. */
+const amounts = {
+  amountDue: z.string(),
+  amountDueBase: z.string(),
+  amountReceived: z.string(),
+  amountReceivedBase: z.string(),
+  amountUsd: z.string().nullable(),
+  overpaid: z.boolean(),
+  overpaidBase: z.string(),
+};
+
+export const publicPaymentResponse = z.object({
+  reference: z.string(),
+  status: paymentStatus,
+  merchant: z.object({ name: z.string(), logoUrl: z.string().nullable() }),
+  ...amounts,
+  token: z.object({ address: z.string(), symbol: z.string(), decimals: z.number().int() }),
+  chainId: z.number().int(),
+  receivingAddress: z.string(),
+  paymentUri: z.string(),
+  description: z.string().nullable(),
+  expiresAt: z.string(),
+  monitorUntil: z.string(),
+  confirmationsRequired: z.number().int(),
+  /** Confirmations of the newest credited transfer (0 when none). */
+  confirmations: z.number().int(),
+  txHashes: z.array(z.string()),
+  successUrl: z.string().nullable(),
+  regeneratedTo: z.string().nullable(),
+  completedAt: z.string().nullable(),
+});
+export type PublicPayment = z.infer<typeof publicPaymentResponse>;
+
+export const timelineEntry = z.object({
+  from: paymentStatus.nullable(),
+  to: paymentStatus,
+  cause: z.string(),
+  blockNumber: z.string().nullable(),
+  at: z.string(),
+});
+
+export const transferResponse = z.object({
+  id: z.string(),
+  txHash: z.string(),
+  logIndex: z.number().int(),
+  blockNumber: z.string(),
+  from: z.string(),
+  to: z.string(),
+  value: z.string(),
+  valueBase: z.string(),
+  paymentId: z.string().nullable(),
+  creditedBy: z.enum(["amount", "tx_hash", "merchant"]).nullable(),
+  orphaned: z.boolean(),
+  blockTime: z.string().nullable(),
+});
+export type Transfer = z.infer<typeof transferResponse>;
+
+export const paymentResponse = z.object({
+  id: z.string(),
+  reference: z.string(),
+  status: paymentStatus,
+  ...amounts,
+  chainId: z.number().int(),
+  tokenAddress: z.string(),
+  receivingAddress: z.string(),
+  paymentUri: z.string(),
+  paymentUrl: z.string(),
+  price: z.object({ usdPerToken: z.string(), source: z.string(), at: z.string() }).nullable(),
+  tag: z.number().int(),
+  toleranceBps: z.number().int(),
+  description: z.string().nullable(),
+  orderId: z.string().nullable(),
+  successUrl: z.string().nullable(),
+  payerEmail: z.string().nullable(),
+  expiresAt: z.string(),
+  monitorUntil: z.string(),
+  completedAt: z.string().nullable(),
+  regeneratedFrom: z.string().nullable(),
+  regeneratedTo: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Payment = z.infer<typeof paymentResponse>;
+
+export const paymentDetailResponse = paymentResponse.extend({
+  timeline: z.array(timelineEntry),
+  transfers: z.array(transferResponse),
+});
+
+export const listPaymentsQuery = z.object({
+  status: paymentStatus.optional(),
+  orderId: z.string().trim().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  /** The `nextCursor` of the previous page. */
+  cursor: z
+    .string()
+    .regex(/^pay_[0-9a-z]{26}$/)
+    .optional(),
+});
+export const listPaymentsResponse = z.object({
+  items: z.array(paymentResponse),
+  nextCursor: z.string().nullable(),
+});
+
+export const referenceParams = z.object({
+  reference: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, "unknown reference"),
+});
+export const paymentIdParams = z.object({ id: z.string().regex(/^pay_[0-9a-z]{26}$/, "unknown payment") });
+export const transferIdParams = z.object({ id: z.string().regex(/^trf_[0-9a-z]{26}$/, "unknown transfer") });
+
+export const submitTxRequest = z.object({
+  txHash: z
+    .string()
+    .trim()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a transaction hash: 0x and 64 hex digits"),
+});
+export const assignTransferRequest = z.object({ paymentId: paymentIdParams.shape.id });
+export const inboxResponse = z.object({ items: z.array(transferResponse) });
+
+/** Live channel messages (client -> server). */
+export const subscribePaymentMessage = z.object({
+  type: z.literal("subscribePayment"),
+  reference: z.string().max(64),
+});
+export const unsubscribePaymentMessage = z.object({
+  type: z.literal("unsubscribePayment"),
+  reference: z.string().max(64),
+});
+export const subscribeMerchantMessage = z.object({ type: z.literal("subscribeMerchant") });
+/** Server -> client: `paymentUpdate` carries the public view (pay page) or the merchant view (dashboard). */
+export type PaymentUpdateMessage =
+  | { type: "paymentUpdate"; eventId: string; event: string; payment: PublicPayment }
+  | { type: "merchantPaymentUpdate"; eventId: string; event: string; payment: Payment };

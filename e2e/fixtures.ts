@@ -1,0 +1,42 @@
+import { test as base, expect } from "@playwright/test";
+
+/** Browser noise that is expected and harmless: signed-out GET /api/user answers 401, which Chromium logs. */
+const ALWAYS_IGNORED = [/Failed to load resource: the server responded with a status of 401/];
+
+interface ConsoleGuard {
+  /** Lets the current test produce console errors matching `pattern` (e.g. the error screen test). */
+  allow: (pattern: RegExp) => void;
+  messages: string[];
+}
+
+/**
+ * `page` fails the test on any unexpected console error or uncaught page error (STYLE.md 11), and enables the
+ * app's test hooks (see client/src/app/test-hooks.tsx) through the localStorage flag before any page script runs.
+ */
+export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this destructuring
+  consoleGuard: async ({}, use) => {
+    const allowed: RegExp[] = [];
+    const guard: ConsoleGuard = { allow: (pattern) => allowed.push(pattern), messages: [] };
+    await use(guard);
+    const unexpected = guard.messages.filter(
+      (text) => ![...ALWAYS_IGNORED, ...allowed].some((pattern) => pattern.test(text)),
+    );
+    expect(unexpected, "unexpected console errors").toEqual([]);
+  },
+  page: async ({ page, consoleGuard }, use) => {
+    await page.addInitScript(() => window.localStorage.setItem("cpxtb-pay-e2e", "1"));
+    page.on("console", (message) => {
+      if (message.type() !== "error") return;
+      // A 404 that is an answer, not a fault: no business registered yet, an unknown payment reference or post.
+      const expected404 =
+        /status of 404/.test(message.text()) &&
+        /\/api\/(merchant|payments\/public\/[^/]+|blog\/[^/]+)$/.test(message.location().url);
+      if (!expected404) consoleGuard.messages.push(message.text());
+    });
+    page.on("pageerror", (error) => consoleGuard.messages.push(`pageerror: ${error.message}`));
+    await use(page);
+  },
+});
+
+export { expect };

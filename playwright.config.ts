@@ -1,0 +1,64 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 5178);
+// Set once in the runner so every worker (which loads this file again) sees the same server data directory.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "cpxtb-e2e-"));
+const dataDir = process.env.E2E_DATA_DIR;
+export const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  // One folder per port: several runs at once (different ports) must not delete each other's artifacts.
+  outputDir: `test-results/e2e-${port}`,
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  reporter: [["list"]],
+  timeout: 30_000,
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe",
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      E2E: "1",
+      // The whole suite runs from one address, in parallel: the rate limits stay on, sized for that traffic.
+      // The challenge itself runs against a server of its own with a low limit (e2e/challenge.spec.ts).
+      RATE_LIMIT_GENERAL: "5000/60s",
+      RATE_LIMIT_AUTH: "1000/60s",
+      RATE_LIMIT_CONTACT: "500/60s",
+      RATE_LIMIT_CLAIM: "500/60s",
+      RATE_LIMIT_PUBLIC: "5000/60s",
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
+      // In-process shared state: several e2e servers run at once and must not share rate windows or user counts.
+      REDIS_URL: "",
+    },
+  },
+});

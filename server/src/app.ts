@@ -1,0 +1,189 @@
+import fastifyCookie from "@fastify/cookie";
+import Fastify, { type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { type Chain, connectChain } from "./chain/service.ts";
+import type { Config } from "./config.ts";
+import { type Database, openDatabase } from "./db/client.ts";
+import { errorBody } from "./errors.ts";
+import { registerCsrfGuard } from "./lib/csrf.ts";
+import { registerErrorHandling } from "./lib/error-handler.ts";
+import type { FastifyZod } from "./lib/fastify-zod.ts";
+import { loggerOptions } from "./lib/logger.ts";
+import { createMailer, type Mailer } from "./lib/mailer.ts";
+import { generateRequestId } from "./lib/request-id.ts";
+import { trackRoutes } from "./lib/route-index.ts";
+import { registerSecurityHeaders } from "./lib/security-headers.ts";
+import { openSharedState } from "./lib/shared-state/open-shared-state.ts";
+import type { SharedState } from "./lib/shared-state/shared-state.ts";
+import { createLoginThrottle, type LoginThrottle } from "./modules/auth/login-throttle.ts";
+import { authRoutes } from "./modules/auth/routes.ts";
+import { resolveAuth, SESSION_COOKIE } from "./modules/auth/session.ts";
+import { chainRoutes } from "./modules/chain/routes.ts";
+import { healthRoutes } from "./modules/health/routes.ts";
+import { liveUsersPlugin } from "./modules/live-users/plugin.ts";
+import { paymentsPlugin } from "./modules/payments/plugin.ts";
+import type { PaymentsRuntime, PaymentsRuntimeOptions } from "./modules/payments/runtime.ts";
+import "./modules/realtime/decorations.ts";
+import { contactRoutes } from "./modules/contact/routes.ts";
+import { loadContent } from "./modules/content/content-store.ts";
+import { contentRoutes, createPageHtmlResolver } from "./modules/content/routes.ts";
+import { RealtimeHub } from "./modules/realtime/hub.ts";
+import { realtimeRoutes } from "./modules/realtime/routes.ts";
+import { ChallengeService } from "./modules/security/challenge-service.ts";
+import { type ClientKeyResolver, ipClientKey, registerRateLimits } from "./modules/security/rate-limit.ts";
+import { securityRoutes } from "./modules/security/routes.ts";
+import { resolveChallengeSecret } from "./modules/security/secret.ts";
+import { siweRoutes } from "./modules/siwe/routes.ts";
+import { loadClientBuild, registerClientRoutes, sendIndexHtml } from "./modules/web/routes.ts";
+
+export type AppDeps = {
+  /** An open, migrated database; when absent, one is opened from the configuration (and closed with the app). */
+  database?: Database;
+  /** A connected chain (tests pass an anvil-backed one); when absent, connected from RPC_URL, or none without it. */
+  chain?: Chain;
+  /** Shared state (Redis or in-process); when absent, opened from the configuration (and closed with the app). */
+  sharedState?: SharedState;
+  mailer?: Mailer;
+  loginThrottle?: LoginThrottle;
+  /** Extra routes registered before the app is sealed (tests use it to exercise the shared machinery). */
+  extraRoutes?: (app: FastifyZod) => Promise<void>;
+  /** Payments: a clock tests can move, and indexer timings. */
+  payments?: { now?: () => Date; runtime?: Partial<PaymentsRuntimeOptions> };
+};
+
+/** `payments` runs the indexer and expiry job once started (main.ts starts it; tests drive it). */
+export type App = FastifyInstance & { database: Database; chain: Chain | null; payments: PaymentsRuntime };
+
+export async function openConfiguredDatabase(config: Config): Promise<Database> {
+  const database = config.databaseUrl
+    ? await openDatabase({ driver: "pg", url: config.databaseUrl })
+    : await openDatabase({ driver: "pglite", dataDir: config.dataDir });
+  await database.migrate();
+  return database;
+}
+
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
+  const app = Fastify({
+    logger: loggerOptions(config),
+    genReqId: generateRequestId,
+    requestIdHeader: false,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  const routes = trackRoutes(app);
+
+  const ownsDatabase = !deps.database;
+  const database = deps.database ?? (await openConfiguredDatabase(config));
+  app.decorate("database", database);
+  if (ownsDatabase) app.addHook("onClose", () => database.close());
+
+  const sharedState =
+    deps.sharedState ??
+    (await openSharedState({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix }));
+  app.decorate("sharedState", sharedState);
+  if (!deps.sharedState) app.addHook("onClose", () => sharedState.close());
+
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("X-Request-Id", request.id);
+  });
+
+  app.decorateRequest("auth", undefined);
+  await app.register(fastifyCookie);
+  registerCsrfGuard(app, { publicUrl: config.publicUrl });
+
+  // Only JSON bodies: forms and text/plain (which browsers send cross-site without a preflight) are refused.
+  app.removeContentTypeParser("text/plain");
+
+  const clientBuild = loadClientBuild(config.clientDist);
+  registerSecurityHeaders(app, config, clientBuild?.inlineScriptHashes ?? []);
+
+  // Every /api route registered from here on is rate limited by its group (see modules/security/rate-limit.ts).
+  const challenges = new ChallengeService(sharedState, resolveChallengeSecret(config, app.log));
+  const clientKey: ClientKeyResolver = async (request, reply) => {
+    if (request.cookies?.[SESSION_COOKIE]) {
+      const auth = await resolveAuth(database.db, request, reply);
+      if (auth) return `user:${auth.user.id}`;
+    }
+    return ipClientKey(request);
+  };
+  registerRateLimits(app, { config, state: sharedState, challenges, clientKey });
+
+  let payments: PaymentsRuntime | null = null;
+  await app.register(healthRoutes, { database, indexer: () => payments?.health() ?? null });
+  // Without RPC_URL, main.ts starts the embedded chain and passes it in; tests that need none get chain routes 503.
+  const chain =
+    deps.chain ??
+    (config.chain.rpcUrls.length > 0 ? await connectChain(config.chain, { log: app.log }) : null);
+  if (chain && !deps.chain) app.addHook("onClose", () => chain.close());
+  app.decorate("chain", chain);
+  await app.register(chainRoutes, { chain });
+  const realtime = new RealtimeHub({ pingIntervalMs: config.realtime.pingIntervalMs, log: app.log });
+  app.decorate("realtime", realtime);
+  app.addHook("onClose", async () => realtime.close());
+  await app.register(realtimeRoutes, { config, hub: realtime });
+  await app.register(liveUsersPlugin, { config, hub: realtime, sharedState });
+  await app.register(paymentsPlugin, {
+    config,
+    database,
+    chain,
+    sharedState,
+    hub: realtime,
+    now: deps.payments?.now,
+    runtime: deps.payments?.runtime,
+    onRuntime: (runtime) => {
+      payments = runtime;
+      app.decorate("payments", runtime);
+    },
+  });
+  await app.register(securityRoutes, { challenges, state: sharedState, clientKey });
+  await app.register(authRoutes, {
+    db: database.db,
+    config,
+    mailer:
+      deps.mailer ??
+      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
+    throttle:
+      deps.loginThrottle ??
+      createLoginThrottle(sharedState, { perAccount: 10, perIp: 100, windowMs: 15 * 60 * 1000 }),
+  });
+  await app.register(siweRoutes, { db: database.db, state: sharedState, chain, config });
+  const content = loadContent(config.contentDir);
+  await app.register(contentRoutes, { content, publicUrl: config.publicUrl });
+  await app.register(contactRoutes, {
+    db: database.db,
+    mailer:
+      deps.mailer ??
+      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
+    contactEmail: config.contactEmail,
+    log: app.log,
+  });
+  if (deps.extraRoutes) await app.register(deps.extraRoutes);
+
+  if (clientBuild) await registerClientRoutes(app, config.clientDist);
+  const pageHtml = clientBuild ? createPageHtmlResolver(clientBuild, content, config.publicUrl) : null;
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "/";
+    const isApi = path === "/api" || path.startsWith("/api/");
+    const allowed = routes.allowedMethods(path).filter((m) => m !== "HEAD" || request.method !== "HEAD");
+    if (allowed.length > 0) {
+      return reply
+        .status(405)
+        .header("Allow", allowed.join(", "))
+        .send(errorBody("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}.`));
+    }
+    const isPageRequest = request.method === "GET" || request.method === "HEAD";
+    if (!isApi && isPageRequest && clientBuild && !path.startsWith("/assets/")) {
+      return sendIndexHtml(request, reply, pageHtml ? pageHtml(request, path) : clientBuild);
+    }
+    return reply.status(404).send(errorBody("NOT_FOUND", `No such resource: ${request.method} ${path}`));
+  });
+
+  await app.ready();
+  return app as unknown as App;
+}

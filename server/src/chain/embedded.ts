@@ -1,0 +1,82 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { ChainConfig } from "../config.ts";
+import {
+  type DemoAccount,
+  type DevDeployment,
+  ensureDevDeployment,
+  listDemoAccounts,
+  refreshDevFeed,
+} from "./dev-chain.ts";
+import { type EmbeddedAnvil, startAnvil } from "./embedded-anvil.ts";
+import { type Chain, connectChain } from "./service.ts";
+
+export type EmbeddedChain = {
+  chain: Chain;
+  anvil: EmbeddedAnvil;
+  deployment: DevDeployment;
+  deployed: boolean;
+  demoAccounts: DemoAccount[];
+  startupMs: number;
+};
+
+/**
+ * The development chain of `npm start` without RPC_URL: anvil on a free loopback port with its state under
+ * DATA_DIR, the contracts deployed on first start, and a chain connection that stops anvil when closed.
+ */
+export async function startEmbeddedChain(
+  config: ChainConfig,
+  dataDir: string,
+  log?: { warn: (obj: object, msg: string) => void },
+): Promise<EmbeddedChain> {
+  const started = performance.now();
+  mkdirSync(dataDir, { recursive: true });
+  const anvil = await startAnvil({
+    chainId: config.chainId,
+    stateFile: join(dataDir, "anvil-state.json"),
+    pidFile: join(dataDir, "anvil.pid"),
+  });
+  let heartbeat: NodeJS.Timeout | undefined;
+  try {
+    const { deployment, deployed } = await ensureDevDeployment(anvil.url, dataDir);
+    if (config.price.source === "pool") {
+      // Like Chainlink's heartbeat: keep the development feed fresh so the price never goes stale locally.
+      await refreshDevFeed(anvil.url, deployment.ethUsdFeed);
+      const everyMs = Math.max(1000, (config.price.maxAgeSeconds * 1000) / 2);
+      heartbeat = setInterval(() => {
+        refreshDevFeed(anvil.url, deployment.ethUsdFeed).catch((error) =>
+          log?.warn({ err: String(error) }, "development feed refresh failed"),
+        );
+      }, everyMs);
+      heartbeat.unref();
+    }
+    const chain = await connectChain(
+      {
+        ...config,
+        rpcUrls: [anvil.url],
+        tokenAddress: deployment.token,
+        price: { ...config.price, poolAddress: deployment.pool, ethUsdFeedAddress: deployment.ethUsdFeed },
+      },
+      {
+        log,
+        embeddedRpcUrl: anvil.url,
+        onClose: async () => {
+          clearInterval(heartbeat);
+          await anvil.stop();
+        },
+      },
+    );
+    return {
+      chain,
+      anvil,
+      deployment,
+      deployed,
+      demoAccounts: listDemoAccounts(),
+      startupMs: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    clearInterval(heartbeat);
+    await anvil.stop();
+    throw error;
+  }
+}

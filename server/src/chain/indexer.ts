@@ -1,0 +1,335 @@
+import { and, desc, eq, gt, lt } from "drizzle-orm";
+import { type Address, type Hash, type PublicClient, parseAbiItem } from "viem";
+import type { Db, DbOrTx } from "../db/client.ts";
+import { indexerBlocks } from "../db/schema.ts";
+import { describeRpcFailure } from "./rpc-errors.ts";
+
+export const transferEvent = parseAbiItem(
+  "event Transfer(address indexed from, address indexed to, uint256 value)",
+);
+
+export type TransferLog = {
+  txHash: Hash;
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: Hash;
+  blockTime: Date;
+  from: Address;
+  to: Address;
+  value: bigint;
+};
+
+/** What the indexer feeds: the payments engine. Every call runs inside the indexer's transaction. */
+export type IndexerSink = {
+  /** Addresses whose incoming transfers matter (merchants, and receiving addresses of watched payments). */
+  watchedAddresses(db: DbOrTx): Promise<Set<string>>;
+  /** Logs of blocks [from, to] (only to watched addresses), the complete set for that range. */
+  applyRange(
+    db: DbOrTx,
+    range: { from: bigint; to: bigint; head: bigint; logs: TransferLog[]; present: Set<string> },
+  ): Promise<void>;
+  /** The chain lost every block above `ancestor`. */
+  applyReorg(db: DbOrTx, reorg: { ancestor: bigint; head: bigint }): Promise<void>;
+  /** After each committed transaction (publishes the outbox). */
+  afterCommit(): void;
+};
+
+export type IndexerOptions = {
+  db: Db;
+  client: PublicClient;
+  chainId: number;
+  token: Address;
+  sink: IndexerSink;
+  /** Blocks per eth_getLogs call. */
+  maxRange: number;
+  pollMs: number;
+  /** First block to scan when there is no cursor yet; default: the head at first start (no history). */
+  startBlock?: bigint;
+  log: {
+    info: (obj: object, msg: string) => void;
+    warn: (obj: object, msg: string) => void;
+    error: (obj: object, msg: string) => void;
+  };
+};
+
+export type IndexerHealth = {
+  running: boolean;
+  healthy: boolean;
+  lastBlock: string | null;
+  head: string | null;
+  lagBlocks: number | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  lastSuccessAt: string | null;
+};
+
+const MIN_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+/** Checkpoints kept below the cursor to find a common ancestor after a reorg. */
+const CHECKPOINT_DEPTH = 2000n;
+
+/**
+ * Follows the token's Transfer logs from a cursor stored in the database (PAYMENTS.md, The indexer). One tick
+ * checks the cursor block's hash (reorg), then scans bounded ranges up to the head, each range in one transaction
+ * with its checkpoint, so a crash replays a range instead of skipping or double-counting it.
+ */
+export class TransferIndexer {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private ticking: Promise<void> | null = null;
+  private backoffMs = 0;
+  private head: bigint | null = null;
+  private lastBlock: bigint | null = null;
+  private lastError: string | null = null;
+  private lastErrorAt: Date | null = null;
+  private lastSuccessAt: Date | null = null;
+  private readonly key: { chainId: number; tokenAddress: string };
+
+  constructor(private readonly options: IndexerOptions) {
+    this.key = { chainId: options.chainId, tokenAddress: options.token };
+  }
+
+  start() {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  async stop() {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.ticking?.catch(() => {});
+  }
+
+  health(now = new Date()): IndexerHealth {
+    const lag = this.head !== null && this.lastBlock !== null ? Number(this.head - this.lastBlock) : null;
+    const recent =
+      this.lastSuccessAt !== null &&
+      now.getTime() - this.lastSuccessAt.getTime() < Math.max(30_000, this.options.pollMs * 10);
+    return {
+      running: this.running,
+      healthy:
+        this.running && recent && (this.lastErrorAt === null || this.lastErrorAt < this.lastSuccessAt!),
+      lastBlock: this.lastBlock?.toString() ?? null,
+      head: this.head?.toString() ?? null,
+      lagBlocks: lag,
+      lastError: this.lastError,
+      lastErrorAt: this.lastErrorAt?.toISOString() ?? null,
+      lastSuccessAt: this.lastSuccessAt?.toISOString() ?? null,
+    };
+  }
+
+  /** Catches up to the current head (tests call it directly; the loop calls it every pollMs). */
+  async runOnce(): Promise<void> {
+    if (this.ticking) return this.ticking;
+    this.ticking = this.catchUp().finally(() => {
+      this.ticking = null;
+    });
+    return this.ticking;
+  }
+
+  private schedule(delayMs: number) {
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.runOnce().then(
+        () => {
+          this.backoffMs = 0;
+          this.schedule(this.options.pollMs);
+        },
+        (error) => {
+          this.recordError(error);
+          this.backoffMs =
+            this.backoffMs === 0 ? MIN_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, this.backoffMs * 2);
+          this.schedule(this.backoffMs);
+        },
+      );
+    }, delayMs);
+    this.timer.unref?.();
+  }
+
+  private recordError(error: unknown) {
+    const { name, reason } = describeRpcFailure(error);
+    const message = reason === "non-viem error" && error instanceof Error ? error.message : reason;
+    this.lastError = `${name}: ${message}`.slice(0, 300);
+    this.lastErrorAt = new Date();
+    this.options.log.warn({ indexer: this.lastError, retryInMs: this.backoffMs }, "indexer tick failed");
+  }
+
+  private async cursor(db: DbOrTx) {
+    const [row] = await db
+      .select()
+      .from(indexerBlocks)
+      .where(
+        and(
+          eq(indexerBlocks.chainId, this.key.chainId),
+          eq(indexerBlocks.tokenAddress, this.key.tokenAddress),
+        ),
+      )
+      .orderBy(desc(indexerBlocks.blockNumber))
+      .limit(1);
+    return row;
+  }
+
+  private async blockHash(blockNumber: bigint): Promise<Hash | null> {
+    try {
+      const block = await this.options.client.getBlock({ blockNumber });
+      return block.hash;
+    } catch (error) {
+      if ((error as { name?: string }).name === "BlockNotFoundError") return null;
+      throw error;
+    }
+  }
+
+  private async catchUp() {
+    const { db, client } = this.options;
+    const head = await client.getBlockNumber({ cacheTime: 0 });
+    this.head = head;
+    let cursor = await this.cursor(db);
+    if (!cursor) {
+      const start = this.options.startBlock ?? head;
+      const at = start > 0n ? start - 1n : 0n;
+      const hash = await this.blockHash(at);
+      if (!hash) throw new Error(`block ${at} not found`);
+      await db
+        .insert(indexerBlocks)
+        .values({ ...this.key, blockNumber: at, blockHash: hash })
+        .onConflictDoNothing();
+      cursor = await this.cursor(db);
+    }
+    let at = cursor!.blockNumber;
+    const chainHash = await this.blockHash(at);
+    if (chainHash !== cursor!.blockHash) at = await this.rewind(at, head);
+
+    while (at < head) {
+      const from = at + 1n;
+      const to =
+        from + BigInt(this.options.maxRange) - 1n < head ? from + BigInt(this.options.maxRange) - 1n : head;
+      await this.scan(from, to, head);
+      at = to;
+      this.lastBlock = at;
+    }
+    this.lastBlock = at;
+    // Confirmations grow with the head even when no new log arrives.
+    if (at >= head) await this.scanNothing(head);
+    this.lastSuccessAt = new Date();
+  }
+
+  private async scanNothing(head: bigint) {
+    await this.options.db.transaction(async (tx) => {
+      await this.options.sink.applyRange(tx, {
+        from: head + 1n,
+        to: head,
+        head,
+        logs: [],
+        present: new Set(),
+      });
+    });
+    this.options.sink.afterCommit();
+  }
+
+  /** Walks back over stored checkpoints to the newest one the chain still has; un-credits everything above it. */
+  private async rewind(cursorBlock: bigint, head: bigint): Promise<bigint> {
+    const { db } = this.options;
+    const checkpoints = await db
+      .select()
+      .from(indexerBlocks)
+      .where(
+        and(
+          eq(indexerBlocks.chainId, this.key.chainId),
+          eq(indexerBlocks.tokenAddress, this.key.tokenAddress),
+        ),
+      )
+      .orderBy(desc(indexerBlocks.blockNumber))
+      .limit(500);
+    let ancestor: bigint | null = null;
+    for (const checkpoint of checkpoints) {
+      if (checkpoint.blockNumber > head) continue;
+      if ((await this.blockHash(checkpoint.blockNumber)) === checkpoint.blockHash) {
+        ancestor = checkpoint.blockNumber;
+        break;
+      }
+    }
+    if (ancestor === null) {
+      // Deeper than every checkpoint: rescan the whole kept depth.
+      ancestor = cursorBlock > CHECKPOINT_DEPTH ? cursorBlock - CHECKPOINT_DEPTH : 0n;
+      this.options.log.error(
+        { cursorBlock: cursorBlock.toString() },
+        "reorg deeper than the stored checkpoints",
+      );
+    }
+    this.options.log.warn(
+      { from: cursorBlock.toString(), ancestor: ancestor.toString() },
+      "chain reorganisation",
+    );
+    const hash = (await this.blockHash(ancestor)) ?? "0x";
+    await db.transaction(async (tx) => {
+      await tx
+        .delete(indexerBlocks)
+        .where(
+          and(
+            eq(indexerBlocks.chainId, this.key.chainId),
+            eq(indexerBlocks.tokenAddress, this.key.tokenAddress),
+            gt(indexerBlocks.blockNumber, ancestor!),
+          ),
+        );
+      await tx
+        .insert(indexerBlocks)
+        .values({ ...this.key, blockNumber: ancestor!, blockHash: hash })
+        .onConflictDoUpdate({
+          target: [indexerBlocks.chainId, indexerBlocks.tokenAddress, indexerBlocks.blockNumber],
+          set: { blockHash: hash },
+        });
+      await this.options.sink.applyReorg(tx, { ancestor: ancestor!, head });
+    });
+    this.options.sink.afterCommit();
+    return ancestor;
+  }
+
+  private async scan(from: bigint, to: bigint, head: bigint) {
+    const { client, db, sink } = this.options;
+    const [raw, endHash] = await Promise.all([
+      client.getLogs({ address: this.options.token, event: transferEvent, fromBlock: from, toBlock: to }),
+      this.blockHash(to),
+    ]);
+    if (!endHash) throw new Error(`block ${to} vanished during the scan`);
+    const watched = await sink.watchedAddresses(db);
+    const relevant = raw.filter((log) => log.args.to && watched.has(log.args.to) && !log.removed);
+    const times = new Map<bigint, Date>();
+    for (const blockNumber of new Set(relevant.map((l) => l.blockNumber!))) {
+      const block = await client.getBlock({ blockNumber });
+      times.set(blockNumber, new Date(Number(block.timestamp) * 1000));
+    }
+    const logs: TransferLog[] = relevant.map((log) => ({
+      txHash: log.transactionHash!,
+      logIndex: log.logIndex!,
+      blockNumber: log.blockNumber!,
+      blockHash: log.blockHash!,
+      blockTime: times.get(log.blockNumber!)!,
+      from: log.args.from!,
+      to: log.args.to!,
+      value: log.args.value!,
+    }));
+    await db.transaction(async (tx) => {
+      const present = new Set(raw.filter((l) => !l.removed).map((l) => `${l.transactionHash}:${l.logIndex}`));
+      await sink.applyRange(tx, { from, to, head, logs, present });
+      await tx
+        .insert(indexerBlocks)
+        .values({ ...this.key, blockNumber: to, blockHash: endHash })
+        .onConflictDoUpdate({
+          target: [indexerBlocks.chainId, indexerBlocks.tokenAddress, indexerBlocks.blockNumber],
+          set: { blockHash: endHash },
+        });
+      await tx
+        .delete(indexerBlocks)
+        .where(
+          and(
+            eq(indexerBlocks.chainId, this.key.chainId),
+            eq(indexerBlocks.tokenAddress, this.key.tokenAddress),
+            lt(indexerBlocks.blockNumber, to - CHECKPOINT_DEPTH),
+          ),
+        );
+    });
+    sink.afterCommit();
+  }
+}

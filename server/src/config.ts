@@ -1,0 +1,314 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** Environment variables that are unset or blank count as absent, so `FOO=` behaves like no FOO. */
+const optionalString = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+  z.string().optional(),
+);
+const blankAsAbsent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema);
+const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
+  z.preprocess((v) => (v === undefined || (typeof v === "string" && v.trim() === "") ? fallback : v), schema);
+
+const envSchema = z.object({
+  NODE_ENV: withDefault(z.enum(["development", "production", "test"]), "development"),
+  HOST: withDefault(z.string().min(1), "127.0.0.1"),
+  PORT: withDefault(z.coerce.number().int().min(0).max(65535), 5000),
+  DATA_DIR: withDefault(z.string().min(1), "./data"),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
+  LOG_LEVEL: withDefault(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]), "info"),
+  // Shared state (rate limits, live counts, events) across instances; in-process when unset.
+  REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+  REDIS_KEY_PREFIX: withDefault(z.string().min(1).max(100), "cpxtb:"),
+  WS_MAX_MESSAGE_BYTES: withDefault(
+    z.coerce
+      .number()
+      .int()
+      .min(128)
+      .max(1024 * 1024),
+    4096,
+  ),
+  WS_PING_INTERVAL_MS: withDefault(z.coerce.number().int().min(50).max(600_000), 30_000),
+  INSTANCE_HEARTBEAT_MS: withDefault(z.coerce.number().int().min(50).max(60_000), 5000),
+  // Rate limits per client and route group, as "<requests>/<window>" with a window like 60s, 10m, 1h.
+  RATE_LIMIT_GENERAL: withDefault(rateLimitSpec(), "60/60s"),
+  RATE_LIMIT_AUTH: withDefault(rateLimitSpec(), "10/60s"),
+  RATE_LIMIT_CONTACT: withDefault(rateLimitSpec(), "5/10m"),
+  RATE_LIMIT_CLAIM: withDefault(rateLimitSpec(), "5/1h"),
+  RATE_LIMIT_PUBLIC: withDefault(rateLimitSpec(), "600/60s"),
+  RATE_LIMIT_VERIFY: withDefault(rateLimitSpec(), "10/60s"),
+  /** Signs challenge tokens; falls back to SESSION_SECRET, then to a secret generated under DATA_DIR. */
+  CHALLENGE_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  BODY_LIMIT_BYTES: withDefault(
+    z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(50 * 1024 * 1024),
+    1024 * 1024,
+  ),
+  TRUST_PROXY: withDefault(
+    z.enum(["true", "false"]).transform((v) => v === "true"),
+    "false",
+  ),
+  CLIENT_DIST: withDefault(z.string().min(1), "./dist/client"),
+  // Email. Without SMTP_URL, messages go to a development mailbox under DATA_DIR (and the log).
+  SMTP_URL: optionalString.pipe(
+    z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  ),
+  MAIL_FROM: withDefault(z.string().min(3), "CPXTB Pay <no-reply@cpxtb-pay.local>"),
+  // Where contact-form messages are emailed (the team's inbox).
+  CONTACT_EMAIL: withDefault(z.email(), "team@cpxtb-pay.local"),
+  // Markdown of the blog and legal pages (blog/*.md, legal/*.md), read at start.
+  CONTENT_DIR: withDefault(z.string().min(1), "./content"),
+  // Chain. With no RPC_URL the server starts an embedded anvil chain (development); see docs/chain.md.
+  RPC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  RPC_FALLBACK_URLS: withDefault(
+    z
+      .string()
+      .transform((v) =>
+        v
+          .split(",")
+          .map((u) => u.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+    "",
+  ),
+  RPC_TIMEOUT_MS: withDefault(z.coerce.number().int().min(100).max(60_000), 4000),
+  /** A URL browsers may use for the token's chain (wallet "add chain"); never the keyed RPC_URL. */
+  RPC_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  CHAIN_ID: blankAsAbsent(z.coerce.number().int().positive().optional()),
+  TOKEN_ADDRESS: optionalString.pipe(
+    z.string().regex(ADDRESS, "must be a 0x-prefixed 20-byte hex address").optional(),
+  ),
+  CONFIRMATIONS: blankAsAbsent(z.coerce.number().int().min(1).max(1000).optional()),
+  /** Payment indexer: how often it polls the head, blocks per eth_getLogs, and where it starts without a cursor. */
+  INDEXER_POLL_MS: blankAsAbsent(z.coerce.number().int().min(50).max(60_000).optional()),
+  INDEXER_MAX_RANGE: withDefault(z.coerce.number().int().min(1).max(10_000), 500),
+  INDEXER_START_BLOCK: blankAsAbsent(z.coerce.bigint().min(0n).optional()),
+  BALANCE_CACHE_SECONDS: withDefault(z.coerce.number().min(0).max(300), 5),
+  PRICE_SOURCE: optionalString.pipe(z.enum(["fixed", "pool"]).optional()),
+  FIXED_PRICE_USD: withDefault(
+    z.string().regex(/^\d{1,12}(\.\d{1,18})?$/, "must be a decimal like 0.01"),
+    "0.01",
+  ),
+  PRICE_MAX_AGE_SECONDS: withDefault(z.coerce.number().int().min(1), 3600),
+  PRICE_CACHE_SECONDS: withDefault(z.coerce.number().min(0).max(3600), 15),
+  PRICE_POOL_ADDRESS: optionalString.pipe(
+    z.string().regex(ADDRESS, "must be a 0x-prefixed 20-byte hex address").optional(),
+  ),
+  ETH_USD_FEED_ADDRESS: optionalString.pipe(
+    z.string().regex(ADDRESS, "must be a 0x-prefixed 20-byte hex address").optional(),
+  ),
+});
+
+/** Production defaults: CPXTB on Base. */
+export const BASE_CHAIN_ID = 8453;
+export const BASE_CPXTB_TOKEN = "0x96a0Cc3c0fc5d07818E763E1B25bc78ab4170D1b";
+/** Chainlink ETH/USD price feed (proxy) on Base mainnet. */
+export const BASE_ETH_USD_FEED = "0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70";
+export const ANVIL_CHAIN_ID = 31337;
+
+export type ChainConfig = {
+  /** Primary RPC first, then fallbacks; empty = start the embedded development chain. */
+  rpcUrls: string[];
+  rpcTimeoutMs: number;
+  rpcPublicUrl: string | undefined;
+  chainId: number;
+  /** Undefined only in embedded mode, where the address comes from the local deployment. */
+  tokenAddress: `0x${string}` | undefined;
+  confirmations: number;
+  balanceCacheMs: number;
+  price: {
+    source: "fixed" | "pool";
+    fixedUsd: string;
+    maxAgeSeconds: number;
+    cacheMs: number;
+    poolAddress: `0x${string}` | undefined;
+    ethUsdFeedAddress: `0x${string}` | undefined;
+  };
+};
+
+export type Config = {
+  env: "development" | "production" | "test";
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  publicUrl: string | undefined;
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  realtime: RealtimeConfig;
+  rateLimits: Record<RateLimitGroup, RateLimit>;
+  /** Undefined when neither CHALLENGE_SECRET nor SESSION_SECRET is set: one is generated under dataDir. */
+  challengeSecret: string | undefined;
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+  clientDist: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  contactEmail: string;
+  contentDir: string;
+  chain: ChainConfig;
+  payments: PaymentsConfig;
+};
+
+export type PaymentsConfig = {
+  indexerPollMs: number;
+  indexerMaxRange: number;
+  /** First block to scan when the database has no cursor yet; undefined = the head at first start. */
+  indexerStartBlock: bigint | undefined;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads the whole configuration at once and reports every bad variable, not just the first. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const chain = chainConfig(e);
+  if (chain.problems.length > 0) throw new ConfigError(chain.problems);
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    realtime: {
+      maxMessageBytes: e.WS_MAX_MESSAGE_BYTES,
+      pingIntervalMs: e.WS_PING_INTERVAL_MS,
+      heartbeatMs: e.INSTANCE_HEARTBEAT_MS,
+      broadcastDelayMs: 100,
+    },
+    rateLimits: {
+      general: e.RATE_LIMIT_GENERAL,
+      auth: e.RATE_LIMIT_AUTH,
+      contact: e.RATE_LIMIT_CONTACT,
+      claim: e.RATE_LIMIT_CLAIM,
+      public: e.RATE_LIMIT_PUBLIC,
+      verify: e.RATE_LIMIT_VERIFY,
+    },
+    challengeSecret: e.CHALLENGE_SECRET ?? (env.SESSION_SECRET?.trim() || undefined),
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    trustProxy: e.TRUST_PROXY,
+    clientDist: resolve(e.CLIENT_DIST),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    contactEmail: e.CONTACT_EMAIL,
+    contentDir: resolve(e.CONTENT_DIR),
+    chain: chain.config,
+    payments: {
+      // Embedded anvil mines on demand: poll it often so the pay page turns green at once.
+      indexerPollMs: e.INDEXER_POLL_MS ?? (e.RPC_URL ? 1000 : 250),
+      indexerMaxRange: e.INDEXER_MAX_RANGE,
+      indexerStartBlock: e.INDEXER_START_BLOCK,
+    },
+  };
+}
+
+function chainConfig(e: z.infer<typeof envSchema>): { config: ChainConfig; problems: string[] } {
+  const problems: string[] = [];
+  const embedded = !e.RPC_URL;
+  const chainId = e.CHAIN_ID ?? (embedded ? ANVIL_CHAIN_ID : BASE_CHAIN_ID);
+  const onBase = chainId === BASE_CHAIN_ID;
+  const tokenAddress = (e.TOKEN_ADDRESS ?? (onBase && !embedded ? BASE_CPXTB_TOKEN : undefined)) as
+    | `0x${string}`
+    | undefined;
+  if (!embedded && !tokenAddress) problems.push(`TOKEN_ADDRESS: required with RPC_URL on chain ${chainId}`);
+  if (embedded && e.RPC_FALLBACK_URLS.length > 0) problems.push("RPC_FALLBACK_URLS: set RPC_URL too");
+  const source = e.PRICE_SOURCE ?? (embedded ? "fixed" : "pool");
+  const ethUsdFeedAddress = (e.ETH_USD_FEED_ADDRESS ??
+    (onBase && !embedded ? BASE_ETH_USD_FEED : undefined)) as `0x${string}` | undefined;
+  // Embedded mode deploys its own pool and feed, so they are only required against a real chain.
+  if (source === "pool" && !embedded) {
+    if (!e.PRICE_POOL_ADDRESS) problems.push("PRICE_POOL_ADDRESS: required when PRICE_SOURCE is pool");
+    if (!ethUsdFeedAddress) problems.push("ETH_USD_FEED_ADDRESS: required when PRICE_SOURCE is pool");
+  }
+  return {
+    problems,
+    config: {
+      rpcUrls: e.RPC_URL ? [e.RPC_URL, ...e.RPC_FALLBACK_URLS] : [],
+      rpcTimeoutMs: e.RPC_TIMEOUT_MS,
+      rpcPublicUrl: e.RPC_PUBLIC_URL,
+      chainId,
+      tokenAddress,
+      confirmations: e.CONFIRMATIONS ?? (embedded ? 1 : 3),
+      balanceCacheMs: e.BALANCE_CACHE_SECONDS * 1000,
+      price: {
+        source,
+        fixedUsd: e.FIXED_PRICE_USD,
+        maxAgeSeconds: e.PRICE_MAX_AGE_SECONDS,
+        cacheMs: e.PRICE_CACHE_SECONDS * 1000,
+        poolAddress: e.PRICE_POOL_ADDRESS as `0x${string}` | undefined,
+        ethUsdFeedAddress,
+      },
+    },
+  };
+}
+
+/** A configuration for tests: defaults plus overrides, no environment read. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent" }), ...overrides };
+}
+
+export type RealtimeConfig = {
+  /** Larger WebSocket messages close the sender's connection (1009). */
+  maxMessageBytes: number;
+  /** A client that has not answered the previous ping when the next is due is dropped. */
+  pingIntervalMs: number;
+  /** How often an instance publishes its own connection count; it expires after three missed beats. */
+  heartbeatMs: number;
+  /** Count changes are coalesced over this delay, so a burst of connections sends one broadcast. */
+  broadcastDelayMs: number;
+};
+
+/**
+ * Route groups of the rate limiter: `general` is every API route not named otherwise; `public` serves content
+ * crawlers read; `verify` is the challenge answer itself.
+ */
+export type RateLimitGroup = "general" | "auth" | "contact" | "claim" | "public" | "verify";
+export type RateLimit = { limit: number; windowMs: number };
+
+const WINDOW_UNITS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+function rateLimitSpec() {
+  return z
+    .string()
+    .regex(/^\d{1,6}\/\d{1,5}[smh]$/, 'must look like "30/60s" (requests per window; window in s, m or h)')
+    .transform((v, ctx): RateLimit => {
+      const [count, window] = v.split("/") as [string, string];
+      const unit = window.at(-1) as keyof typeof WINDOW_UNITS;
+      const windowMs = Number(window.slice(0, -1)) * WINDOW_UNITS[unit];
+      const limit = Number(count);
+      if (limit < 1 || windowMs < 1000 || windowMs > 86_400_000) {
+        ctx.addIssue({ code: "custom", message: "needs at least 1 request and a window from 1s to 24h" });
+        return z.NEVER;
+      }
+      return { limit, windowMs };
+    });
+}

@@ -1,0 +1,152 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction or the database itself: repository functions take either so one transaction can span calls. */
+export type DbOrTx = Pick<Db, "select" | "insert" | "update" | "delete" | "execute" | "transaction">;
+
+export type Database = {
+  db: Db;
+  driver: "pglite" | "pg";
+  migrate(): Promise<void>;
+  /** Names of the migrations in the folder that the database has not applied (empty when up to date). */
+  pendingMigrations(): Promise<string[]>;
+  ping(): Promise<void>;
+  /**
+   * A session-level advisory lock on its own connection (PostgreSQL), held until released or until that
+   * connection dies; null when another holder has it. PGlite is one process: always granted.
+   */
+  tryLock(key: bigint): Promise<DatabaseLock | null>;
+  close(): Promise<void>;
+};
+
+export type DatabaseLock = {
+  /** Checks the lock's connection still answers (a dead connection has lost the lock). */
+  check(): Promise<boolean>;
+  release(): Promise<void>;
+};
+
+export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+// Any fixed 64-bit number: serialises migrations of several instances starting at once.
+const MIGRATION_LOCK_ID = 7_301_155_220_001n;
+
+export type DatabaseOptions =
+  | { driver: "pg"; url: string; poolSize?: number }
+  | { driver: "pglite"; dataDir: string | null };
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.driver === "pg") {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle client that loses its connection emits 'error' on the pool; without a listener that kills the process.
+    pool.on("error", () => {});
+    const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+    return {
+      db,
+      driver: "pg",
+      async migrate() {
+        const client = await pool.connect();
+        try {
+          await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID.toString()]);
+          await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
+        } finally {
+          await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID.toString()]).catch(() => {});
+          client.release();
+        }
+      },
+      pendingMigrations: () => pendingMigrations(db),
+      async ping() {
+        await pool.query("select 1");
+      },
+      async tryLock(key) {
+        const client = await pool.connect();
+        let lost = false;
+        client.on("error", () => {
+          lost = true;
+        });
+        try {
+          const { rows } = await client.query<{ ok: boolean }>("select pg_try_advisory_lock($1) as ok", [
+            key.toString(),
+          ]);
+          if (!rows[0]?.ok) {
+            client.release();
+            return null;
+          }
+        } catch (error) {
+          client.release(true);
+          throw error;
+        }
+        let released = false;
+        return {
+          async check() {
+            if (lost || released) return false;
+            try {
+              await client.query("select 1");
+              return true;
+            } catch {
+              lost = true;
+              return false;
+            }
+          },
+          async release() {
+            if (released) return;
+            released = true;
+            await client.query("select pg_advisory_unlock($1)", [key.toString()]).catch(() => {});
+            client.release(lost);
+          },
+        };
+      },
+      close: () => pool.end(),
+    };
+  }
+
+  let client: PGlite;
+  if (options.dataDir) {
+    await mkdir(options.dataDir, { recursive: true });
+    client = await PGlite.create(join(options.dataDir, "pglite"));
+  } else {
+    client = await PGlite.create();
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    driver: "pglite",
+    migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
+    pendingMigrations: () => pendingMigrations(db),
+    async ping() {
+      await client.query("select 1");
+    },
+    async tryLock() {
+      return { check: async () => true, release: async () => {} };
+    },
+    close: () => client.close(),
+  };
+}
+
+async function pendingMigrations(db: Db): Promise<string[]> {
+  const { readMigrationFiles } = await import("drizzle-orm/migrator");
+  const expected = readMigrationFiles({ migrationsFolder });
+  let appliedHashes: Set<string>;
+  try {
+    const result = await db.execute<{ hash: string }>(sql`select hash from drizzle.__drizzle_migrations`);
+    appliedHashes = new Set(rowsOf<{ hash: string }>(result).map((r) => r.hash));
+  } catch {
+    appliedHashes = new Set();
+  }
+  return expected.filter((m) => !appliedHashes.has(m.hash)).map((m) => m.folderMillis.toString());
+}
+
+/** node-postgres returns `{ rows }`, PGlite too; normalise for raw queries. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}

@@ -1,0 +1,311 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+/** Facts about this installation (when it was created, ...): one row per key. */
+export const appMeta = pgTable("app_meta", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    username: text("username").notNull(),
+    /** Verified email only; an address awaiting its link is in `pendingEmail`, so nobody can squat another's. */
+    email: text("email"),
+    pendingEmail: text("pending_email"),
+    passwordHash: text("password_hash"),
+    theme: text("theme", { enum: ["light", "dark", "system"] })
+      .notNull()
+      .default("dark"),
+    notifyPaymentEmails: boolean("notify_payment_emails").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    /** SHA-256 of the cookie token: a stolen database row cannot be turned into a cookie. */
+    tokenHash: text("token_hash").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    userAgent: text("user_agent"),
+    ip: text("ip"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sessions_user_id_idx").on(t.userId)],
+);
+
+/** Single-use links sent by email (password reset, email verification); only the token's hash is kept. */
+export const emailTokens = pgTable(
+  "email_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["password_reset", "email_verification"] }).notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    email: text("email").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("email_tokens_user_id_idx").on(t.userId)],
+);
+
+/**
+ * Wallet addresses an account has proven it controls (Sign-In with Ethereum). An address belongs to at most one
+ * account, whatever the chain: the same key signs on every EVM chain. Stored EIP-55 checksummed, unique on lower().
+ */
+export const userWallets = pgTable(
+  "user_wallets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    /** The chain id of the message that proved it (where an EIP-1271 contract wallet was checked). */
+    chainId: integer("chain_id").notNull(),
+    provenBy: text("proven_by", { enum: ["siwe_sign_in", "siwe_link"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("user_wallets_address_lower_key").on(sql`lower(${t.address})`),
+    index("user_wallets_user_id_idx").on(t.userId),
+  ],
+);
+
+// ---- Merchants and payments (see /docs/decisions/006-payment-matching.md) ----
+
+const baseUnits = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
+
+export const merchants = pgTable(
+  "merchants",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    businessType: text("business_type").notNull(),
+    contactEmail: text("contact_email").notNull(),
+    website: text("website"),
+    description: text("description"),
+    logoUrl: text("logo_url"),
+    /** EIP-55 checksummed; proven by a signature (`walletVerifiedAt`). */
+    walletAddress: text("wallet_address").notNull(),
+    walletVerifiedAt: timestamp("wallet_verified_at", { withTimezone: true }).notNull(),
+    /** Underpayment the merchant accepts as paid, in basis points of the amount due (0 = exact). */
+    toleranceBps: integer("tolerance_bps").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("merchants_owner_id_key").on(t.ownerId),
+    uniqueIndex("merchants_wallet_address_lower_key").on(sql`lower(${t.walletAddress})`),
+  ],
+);
+
+/** Single-use nonces of wallet ownership proofs (EIP-191 messages the server issued). */
+export const walletChallenges = pgTable(
+  "wallet_challenges",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    nonce: text("nonce").notNull().unique(),
+    message: text("message").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("wallet_challenges_user_id_idx").on(t.userId)],
+);
+
+export const PAYMENT_STATUSES = [
+  "pending",
+  "processing",
+  "partial",
+  "completed",
+  "expired",
+  "paid_late",
+  "invalid",
+] as const;
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: text("id").primaryKey(),
+    /** Public, unguessable (128 bits, base64url): the pay link. */
+    reference: text("reference").notNull().unique(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    chainId: integer("chain_id").notNull(),
+    tokenAddress: text("token_address").notNull(),
+    tokenDecimals: integer("token_decimals").notNull(),
+    receivingAddress: text("receiving_address").notNull(),
+    /** Null when the merchant asked for an amount in CPXTB. */
+    amountUsdCents: bigint("amount_usd_cents", { mode: "bigint" }),
+    priceE18: baseUnits("price_e18"),
+    priceSource: text("price_source"),
+    priceAt: timestamp("price_at", { withTimezone: true }),
+    /** The amount before its tag (rounded up to 3 decimals) and the tag `t` (micro-tokens). */
+    baseAmount: baseUnits("base_amount").notNull(),
+    tag: integer("tag").notNull(),
+    /** What the payer must send: baseAmount + tag * 10^(decimals-6). */
+    amountDue: baseUnits("amount_due").notNull(),
+    toleranceBps: integer("tolerance_bps").notNull(),
+    /** Confirmed credits and all (also unconfirmed) credits, kept in step with the credited transfers. */
+    amountReceived: baseUnits("amount_received").notNull().default(sql`0`),
+    amountSeen: baseUnits("amount_seen").notNull().default(sql`0`),
+    overpaid: boolean("overpaid").notNull().default(false),
+    description: text("description"),
+    orderId: text("order_id"),
+    successUrl: text("success_url"),
+    payerEmail: text("payer_email"),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
+    /** True while the amount is reserved (open, or expired inside its monitoring window). */
+    live: boolean("live").notNull().default(true),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    monitorUntil: timestamp("monitor_until", { withTimezone: true }).notNull(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    regeneratedFromId: text("regenerated_from_id"),
+    regeneratedToId: text("regenerated_to_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("payments_live_amount_key")
+      .on(t.chainId, t.tokenAddress, t.receivingAddress, t.amountDue)
+      .where(sql`${t.live}`),
+    index("payments_merchant_created_idx").on(t.merchantId, t.id),
+    index("payments_status_expires_idx").on(t.status, t.expiresAt),
+    index("payments_match_idx").on(t.chainId, t.tokenAddress, t.receivingAddress, t.amountDue),
+  ],
+);
+
+/** Token Transfer logs to merchant addresses: each (chain, tx, log index) once; credited to at most one payment. */
+export const chainTransfers = pgTable(
+  "chain_transfers",
+  {
+    id: text("id").primaryKey(),
+    chainId: integer("chain_id").notNull(),
+    tokenAddress: text("token_address").notNull(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    blockTime: timestamp("block_time", { withTimezone: true }),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    value: baseUnits("value").notNull(),
+    /** The merchant whose address received it (the inbox owner). */
+    merchantId: text("merchant_id").references(() => merchants.id, { onDelete: "set null" }),
+    paymentId: text("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    creditedBy: text("credited_by", { enum: ["amount", "tx_hash", "merchant"] }),
+    /** Set when a reorg took the log's block away; cleared if the log comes back. */
+    orphanedAt: timestamp("orphaned_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("chain_transfers_log_key").on(t.chainId, t.txHash, t.logIndex),
+    index("chain_transfers_payment_idx").on(t.paymentId),
+    index("chain_transfers_merchant_idx").on(t.merchantId, t.paymentId),
+    index("chain_transfers_block_idx").on(t.chainId, t.tokenAddress, t.blockNumber),
+  ],
+);
+
+/** Every status change of a payment, with its cause, written in the transaction that made it. */
+export const paymentTimeline = pgTable(
+  "payment_timeline",
+  {
+    id: text("id").primaryKey(),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status").notNull(),
+    cause: text("cause").notNull(),
+    transferId: text("transfer_id"),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("payment_timeline_payment_idx").on(t.paymentId, t.id)],
+);
+
+/** The outbox: one row per payment event, read by the live channel (and later webhooks and emails). */
+export const paymentEvents = pgTable(
+  "payment_events",
+  {
+    seq: bigserial("seq", { mode: "bigint" }).primaryKey(),
+    id: text("id").notNull().unique(),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    merchantId: text("merchant_id").notNull(),
+    type: text("type").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+  },
+  (t) => [index("payment_events_unpublished_idx").on(t.seq).where(sql`${t.publishedAt} is null`)],
+);
+
+/** Indexer checkpoints: the hash of each block the indexer ended a range on (the newest is the cursor). */
+export const indexerBlocks = pgTable(
+  "indexer_blocks",
+  {
+    chainId: integer("chain_id").notNull(),
+    tokenAddress: text("token_address").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.tokenAddress, t.blockNumber] })],
+);
+
+/** Messages sent through the contact form; kept so none is lost when the email to the team fails. */
+export const contactMessages = pgTable(
+  "contact_messages",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    /** The signed-in sender, if any (kept when the account goes, as the message is still the team's). */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    ip: text("ip"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the team's copy was handed to the mail server; null while it has not been. */
+    emailedAt: timestamp("emailed_at", { withTimezone: true }),
+  },
+  (t) => [index("contact_messages_created_at_idx").on(t.createdAt)],
+);

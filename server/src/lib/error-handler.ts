@@ -1,0 +1,57 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { AppError, type ErrorCode, errorBody, errorStatus } from "../errors.ts";
+
+/** Fastify's own error codes that are the client's fault, mapped to ours. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: "INVALID_JSON",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "INVALID_JSON",
+  FST_ERR_CTP_BODY_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "BAD_REQUEST",
+  FST_ERR_CTP_INVALID_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+  FST_ERR_VALIDATION: "VALIDATION_ERROR",
+};
+
+const FRIENDLY_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  INVALID_JSON: "The request body is not valid JSON.",
+  UNSUPPORTED_MEDIA_TYPE: "Send the request body as JSON (Content-Type: application/json).",
+};
+
+function statusToCode(status: number): ErrorCode {
+  const entry = Object.entries(errorStatus).find(([, s]) => s === status);
+  return (entry?.[0] as ErrorCode | undefined) ?? (status >= 500 ? "INTERNAL_ERROR" : "BAD_REQUEST");
+}
+
+function describeValidation(error: FastifyError): string {
+  const where = error.validationContext ?? "request";
+  const problems = (error.validation ?? []).map((issue) => {
+    const path = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
+    return path ? `${path}: ${issue.message}` : (issue.message ?? "invalid");
+  });
+  return `Invalid ${where}: ${problems.join("; ") || error.message}`;
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      if (error.statusCode >= 500) request.log.error({ err: error }, "request failed");
+      return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.details));
+    }
+    if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
+      return reply.status(400).send(errorBody("VALIDATION_ERROR", describeValidation(error)));
+    }
+    const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+    const status = mapped ? errorStatus[mapped] : (error.statusCode ?? 500);
+    if (status >= 400 && status < 500) {
+      const code = mapped ?? statusToCode(status);
+      return reply.status(status).send(errorBody(code, FRIENDLY_MESSAGES[code] ?? error.message));
+    }
+    // Anything else is our fault: the client gets no internals, the log gets everything.
+    request.log.error({ err: error }, "unhandled error");
+    const code = status === 503 ? "SERVICE_UNAVAILABLE" : "INTERNAL_ERROR";
+    return reply
+      .status(status >= 500 && status < 600 ? status : 500)
+      .send(errorBody(code, "Something went wrong on our side. Please try again."));
+  });
+}

@@ -1,0 +1,49 @@
+import { buildApp } from "./app.ts";
+import { describeEmbeddedChain } from "./chain/describe.ts";
+import { type EmbeddedChain, startEmbeddedChain } from "./chain/embedded.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  // No RPC_URL: a local anvil chain under DATA_DIR, stopped with the server (see docs/chain.md).
+  let embedded: EmbeddedChain | undefined;
+  if (config.chain.rpcUrls.length === 0) embedded = await startEmbeddedChain(config.chain, config.dataDir);
+  const app = await buildApp(config, embedded ? { chain: embedded.chain } : {});
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    await embedded?.chain.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  // The indexer and the expiry job (on the one instance that holds the engine lock); stopped by app.close().
+  app.payments.start();
+  const url = address.replace("[::1]", "localhost").replace("127.0.0.1", "localhost");
+  const database =
+    app.database.driver === "pg" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
+  console.log(`\nCPXTB Pay is running at ${url}\n  database: ${database}\n`);
+  if (embedded) console.log(describeEmbeddedChain(embedded, config.dataDir));
+}
+
+main().catch((error) => {
+  console.error("CPXTB Pay failed to start:", error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,240 @@
+import type { RegisterRequest, User } from "@common/auth.ts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { AppError } from "../../errors.ts";
+import { createId, createToken } from "../../lib/ids.ts";
+import type { Mailer } from "../../lib/mailer.ts";
+import type { LoginThrottle } from "./login-throttle.ts";
+import { hashPassword, passwordProblem, verifyPassword } from "./passwords.ts";
+import * as repo from "./repository.ts";
+import { type Auth, clearSessionCookie, hashToken, startSession } from "./session.ts";
+
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+export const VERIFY_TOKEN_TTL_MS = 48 * 60 * 60 * 1000;
+
+export type AuthDeps = { db: Db; mailer: Mailer; config: Config; throttle: LoginThrottle };
+
+export function toUserResponse(user: repo.UserRow): User {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    pendingEmail: user.pendingEmail,
+    hasPassword: user.passwordHash !== null,
+    preferences: { theme: user.theme, notifyPaymentEmails: user.notifyPaymentEmails },
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint: name, message } = e as { code?: string; constraint?: string; message?: string };
+    if (code === "23505") return !constraint || name === constraint || Boolean(message?.includes(constraint));
+  }
+  return false;
+}
+
+function assertPasswordAcceptable(password: string, username?: string) {
+  const problem = passwordProblem(password, username);
+  if (problem) throw new AppError("VALIDATION_ERROR", problem);
+}
+
+/** Links in emails point at PUBLIC_URL; without it (development), at the origin the request came to. */
+function linkBase(config: Config, request: FastifyRequest): string {
+  return config.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+async function sendEmailVerification(deps: AuthDeps, request: FastifyRequest, userId: string, email: string) {
+  const token = createToken();
+  await repo.insertEmailToken(deps.db, {
+    id: createId("etk"),
+    userId,
+    purpose: "email_verification",
+    tokenHash: hashToken(token),
+    email,
+    expiresAt: new Date(Date.now() + VERIFY_TOKEN_TTL_MS),
+  });
+  const link = `${linkBase(deps.config, request)}/api/verify-email?token=${token}`;
+  await deps.mailer.send({
+    to: email,
+    subject: "Confirm your email for CPXTB Pay",
+    text: `Confirm that this address belongs to your CPXTB Pay account by opening this link within 48 hours:\n\n${link}\n\nIf you did not ask for this, ignore this message.`,
+  });
+}
+
+export async function register(
+  deps: AuthDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: RegisterRequest,
+) {
+  assertPasswordAcceptable(input.password, input.username);
+  const passwordHash = await hashPassword(input.password);
+  let user: repo.UserRow;
+  try {
+    user = await repo.insertUser(deps.db, {
+      id: createId("usr"),
+      username: input.username,
+      pendingEmail: input.email ?? null,
+      passwordHash,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "users_username_lower_key")) {
+      throw new AppError("CONFLICT", "That username is already taken. Choose another one.");
+    }
+    throw error;
+  }
+  await startSession(deps.db, request, reply, user.id);
+  if (input.email) {
+    await sendEmailVerification(deps, request, user.id, input.email).catch((error) =>
+      request.log.error({ err: error }, "could not send the email verification"),
+    );
+  }
+  return user;
+}
+
+export async function login(
+  deps: AuthDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: { username: string; password: string },
+) {
+  const wait = await deps.throttle.admit({ account: input.username, ip: request.ip });
+  if (wait > 0) {
+    reply.header("Retry-After", String(wait));
+    throw new AppError(
+      "RATE_LIMITED",
+      `Too many sign-in attempts for this account. Try again in ${Math.ceil(wait / 60)} minute(s), or reset your password.`,
+    );
+  }
+  const user = await repo.findUserByLogin(deps.db, input.username);
+  const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
+  if (!user || !valid) {
+    throw new AppError("UNAUTHENTICATED", "Incorrect username or password.");
+  }
+  await deps.throttle.succeeded(input.username);
+  await startSession(deps.db, request, reply, user.id);
+  return user;
+}
+
+export async function logout(deps: AuthDeps, reply: FastifyReply, auth: Auth | null) {
+  if (auth) await repo.deleteSession(deps.db, auth.user.id, auth.session.id);
+  clearSessionCookie(reply);
+}
+
+export async function requestPasswordReset(deps: AuthDeps, request: FastifyRequest, email: string) {
+  // The answer never depends on whether the email is known, and neither does its timing: the work is not awaited.
+  void (async () => {
+    const user = await repo.findUserByVerifiedEmail(deps.db, email);
+    if (!user) return;
+    const token = createToken();
+    await repo.insertEmailToken(deps.db, {
+      id: createId("etk"),
+      userId: user.id,
+      purpose: "password_reset",
+      tokenHash: hashToken(token),
+      email: user.email!,
+      expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+    });
+    const link = `${linkBase(deps.config, request)}/reset-password?token=${token}`;
+    await deps.mailer.send({
+      to: user.email!,
+      subject: "Reset your CPXTB Pay password",
+      text: `Someone asked to reset the password of the CPXTB Pay account "${user.username}".\n\nOpen this link within one hour to choose a new password (it works once):\n\n${link}\n\nIf it was not you, ignore this message: your password stays as it is.`,
+    });
+  })().catch((error) => request.log.error({ err: error }, "could not send the password reset email"));
+}
+
+export async function checkResetToken(deps: AuthDeps, token: string) {
+  const row = await repo.findEmailToken(deps.db, "password_reset", hashToken(token));
+  if (!row) return { valid: false, reason: "unknown" as const };
+  if (row.usedAt) return { valid: false, reason: "used" as const };
+  if (row.expiresAt.getTime() <= Date.now()) return { valid: false, reason: "expired" as const };
+  return { valid: true };
+}
+
+const RESET_LINK_PROBLEMS = {
+  unknown: "This reset link is not valid. Ask for a new one.",
+  used: "This reset link has already been used. Ask for a new one.",
+  expired: "This reset link has expired (links work for one hour). Ask for a new one.",
+} as const;
+
+export async function resetPassword(
+  deps: AuthDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: { token: string; password: string },
+) {
+  const check = await checkResetToken(deps, input.token);
+  if (!check.valid) throw new AppError("GONE", RESET_LINK_PROBLEMS[check.reason ?? "unknown"]);
+  const row = (await repo.findEmailToken(deps.db, "password_reset", hashToken(input.token)))!;
+  const user = await repo.findUserById(deps.db, row.userId);
+  if (!user) throw new AppError("GONE", RESET_LINK_PROBLEMS.unknown);
+  assertPasswordAcceptable(input.password, user.username);
+  const passwordHash = await hashPassword(input.password);
+  const updated = await deps.db.transaction(async (tx) => {
+    if (!(await repo.consumeEmailToken(tx, row.id, new Date()))) return null;
+    await repo.updateUser(tx, user.id, { passwordHash });
+    await repo.deleteUserSessions(tx, user.id);
+    return true;
+  });
+  if (!updated) throw new AppError("GONE", RESET_LINK_PROBLEMS.used);
+  await deps.throttle.succeeded(user.username);
+  await startSession(deps.db, request, reply, user.id);
+  return user;
+}
+
+export async function verifyEmail(deps: AuthDeps, token: string): Promise<"verified" | "invalid" | "taken"> {
+  const row = await repo.findEmailToken(deps.db, "email_verification", hashToken(token));
+  if (!row) return "invalid";
+  try {
+    return await deps.db.transaction(async (tx) => {
+      if (!(await repo.consumeEmailToken(tx, row.id, new Date()))) return "invalid" as const;
+      await repo.updateUser(tx, row.userId, { email: row.email, pendingEmail: null });
+      return "verified" as const;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "users_email_lower_key")) return "taken";
+    throw error;
+  }
+}
+
+export async function changeUsername(deps: AuthDeps, auth: Auth, username: string) {
+  try {
+    return (await repo.updateUser(deps.db, auth.user.id, { username }))!;
+  } catch (error) {
+    if (isUniqueViolation(error, "users_username_lower_key")) {
+      throw new AppError("CONFLICT", "That username is already taken. Choose another one.");
+    }
+    throw error;
+  }
+}
+
+export async function changeEmail(deps: AuthDeps, request: FastifyRequest, auth: Auth, email: string) {
+  if (auth.user.email?.toLowerCase() === email.toLowerCase()) {
+    return (await repo.updateUser(deps.db, auth.user.id, { pendingEmail: null }))!;
+  }
+  const user = (await repo.updateUser(deps.db, auth.user.id, { pendingEmail: email }))!;
+  await sendEmailVerification(deps, request, user.id, email);
+  return user;
+}
+
+export async function changePassword(
+  deps: AuthDeps,
+  auth: Auth,
+  input: { currentPassword?: string | undefined; newPassword: string },
+) {
+  if (
+    auth.user.passwordHash &&
+    !(await verifyPassword(auth.user.passwordHash, input.currentPassword ?? ""))
+  ) {
+    throw new AppError("FORBIDDEN", "The current password is not correct.");
+  }
+  assertPasswordAcceptable(input.newPassword, auth.user.username);
+  const passwordHash = await hashPassword(input.newPassword);
+  await deps.db.transaction(async (tx) => {
+    await repo.updateUser(tx, auth.user.id, { passwordHash });
+    await repo.deleteUserSessions(tx, auth.user.id, auth.session.id);
+  });
+}

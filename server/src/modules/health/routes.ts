@@ -1,0 +1,41 @@
+import { apiErrorBody } from "@common/errors.ts";
+import { healthResponse, type IndexerStatus, readyResponse } from "@common/health.ts";
+import type { Database } from "../../db/client.ts";
+import { AppError } from "../../errors.ts";
+import type { FastifyZod } from "../../lib/fastify-zod.ts";
+
+export async function healthRoutes(
+  app: FastifyZod,
+  { database, indexer }: { database: Database; indexer?: () => IndexerStatus | null },
+) {
+  app.get(
+    "/api/health",
+    { config: { rateLimit: false }, schema: { response: { 200: healthResponse } } },
+    async () => ({
+      status: "ok" as const,
+      uptimeSeconds: Math.round(process.uptime()),
+    }),
+  );
+
+  app.get(
+    "/api/ready",
+    { config: { rateLimit: false }, schema: { response: { 200: readyResponse, 503: apiErrorBody } } },
+    async () => {
+      try {
+        await database.ping();
+      } catch {
+        throw new AppError("SERVICE_UNAVAILABLE", "The database is not reachable.");
+      }
+      const pending = await database.pendingMigrations();
+      if (pending.length > 0) {
+        throw new AppError("SERVICE_UNAVAILABLE", `${pending.length} database migration(s) not applied.`);
+      }
+      const status = indexer?.() ?? null;
+      return {
+        status: "ready" as const,
+        database: { driver: database.driver },
+        ...(status ? { indexer: status } : {}),
+      };
+    },
+  );
+}

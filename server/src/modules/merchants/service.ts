@@ -1,0 +1,156 @@
+import type { CreateMerchantRequest, Merchant, UpdateMerchantRequest } from "@common/merchant.ts";
+import { getAddress, isAddress, verifyMessage } from "viem";
+import type { Db } from "../../db/client.ts";
+import { AppError } from "../../errors.ts";
+import { createId, createToken } from "../../lib/ids.ts";
+import { isUniqueViolation } from "../auth/service.ts";
+import * as repo from "./repository.ts";
+
+export const WALLET_CHALLENGE_TTL_MS = 10 * 60 * 1000;
+
+export function toMerchantResponse(row: repo.MerchantRow): Merchant {
+  return {
+    id: row.id,
+    name: row.name,
+    businessType: row.businessType as Merchant["businessType"],
+    contactEmail: row.contactEmail,
+    website: row.website,
+    description: row.description,
+    logoUrl: row.logoUrl,
+    walletAddress: row.walletAddress,
+    walletVerifiedAt: row.walletVerifiedAt.toISOString(),
+    toleranceBps: row.toleranceBps,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Checks EIP-55 when the address is mixed case; returns it checksummed. */
+export function checksummed(address: string): `0x${string}` {
+  const mixed = address !== address.toLowerCase() && address !== address.toUpperCase().replace("0X", "0x");
+  if (!isAddress(address, { strict: mixed })) {
+    throw new AppError("VALIDATION_ERROR", "The wallet address has a wrong checksum (EIP-55).");
+  }
+  return getAddress(address);
+}
+
+export async function createWalletChallenge(
+  db: Db,
+  user: { id: string; username: string },
+  rawAddress: string,
+) {
+  const address = checksummed(rawAddress);
+  const nonce = createToken(18);
+  const issuedAt = new Date();
+  const expiresAt = new Date(issuedAt.getTime() + WALLET_CHALLENGE_TTL_MS);
+  const message = [
+    "CPXTB Pay: prove that you control this wallet to receive payments with it.",
+    "",
+    `Wallet: ${address}`,
+    `Account: ${user.username}`,
+    `Nonce: ${nonce}`,
+    `Issued at: ${issuedAt.toISOString()}`,
+    "",
+    "Signing this message costs nothing and sends no transaction.",
+  ].join("\n");
+  await repo.insertWalletChallenge(db, {
+    id: createId("wch"),
+    userId: user.id,
+    address,
+    nonce,
+    message,
+    expiresAt,
+  });
+  return { address, nonce, message, expiresAt: expiresAt.toISOString() };
+}
+
+/** Spends the nonce (once, even if the signature turns out wrong) and checks the signature recovers `address`. */
+async function verifyWalletProof(
+  db: Db,
+  userId: string,
+  address: `0x${string}`,
+  proof: { nonce: string; signature: string },
+) {
+  const challenge = await repo.consumeWalletChallenge(db, userId, proof.nonce, new Date());
+  if (!challenge)
+    throw new AppError(
+      "UNPROCESSABLE",
+      "The signature request is unknown, used or expired. Ask for a new one.",
+    );
+  if (challenge.address !== address) {
+    throw new AppError("UNPROCESSABLE", "The signature request was issued for another wallet address.");
+  }
+  let valid = false;
+  try {
+    valid = await verifyMessage({
+      address,
+      message: challenge.message,
+      signature: proof.signature as `0x${string}`,
+    });
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw new AppError("UNPROCESSABLE", "The signature was not made by that wallet.");
+}
+
+function duplicateAddress(error: unknown): never {
+  if (isUniqueViolation(error, "merchants_wallet_address_lower_key")) {
+    throw new AppError("CONFLICT", "Another business already receives payments at this wallet address.");
+  }
+  if (isUniqueViolation(error, "merchants_owner_id_key")) {
+    throw new AppError("CONFLICT", "You already registered a business.");
+  }
+  throw error;
+}
+
+export async function registerMerchant(db: Db, ownerId: string, input: CreateMerchantRequest) {
+  if (await repo.findMerchantByOwner(db, ownerId))
+    throw new AppError("CONFLICT", "You already registered a business.");
+  const walletAddress = checksummed(input.walletAddress);
+  await verifyWalletProof(db, ownerId, walletAddress, input.proof);
+  try {
+    return await repo.insertMerchant(db, {
+      id: createId("mer"),
+      ownerId,
+      name: input.name,
+      businessType: input.businessType,
+      contactEmail: input.contactEmail,
+      website: input.website ?? null,
+      description: input.description ?? null,
+      logoUrl: input.logoUrl ?? null,
+      walletAddress,
+      walletVerifiedAt: new Date(),
+      toleranceBps: input.toleranceBps ?? 0,
+    });
+  } catch (error) {
+    duplicateAddress(error);
+  }
+}
+
+export async function requireMerchant(db: Db, ownerId: string) {
+  const merchant = await repo.findMerchantByOwner(db, ownerId);
+  if (!merchant) throw new AppError("NOT_FOUND", "You have not registered a business yet.");
+  return merchant;
+}
+
+export async function updateMerchant(db: Db, ownerId: string, input: UpdateMerchantRequest) {
+  const current = await requireMerchant(db, ownerId);
+  const { proof, walletAddress: rawAddress, ...fields } = input;
+  const values: Parameters<typeof repo.updateMerchantOfOwner>[2] = { ...fields };
+  if (rawAddress) {
+    const walletAddress = checksummed(rawAddress);
+    if (walletAddress !== current.walletAddress) {
+      if (!proof) throw new AppError("VALIDATION_ERROR", "A new wallet address needs a signature proof.");
+      await verifyWalletProof(db, ownerId, walletAddress, proof);
+      values.walletAddress = walletAddress;
+      values.walletVerifiedAt = new Date();
+    }
+  }
+  try {
+    const row = await repo.updateMerchantOfOwner(db, ownerId, values);
+    if (!row) throw new AppError("NOT_FOUND", "You have not registered a business yet.");
+    return row;
+  } catch (error) {
+    duplicateAddress(error);
+  }
+}

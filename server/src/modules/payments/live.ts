@@ -1,0 +1,208 @@
+import {
+  subscribeMerchantMessage,
+  subscribePaymentMessage,
+  unsubscribePaymentMessage,
+} from "@common/payments.ts";
+import { eq } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { merchants, payments } from "../../db/schema.ts";
+import type { SharedState } from "../../lib/shared-state/shared-state.ts";
+import { findLiveSessionByTokenHash } from "../auth/repository.ts";
+import { hashToken, SESSION_COOKIE } from "../auth/session.ts";
+import type { RealtimeConnection, RealtimeHub } from "../realtime/hub.ts";
+import * as repo from "./repository.ts";
+import { type PaymentsDeps, publicView } from "./service.ts";
+import { toPaymentResponse } from "./views.ts";
+
+export const PAYMENT_EVENTS_CHANNEL = "payments:events";
+const MAX_REFERENCES_PER_CONNECTION = 20;
+
+type Published = { eventId: string; event: string; paymentId: string; merchantId: string };
+
+/**
+ * Publishes the outbox over shared state (every instance hears it) and delivers it to this instance's /ws
+ * subscribers: the pay page by reference (public fields only), the signed-in owner by merchant.
+ */
+export class PaymentLive {
+  private byReference = new Map<string, Set<RealtimeConnection>>();
+  private byMerchant = new Map<string, Set<RealtimeConnection>>();
+  private flushing: Promise<void> | null = null;
+  private again = false;
+  private unsubscribe: (() => Promise<void>) | null = null;
+  /** Published event ids with their time (bench and tests read it). */
+  onPublished: ((eventId: string, type: string) => void) | null = null;
+
+  constructor(
+    private deps: PaymentsDeps,
+    private state: SharedState,
+    private hub: RealtimeHub,
+    private log: FastifyBaseLogger,
+    private baseUrl: () => string,
+  ) {}
+
+  async start() {
+    this.unsubscribe = await this.state.subscribe(PAYMENT_EVENTS_CHANNEL, (text) => {
+      this.deliver(text).catch((error) => this.log.warn({ err: error }, "payment events: delivery failed"));
+    });
+    this.hub.handle("subscribePayment", subscribePaymentMessage, (m, c) =>
+      this.subscribePayment(m.reference, c),
+    );
+    this.hub.handle("unsubscribePayment", unsubscribePaymentMessage, (m, c) => {
+      this.byReference.get(m.reference)?.delete(c);
+    });
+    this.hub.handle("subscribeMerchant", subscribeMerchantMessage, (_m, c) => this.subscribeMerchant(c));
+  }
+
+  async stop() {
+    await this.flushing?.catch(() => {});
+    await this.unsubscribe?.();
+  }
+
+  /** Coalesces: one flush at a time, and one more if something was committed meanwhile. */
+  notify = () => {
+    if (this.flushing) {
+      this.again = true;
+      return;
+    }
+    this.flushing = this.flush()
+      .catch((error) => this.log.error({ err: error }, "payment events: publishing failed"))
+      .finally(() => {
+        this.flushing = null;
+        if (this.again) {
+          this.again = false;
+          this.notify();
+        }
+      });
+  };
+
+  async flush() {
+    for (;;) {
+      const events = await repo.claimUnpublishedEvents(this.deps.db, 100);
+      if (events.length === 0) return;
+      for (const event of events) {
+        const message: Published = {
+          eventId: event.id,
+          event: event.type,
+          paymentId: event.paymentId,
+          merchantId: event.merchantId,
+        };
+        await this.state.publish(PAYMENT_EVENTS_CHANNEL, JSON.stringify(message));
+        this.onPublished?.(event.id, event.type);
+      }
+    }
+  }
+
+  /** Builds the views only when this instance has someone listening (most events have nobody). */
+  private async deliver(text: string) {
+    let message: Published;
+    try {
+      message = JSON.parse(text) as Published;
+    } catch {
+      return;
+    }
+    const owners = this.byMerchant.get(message.merchantId);
+    if (!owners?.size && this.byReference.size === 0) return;
+    const [row] = await this.deps.db
+      .select({ payment: payments, merchant: { name: merchants.name, logoUrl: merchants.logoUrl } })
+      .from(payments)
+      .innerJoin(merchants, eq(merchants.id, payments.merchantId))
+      .where(eq(payments.id, message.paymentId));
+    if (!row) return;
+    const pages = this.byReference.get(row.payment.reference);
+    if (pages?.size) {
+      const view = await publicView(this.deps, row.payment, row.merchant);
+      for (const connection of pages) {
+        connection.send({
+          type: "paymentUpdate",
+          eventId: message.eventId,
+          event: message.event,
+          payment: view,
+        });
+      }
+    }
+    if (owners?.size) {
+      const view = toPaymentResponse(row.payment, this.baseUrl());
+      for (const connection of owners) {
+        connection.send({
+          type: "merchantPaymentUpdate",
+          eventId: message.eventId,
+          event: message.event,
+          payment: view,
+        });
+      }
+    }
+  }
+
+  private track(map: Map<string, Set<RealtimeConnection>>, key: string, connection: RealtimeConnection) {
+    let set = map.get(key);
+    if (!set) {
+      set = new Set();
+      map.set(key, set);
+    }
+    if (set.has(connection)) return;
+    set.add(connection);
+    connection.onClose(() => {
+      set.delete(connection);
+      if (set.size === 0 && map.get(key) === set) map.delete(key);
+    });
+  }
+
+  private async subscribePayment(reference: string, connection: RealtimeConnection) {
+    const found = await repo.findPaymentByReference(this.deps.db, reference);
+    if (!found) {
+      connection.send({
+        type: "paymentError",
+        reference,
+        code: "NOT_FOUND",
+        message: "No payment has this reference.",
+      });
+      return;
+    }
+    const mine = (connection.data.get("payments:references") as Set<string> | undefined) ?? new Set<string>();
+    if (!mine.has(reference) && mine.size >= MAX_REFERENCES_PER_CONNECTION) {
+      connection.send({
+        type: "paymentError",
+        reference,
+        code: "RATE_LIMITED",
+        message: "Too many subscriptions.",
+      });
+      return;
+    }
+    mine.add(reference);
+    connection.data.set("payments:references", mine);
+    this.track(this.byReference, reference, connection);
+    connection.send({
+      type: "paymentUpdate",
+      eventId: null,
+      event: "payment.snapshot",
+      payment: await publicView(this.deps, found.payment, found.merchant),
+    });
+  }
+
+  /** Authorised by the session cookie the browser sent on the /ws upgrade request. */
+  private async subscribeMerchant(connection: RealtimeConnection) {
+    const token = connection.cookies[SESSION_COOKIE];
+    const session =
+      token && token.length <= 100
+        ? await findLiveSessionByTokenHash(this.deps.db, hashToken(token), new Date())
+        : undefined;
+    if (!session) {
+      connection.send({ type: "merchantError", code: "UNAUTHENTICATED", message: "You are not signed in." });
+      return;
+    }
+    const [merchant] = await this.deps.db
+      .select({ id: merchants.id })
+      .from(merchants)
+      .where(eq(merchants.ownerId, session.user.id));
+    if (!merchant) {
+      connection.send({
+        type: "merchantError",
+        code: "NOT_FOUND",
+        message: "You have not registered a business yet.",
+      });
+      return;
+    }
+    this.track(this.byMerchant, merchant.id, connection);
+    connection.send({ type: "merchantSubscribed", merchantId: merchant.id });
+  }
+}

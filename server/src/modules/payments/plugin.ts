@@ -1,0 +1,59 @@
+import type { Chain } from "../../chain/service.ts";
+import type { Config } from "../../config.ts";
+import type { Database } from "../../db/client.ts";
+import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import type { SharedState } from "../../lib/shared-state/shared-state.ts";
+import { merchantRoutes } from "../merchants/routes.ts";
+import type { RealtimeHub } from "../realtime/hub.ts";
+import { paymentRoutes } from "./routes.ts";
+import { PaymentsRuntime, type PaymentsRuntimeOptions } from "./runtime.ts";
+import type { PaymentsDeps } from "./service.ts";
+
+export type PaymentsPluginOptions = {
+  config: Config;
+  database: Database;
+  chain: Chain | null;
+  sharedState: SharedState;
+  hub: RealtimeHub;
+  /** Tests move time; production uses the wall clock. */
+  now?: () => Date;
+  runtime?: Partial<PaymentsRuntimeOptions>;
+  onRuntime: (runtime: PaymentsRuntime) => void;
+};
+
+/** Merchants, payment requests, the indexer and the live channel's payment subscriptions. */
+export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOptions) {
+  const { config, database, chain } = options;
+  let runtime: PaymentsRuntime | null = null;
+  const deps: PaymentsDeps = {
+    db: database.db,
+    chain,
+    config,
+    now: options.now ?? (() => new Date()),
+    notify: () => runtime?.live.notify(),
+  };
+  runtime = new PaymentsRuntime(
+    deps,
+    database,
+    chain,
+    options.sharedState,
+    options.hub,
+    app.log,
+    {
+      pollMs: config.payments.indexerPollMs,
+      maxRange: config.payments.indexerMaxRange,
+      startBlock: config.payments.indexerStartBlock,
+      expiryEveryMs: 1000,
+      lockEveryMs: 5000,
+      ...options.runtime,
+    },
+    () => config.publicUrl ?? `http://${config.host}:${config.port}`,
+  );
+  await runtime.live.start();
+  options.onRuntime(runtime);
+  app.addHook("preClose", async () => {
+    await runtime.stop();
+  });
+  await app.register(merchantRoutes, { db: database.db });
+  await app.register(paymentRoutes, { deps, config });
+}

@@ -1,0 +1,176 @@
+import {
+  assignTransferRequest,
+  createPaymentRequest,
+  inboxResponse,
+  listPaymentsQuery,
+  listPaymentsResponse,
+  paymentDetailResponse,
+  paymentIdParams,
+  paymentResponse,
+  publicPaymentResponse,
+  referenceParams,
+  submitTxRequest,
+  transferIdParams,
+} from "@common/payments.ts";
+import { z } from "zod";
+import type { Config } from "../../config.ts";
+import { AppError } from "../../errors.ts";
+import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { requireAuth } from "../merchants/require-auth.ts";
+import { requireMerchant } from "../merchants/service.ts";
+import * as repo from "./repository.ts";
+import * as service from "./service.ts";
+import { toPaymentResponse, toTimelineEntry, toTransferResponse } from "./views.ts";
+
+const regeneratedResponse = z.object({ reference: z.string(), paymentUrl: z.string() });
+
+export async function paymentRoutes(
+  app: FastifyZod,
+  { deps, config }: { deps: service.PaymentsDeps; config: Config },
+) {
+  const { db } = deps;
+  const baseUrl = (request: { protocol: string; host: string }) =>
+    config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const ownPayment = async (ownerId: string, id: string) => {
+    const payment = await repo.findPaymentOfOwner(db, ownerId, id);
+    if (!payment) throw new AppError("NOT_FOUND", "No such payment.");
+    return payment;
+  };
+  const detail = async (payment: repo.PaymentRow, url: string) => {
+    const [timeline, transfers] = await Promise.all([
+      repo.listTimeline(db, payment.id),
+      repo.listTransfersOfPayment(db, payment.id),
+    ]);
+    return {
+      ...toPaymentResponse(payment, url),
+      timeline: timeline.map(toTimelineEntry),
+      transfers: transfers.map((t) => toTransferResponse(t, payment.tokenDecimals)),
+    };
+  };
+
+  app.post(
+    "/api/merchant/payments",
+    { schema: { body: createPaymentRequest, response: { 201: paymentResponse } } },
+    async (request, reply) => {
+      const auth = await requireAuth(db, request, reply);
+      const merchant = await requireMerchant(db, auth.user.id);
+      const payment = await service.createPayment(deps, merchant, request.body);
+      return reply.status(201).send(toPaymentResponse(payment, baseUrl(request)));
+    },
+  );
+
+  app.get(
+    "/api/merchant/payments",
+    { schema: { querystring: listPaymentsQuery, response: { 200: listPaymentsResponse } } },
+    async (request, reply) => {
+      const auth = await requireAuth(db, request, reply);
+      const rows = await repo.listPaymentsOfOwner(db, auth.user.id, request.query);
+      const page = rows.slice(0, request.query.limit);
+      return {
+        items: page.map((p) => toPaymentResponse(p, baseUrl(request))),
+        nextCursor: rows.length > request.query.limit ? page.at(-1)!.id : null,
+      };
+    },
+  );
+
+  app.get(
+    "/api/merchant/payments/:id",
+    { schema: { params: paymentIdParams, response: { 200: paymentDetailResponse } } },
+    async (request, reply) => {
+      const auth = await requireAuth(db, request, reply);
+      return detail(await ownPayment(auth.user.id, request.params.id), baseUrl(request));
+    },
+  );
+
+  app.post(
+    "/api/merchant/payments/:id/regenerate",
+    { schema: { params: paymentIdParams, response: { 201: paymentResponse } } },
+    async (request, reply) => {
+      const auth = await requireAuth(db, request, reply);
+      const payment = await service.regeneratePayment(
+        deps,
+        await ownPayment(auth.user.id, request.params.id),
+      );
+      return reply.status(201).send(toPaymentResponse(payment, baseUrl(request)));
+    },
+  );
+
+  app.post(
+    "/api/merchant/payments/:id/tx",
+    { schema: { params: paymentIdParams, body: submitTxRequest, response: { 200: paymentDetailResponse } } },
+    async (request, reply) => {
+      const auth = await requireAuth(db, request, reply);
+      const payment = await ownPayment(auth.user.id, request.params.id);
+      await service.submitTransaction(deps, payment, request.body.txHash as `0x${string}`);
+      return detail(await ownPayment(auth.user.id, request.params.id), baseUrl(request));
+    },
+  );
+
+  app.get("/api/merchant/inbox", { schema: { response: { 200: inboxResponse } } }, async (request, reply) => {
+    const auth = await requireAuth(db, request, reply);
+    const merchant = await requireMerchant(db, auth.user.id);
+    const decimals = deps.chain?.token.decimals ?? 18;
+    void merchant;
+    return {
+      items: (await repo.listInboxOfOwner(db, auth.user.id)).map((t) => toTransferResponse(t, decimals)),
+    };
+  });
+
+  app.post(
+    "/api/merchant/inbox/:id/assign",
+    {
+      schema: {
+        params: transferIdParams,
+        body: assignTransferRequest,
+        response: { 200: paymentDetailResponse },
+      },
+    },
+    async (request, reply) => {
+      const auth = await requireAuth(db, request, reply);
+      const payment = await service.assignTransfer(
+        deps,
+        auth.user.id,
+        request.params.id,
+        request.body.paymentId,
+      );
+      return detail(payment, baseUrl(request));
+    },
+  );
+
+  const findByReference = async (reference: string) => {
+    const found = await repo.findPaymentByReference(db, reference);
+    if (!found) throw new AppError("NOT_FOUND", "No payment has this reference.");
+    return found;
+  };
+
+  app.get(
+    "/api/payments/public/:reference",
+    {
+      config: { rateLimit: "public" },
+      schema: { params: referenceParams, response: { 200: publicPaymentResponse } },
+    },
+    async (request) => service.getPublicPayment(deps, request.params.reference),
+  );
+
+  app.post(
+    "/api/payments/public/:reference/tx",
+    { schema: { params: referenceParams, body: submitTxRequest, response: { 200: publicPaymentResponse } } },
+    async (request) => {
+      const found = await findByReference(request.params.reference);
+      await service.submitTransaction(deps, found.payment, request.body.txHash as `0x${string}`);
+      return service.getPublicPayment(deps, request.params.reference);
+    },
+  );
+
+  app.post(
+    "/api/payments/public/:reference/regenerate",
+    { schema: { params: referenceParams, response: { 201: regeneratedResponse } } },
+    async (request, reply) => {
+      const found = await findByReference(request.params.reference);
+      const payment = await service.regeneratePayment(deps, found.payment);
+      return reply
+        .status(201)
+        .send({ reference: payment.reference, paymentUrl: `${baseUrl(request)}/pay/${payment.reference}` });
+    },
+  );
+}

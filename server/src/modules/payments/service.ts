@@ -1,0 +1,595 @@
+import { randomInt } from "node:crypto";
+import { type CreatePaymentRequest, MONITORING_WINDOW_HOURS, type PaymentStatus } from "@common/payments.ts";
+import { and, eq, inArray, isNull, lte } from "drizzle-orm";
+import { decodeEventLog, getAddress, type Hash, TransactionReceiptNotFoundError } from "viem";
+import { type TransferLog, transferEvent } from "../../chain/indexer.ts";
+import { toChainError } from "../../chain/rpc-errors.ts";
+import type { Chain } from "../../chain/service.ts";
+import type { Config } from "../../config.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import { merchants, payments } from "../../db/schema.ts";
+import { AppError } from "../../errors.ts";
+import { createId, createToken } from "../../lib/ids.ts";
+import { isUniqueViolation } from "../auth/service.ts";
+import type { MerchantRow } from "../merchants/repository.ts";
+import {
+  assertTaggableDecimals,
+  MAX_TAG,
+  parseTokenAmount,
+  parseUsdCents,
+  roundUpTo3Decimals,
+  usdCentsToBaseUnits,
+  withTag,
+} from "./amounts.ts";
+import {
+  evaluatePayment,
+  findPaymentsAwaitingConfirmations,
+  orphanMissingInRange,
+  orphanTransfersAbove,
+} from "./engine.ts";
+import * as repo from "./repository.ts";
+import { MATCHABLE_STATUSES } from "./state.ts";
+import { toPublicPayment } from "./views.ts";
+
+export type PaymentsDeps = {
+  db: Db;
+  chain: Chain | null;
+  config: Config;
+  now: () => Date;
+  /** Asks the outbox publisher to publish what was just committed. */
+  notify: () => void;
+};
+
+const MONITORING_WINDOW_MS = MONITORING_WINDOW_HOURS * 60 * 60 * 1000;
+const MAX_INSERT_ATTEMPTS = 25;
+
+export function requireChain(chain: Chain | null): Chain {
+  if (!chain)
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      "Payments are unavailable: no blockchain connection is configured.",
+    );
+  return chain;
+}
+
+/** https anywhere; http only to localhost outside production (a shop under development). */
+export function checkSuccessUrl(url: string, config: Config): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError("VALIDATION_ERROR", "The success URL is not a valid URL.");
+  }
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname);
+  if (parsed.protocol === "https:" || (parsed.protocol === "http:" && local && config.env !== "production")) {
+    return parsed.toString();
+  }
+  throw new AppError(
+    "VALIDATION_ERROR",
+    "The success URL must use https:// (http:// only to localhost in development).",
+  );
+}
+
+type Creation = {
+  amountUsdCents: bigint | null;
+  price: { priceE18: bigint; source: string; at: Date } | null;
+  baseAmount: bigint;
+  description: string | null;
+  orderId: string | null;
+  successUrl: string | null;
+  payerEmail: string | null;
+  expiresInMs: number;
+  regeneratedFromId?: string;
+};
+
+class AlreadyRegenerated extends Error {}
+
+/**
+ * Inserts a payment with a free tag: the partial unique index over live amounts decides, and a conflict means
+ * another request took that tag first, so another one is tried (PAYMENTS.md, Unique tag).
+ */
+async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantRow, chain: Chain, c: Creation) {
+  const decimals = chain.token.decimals;
+  const key = {
+    chainId: chain.chainId,
+    tokenAddress: chain.token.address,
+    receivingAddress: merchant.walletAddress,
+    baseAmount: c.baseAmount,
+  };
+  for (let attempt = 0; attempt < MAX_INSERT_ATTEMPTS; attempt++) {
+    // First try a random tag blind (one query less); after a conflict, choose among the tags really free.
+    const taken = attempt === 0 ? new Set<number>() : await repo.findLiveTags(deps.db, key);
+    const free: number[] = [];
+    for (let t = 1; t <= MAX_TAG; t++) if (!taken.has(t)) free.push(t);
+    if (free.length === 0) {
+      throw new AppError(
+        "CONFLICT",
+        "All 999 unique amounts for this price are in use by open payments. Change the amount slightly or wait for some to expire.",
+      );
+    }
+    const tag = free[randomInt(free.length)]!;
+    const now = deps.now();
+    const expiresAt = new Date(now.getTime() + c.expiresInMs);
+    const values = {
+      id: createId("pay"),
+      reference: createToken(16),
+      merchantId: merchant.id,
+      chainId: chain.chainId,
+      tokenAddress: chain.token.address,
+      tokenDecimals: decimals,
+      receivingAddress: merchant.walletAddress,
+      amountUsdCents: c.amountUsdCents,
+      priceE18: c.price?.priceE18 ?? null,
+      priceSource: c.price?.source ?? null,
+      priceAt: c.price?.at ?? null,
+      baseAmount: c.baseAmount,
+      tag,
+      amountDue: withTag(c.baseAmount, tag, decimals),
+      toleranceBps: merchant.toleranceBps,
+      description: c.description,
+      orderId: c.orderId,
+      successUrl: c.successUrl,
+      payerEmail: c.payerEmail,
+      expiresAt,
+      monitorUntil: new Date(expiresAt.getTime() + MONITORING_WINDOW_MS),
+      regeneratedFromId: c.regeneratedFromId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      if (!c.regeneratedFromId) {
+        const created = await repo.insertPaymentCreated(deps.db, values);
+        deps.notify();
+        return created;
+      }
+      const row = await deps.db.transaction(async (tx) => {
+        const payment = await repo.insertPayment(tx, values);
+        if (c.regeneratedFromId) {
+          const linked = await tx
+            .update(payments)
+            .set({ regeneratedToId: payment.id, updatedAt: now })
+            .where(
+              and(
+                eq(payments.id, c.regeneratedFromId),
+                eq(payments.status, "expired"),
+                isNull(payments.regeneratedToId),
+              ),
+            )
+            .returning({ to: payments.regeneratedToId });
+          const [old] = await tx.select().from(payments).where(eq(payments.id, c.regeneratedFromId));
+          if (linked.length === 0 || old?.regeneratedToId !== payment.id) throw new AlreadyRegenerated();
+        }
+        await repo.insertTimeline(tx, {
+          paymentId: payment.id,
+          fromStatus: null,
+          toStatus: "pending",
+          cause: c.regeneratedFromId ? `regenerated from ${c.regeneratedFromId}` : "created",
+          createdAt: now,
+        });
+        await repo.insertEvent(tx, {
+          paymentId: payment.id,
+          merchantId: merchant.id,
+          type: "payment.created",
+        });
+        return payment;
+      });
+      deps.notify();
+      return row;
+    } catch (error) {
+      if (
+        isUniqueViolation(error, "payments_live_amount_key") ||
+        isUniqueViolation(error, "payments_reference_unique")
+      )
+        continue;
+      throw error;
+    }
+  }
+  throw new AppError(
+    "CONFLICT",
+    "Too many payments of this amount are being created at once. Please try again.",
+  );
+}
+
+async function lockPrice(chain: Chain) {
+  const price = await chain.price.getQuotablePrice();
+  return { priceE18: price.priceE18, source: price.source, at: price.updatedAt };
+}
+
+export async function createPayment(deps: PaymentsDeps, merchant: MerchantRow, input: CreatePaymentRequest) {
+  const chain = requireChain(deps.chain);
+  const decimals = chain.token.decimals;
+  assertTaggableDecimals(decimals);
+  let amountUsdCents: bigint | null = null;
+  let price: Creation["price"] = null;
+  let baseAmount: bigint;
+  if (input.currency === "USD") {
+    amountUsdCents = parseUsdCents(input.amount);
+    price = await lockPrice(chain);
+    baseAmount = roundUpTo3Decimals(usdCentsToBaseUnits(amountUsdCents, price.priceE18, decimals), decimals);
+  } else {
+    baseAmount = parseTokenAmount(input.amount, decimals);
+  }
+  return insertWithFreeTag(deps, merchant, chain, {
+    amountUsdCents,
+    price,
+    baseAmount,
+    description: input.description ?? null,
+    orderId: input.orderId ?? null,
+    successUrl: input.successUrl ? checkSuccessUrl(input.successUrl, deps.config) : null,
+    payerEmail: input.payerEmail ?? null,
+    expiresInMs: (input.expiresInMinutes ?? 15) * 60_000,
+  });
+}
+
+/** A new payment for an expired one that received nothing: a new rate, a new expiry, linked both ways. */
+export async function regeneratePayment(deps: PaymentsDeps, old: repo.PaymentRow): Promise<repo.PaymentRow> {
+  const chain = requireChain(deps.chain);
+  if (old.regeneratedToId) {
+    const [successor] = await deps.db.select().from(payments).where(eq(payments.id, old.regeneratedToId));
+    if (successor) return successor;
+  }
+  if (old.status !== "expired" || old.amountSeen > 0n) {
+    throw new AppError("CONFLICT", "Only an expired payment that received nothing can be regenerated.");
+  }
+  const [merchant] = await deps.db.select().from(merchants).where(eq(merchants.id, old.merchantId));
+  if (!merchant) throw new AppError("NOT_FOUND", "The merchant no longer exists.");
+  let price: Creation["price"] = null;
+  let baseAmount = old.baseAmount;
+  if (old.amountUsdCents !== null) {
+    price = await lockPrice(chain);
+    baseAmount = roundUpTo3Decimals(
+      usdCentsToBaseUnits(old.amountUsdCents, price.priceE18, chain.token.decimals),
+      chain.token.decimals,
+    );
+  }
+  try {
+    return await insertWithFreeTag(deps, merchant, chain, {
+      amountUsdCents: old.amountUsdCents,
+      price,
+      baseAmount,
+      description: old.description,
+      orderId: old.orderId,
+      successUrl: old.successUrl,
+      payerEmail: old.payerEmail,
+      expiresInMs: Math.max(60_000, old.expiresAt.getTime() - old.createdAt.getTime()),
+      regeneratedFromId: old.id,
+    });
+  } catch (error) {
+    if (!(error instanceof AlreadyRegenerated)) throw error;
+    const [again] = await deps.db.select().from(payments).where(eq(payments.id, old.id));
+    const [successor] = again?.regeneratedToId
+      ? await deps.db.select().from(payments).where(eq(payments.id, again.regeneratedToId))
+      : [];
+    if (!successor) throw new AppError("CONFLICT", "The payment could not be regenerated. Please try again.");
+    return successor;
+  }
+}
+
+export async function getPublicPayment(deps: PaymentsDeps, reference: string) {
+  const found = await repo.findPaymentByReference(deps.db, reference);
+  if (!found) throw new AppError("NOT_FOUND", "No payment has this reference.");
+  return publicView(deps, found.payment, found.merchant);
+}
+
+export async function publicView(
+  deps: PaymentsDeps,
+  payment: repo.PaymentRow,
+  merchant: { name: string; logoUrl: string | null },
+) {
+  const [transfers, head, successor] = await Promise.all([
+    repo.listTransfersOfPayment(deps.db, payment.id),
+    repo.findIndexedHead(deps.db, payment.chainId, payment.tokenAddress),
+    payment.regeneratedToId
+      ? deps.db
+          .select({ reference: payments.reference })
+          .from(payments)
+          .where(eq(payments.id, payment.regeneratedToId))
+      : Promise.resolve([]),
+  ]);
+  return toPublicPayment({
+    payment,
+    merchant,
+    token: { symbol: deps.chain?.token.symbol ?? "CPXTB" },
+    confirmationsRequired: deps.chain?.confirmations ?? 1,
+    head,
+    transfers,
+    regeneratedToReference: successor[0]?.reference ?? null,
+  });
+}
+
+/**
+ * Fast path (PAYMENTS.md, Matching 1): the receipt must be a success and hold a Transfer log of the token to the
+ * payment's address that no payment holds yet; that log is credited whatever its amount.
+ */
+export async function submitTransaction(deps: PaymentsDeps, payment: repo.PaymentRow, txHash: Hash) {
+  const chain = requireChain(deps.chain);
+  let receipt: Awaited<ReturnType<Chain["client"]["getTransactionReceipt"]>>;
+  let head: bigint;
+  try {
+    [receipt, head] = await Promise.all([
+      chain.client.getTransactionReceipt({ hash: txHash }),
+      chain.client.getBlockNumber({ cacheTime: 0 }),
+    ]);
+  } catch (error) {
+    if (
+      error instanceof TransactionReceiptNotFoundError ||
+      (error as Error).name === "TransactionReceiptNotFoundError"
+    ) {
+      throw new AppError("NOT_FOUND", "This transaction is not in a block yet. Try again once it is mined.");
+    }
+    throw toChainError(error, "the transaction receipt");
+  }
+  if (receipt.status !== "success")
+    throw new AppError("UNPROCESSABLE", "This transaction failed on chain (reverted).");
+  const token = getAddress(chain.token.address);
+  const candidates: TransferLog[] = [];
+  for (const log of receipt.logs) {
+    if (getAddress(log.address) !== token) continue;
+    try {
+      const decoded = decodeEventLog({ abi: [transferEvent], data: log.data, topics: log.topics });
+      if (decoded.args.to !== payment.receivingAddress) continue;
+      candidates.push({
+        txHash: log.transactionHash,
+        logIndex: log.logIndex,
+        blockNumber: log.blockNumber,
+        blockHash: log.blockHash,
+        blockTime: new Date(0),
+        from: decoded.args.from,
+        to: decoded.args.to,
+        value: decoded.args.value,
+      });
+    } catch {
+      // Another event of the token (Approval...).
+    }
+  }
+  if (candidates.length === 0) {
+    throw new AppError(
+      "UNPROCESSABLE",
+      "This transaction holds no CPXTB transfer to this payment's address.",
+    );
+  }
+  let blockTime: Date;
+  try {
+    const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
+    blockTime = new Date(Number(block.timestamp) * 1000);
+  } catch (error) {
+    throw toChainError(error, "the transaction's block");
+  }
+  const outcome = await deps.db.transaction(async (tx) => {
+    const stored: repo.TransferRow[] = [];
+    for (const log of candidates) {
+      const { row } = await repo.upsertTransfer(tx, {
+        ...toNewTransfer(chain, log, blockTime),
+        merchantId: payment.merchantId,
+      });
+      stored.push(row);
+    }
+    if (stored.every((r) => r.paymentId === payment.id)) return "already-here" as const;
+    const free = stored.filter((r) => r.paymentId === null);
+    if (free.length === 0) return "taken" as const;
+    // A log of exactly this payment's amount first; never one that exactly pays another open payment.
+    const exact = free.find((r) => r.value === payment.amountDue);
+    let chosen = exact;
+    if (!chosen) {
+      for (const r of free) {
+        const other = await repo.findPaymentByAmount(tx, {
+          chainId: r.chainId,
+          tokenAddress: r.tokenAddress,
+          to: r.toAddress,
+          value: r.value,
+          blockTime,
+        });
+        if (!other || other.id === payment.id) {
+          chosen = r;
+          break;
+        }
+      }
+    }
+    if (!chosen) return "taken" as const;
+    if (!(await repo.claimTransfer(tx, chosen.id, payment.id, "tx_hash", payment.merchantId)))
+      return "taken" as const;
+    await evaluatePayment(tx, payment.id, {
+      head,
+      confirmations: chain.confirmations,
+      now: deps.now(),
+      cause: `transaction ${chosen.txHash} (log ${chosen.logIndex}) submitted, block ${chosen.blockNumber}`,
+      transferId: chosen.id,
+      blockNumber: chosen.blockNumber,
+    });
+    return "credited" as const;
+  });
+  deps.notify();
+  if (outcome === "taken")
+    throw new AppError("CONFLICT", "This transaction's transfer is already credited to another payment.");
+}
+
+function toNewTransfer(chain: Chain, log: TransferLog, blockTime: Date): repo.NewTransfer {
+  return {
+    chainId: chain.chainId,
+    tokenAddress: chain.token.address,
+    txHash: log.txHash,
+    logIndex: log.logIndex,
+    blockNumber: log.blockNumber,
+    blockHash: log.blockHash,
+    blockTime,
+    fromAddress: log.from,
+    toAddress: log.to,
+    value: log.value,
+    merchantId: null,
+  };
+}
+
+/** Assigns an inbox transfer of the merchant to one of its payments (scoped by owner in both queries). */
+export async function assignTransfer(
+  deps: PaymentsDeps,
+  ownerId: string,
+  transferId: string,
+  paymentId: string,
+) {
+  const chain = requireChain(deps.chain);
+  const transfer = await repo.findTransferOfOwner(deps.db, ownerId, transferId);
+  if (!transfer) throw new AppError("NOT_FOUND", "No such transfer in your inbox.");
+  const payment = await repo.findPaymentOfOwner(deps.db, ownerId, paymentId);
+  if (!payment) throw new AppError("NOT_FOUND", "No such payment.");
+  if (transfer.orphanedAt)
+    throw new AppError("CONFLICT", "This transfer was removed from the chain by a reorganisation.");
+  if (transfer.toAddress !== payment.receivingAddress) {
+    throw new AppError("UNPROCESSABLE", "This transfer went to another address than the payment's.");
+  }
+  const head =
+    (await repo.findIndexedHead(deps.db, chain.chainId, chain.token.address)) ?? transfer.blockNumber;
+  await deps.db.transaction(async (tx) => {
+    if (!(await repo.claimTransfer(tx, transfer.id, payment.id, "merchant", payment.merchantId))) {
+      throw new AppError("CONFLICT", "This transfer is already credited to a payment.");
+    }
+    await evaluatePayment(tx, payment.id, {
+      head,
+      confirmations: chain.confirmations,
+      now: deps.now(),
+      cause: `transfer ${transfer.txHash} (log ${transfer.logIndex}) assigned by the merchant`,
+      transferId: transfer.id,
+      blockNumber: transfer.blockNumber,
+    });
+  });
+  deps.notify();
+  return (await repo.findPaymentOfOwner(deps.db, ownerId, paymentId))!;
+}
+
+/** Expires open payments whose time is up and releases the amounts of those past their monitoring window. */
+export async function expireDue(deps: PaymentsDeps, chain: Chain): Promise<number> {
+  const now = deps.now();
+  const due = await deps.db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        inArray(payments.status, ["pending", "partial"] satisfies PaymentStatus[]),
+        lte(payments.expiresAt, now),
+      ),
+    )
+    .limit(500);
+  const releasable = await deps.db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.live, true), eq(payments.status, "expired"), lte(payments.monitorUntil, now)))
+    .limit(500);
+  if (due.length === 0 && releasable.length === 0) return 0;
+  const head = (await repo.findIndexedHead(deps.db, chain.chainId, chain.token.address)) ?? 0n;
+  for (const { id } of [...due, ...releasable]) {
+    await deps.db.transaction((tx) =>
+      evaluatePayment(tx, id, {
+        head,
+        confirmations: chain.confirmations,
+        now,
+        cause: "expiry time reached",
+      }),
+    );
+  }
+  deps.notify();
+  return due.length;
+}
+
+/** The indexer's view of payments: what to watch, and how logs and reorgs change payments. */
+export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
+  const key = { chainId: chain.chainId, tokenAddress: chain.token.address };
+  const ctx = (head: bigint, cause: string, extra: { transferId?: string; blockNumber?: bigint } = {}) => ({
+    head,
+    confirmations: chain.confirmations,
+    now: deps.now(),
+    cause,
+    ...extra,
+  });
+  return {
+    async watchedAddresses(db: DbOrTx) {
+      const rows = await db.select({ a: merchants.walletAddress }).from(merchants);
+      const paying = await db
+        .select({ a: payments.receivingAddress })
+        .from(payments)
+        .where(inArray(payments.status, MATCHABLE_STATUSES));
+      return new Set([...rows, ...paying].map((r) => getAddress(r.a)));
+    },
+    async applyRange(
+      db: DbOrTx,
+      range: { from: bigint; to: bigint; head: bigint; logs: TransferLog[]; present: Set<string> },
+    ) {
+      const touched = new Map<string, { cause: string; transferId: string; blockNumber: bigint }>();
+      if (range.from <= range.to) {
+        for (const id of await orphanMissingInRange(
+          db,
+          key,
+          range.from,
+          range.to,
+          range.present,
+          deps.now(),
+        )) {
+          touched.set(id, {
+            cause: `transfer removed from block range ${range.from}-${range.to}`,
+            transferId: "",
+            blockNumber: range.to,
+          });
+        }
+      }
+      const merchantsByAddress = new Map(
+        (await db.select({ id: merchants.id, a: merchants.walletAddress }).from(merchants)).map((m) => [
+          m.a,
+          m.id,
+        ]),
+      );
+      for (const log of range.logs) {
+        const { row, inserted } = await repo.upsertTransfer(db, {
+          ...toNewTransfer(chain, log, log.blockTime),
+          merchantId: merchantsByAddress.get(log.to) ?? null,
+        });
+        const cause = `transfer ${log.txHash} (log ${log.logIndex}) in block ${log.blockNumber}`;
+        if (row.paymentId) {
+          touched.set(row.paymentId, {
+            cause: inserted ? cause : `${cause}, seen again`,
+            transferId: row.id,
+            blockNumber: log.blockNumber,
+          });
+          continue;
+        }
+        const payment = await repo.findPaymentByAmount(db, {
+          ...key,
+          to: log.to,
+          value: log.value,
+          blockTime: log.blockTime,
+        });
+        if (payment && (await repo.claimTransfer(db, row.id, payment.id, "amount", payment.merchantId))) {
+          touched.set(payment.id, { cause, transferId: row.id, blockNumber: log.blockNumber });
+        }
+      }
+      for (const [paymentId, why] of touched) {
+        await evaluatePayment(
+          db,
+          paymentId,
+          ctx(range.head, why.cause, {
+            transferId: why.transferId || undefined,
+            blockNumber: why.blockNumber,
+          }),
+        );
+      }
+      const since = range.from - BigInt(chain.confirmations) - 1n;
+      for (const paymentId of await findPaymentsAwaitingConfirmations(db, key, since)) {
+        if (touched.has(paymentId)) continue;
+        await evaluatePayment(
+          db,
+          paymentId,
+          ctx(range.head, `block ${range.head}: confirmations`, { blockNumber: range.head }),
+        );
+      }
+    },
+    async applyReorg(db: DbOrTx, reorg: { ancestor: bigint; head: bigint }) {
+      for (const paymentId of await orphanTransfersAbove(db, key, reorg.ancestor, deps.now())) {
+        await evaluatePayment(
+          db,
+          paymentId,
+          ctx(reorg.head, `chain reorganisation: blocks above ${reorg.ancestor} replaced`, {
+            blockNumber: reorg.ancestor,
+          }),
+        );
+      }
+    },
+    afterCommit: deps.notify,
+  };
+}

@@ -1,0 +1,123 @@
+import type { Payment, PublicPayment, Transfer } from "@common/payments.ts";
+import type { TokenInfo } from "../../chain/token.ts";
+import { formatCents, formatTokens, paymentUri } from "./amounts.ts";
+import type { PaymentRow, TimelineRow, TransferRow } from "./repository.ts";
+
+function amountsOf(p: PaymentRow) {
+  const d = p.tokenDecimals;
+  const excess = p.amountReceived > p.amountDue ? p.amountReceived - p.amountDue : 0n;
+  return {
+    amountDue: formatTokens(p.amountDue, d),
+    amountDueBase: p.amountDue.toString(),
+    amountReceived: formatTokens(p.amountReceived, d),
+    amountReceivedBase: p.amountReceived.toString(),
+    amountUsd: p.amountUsdCents === null ? null : formatCents(p.amountUsdCents),
+    overpaid: p.overpaid,
+    overpaidBase: excess.toString(),
+  };
+}
+
+export function uriOf(p: PaymentRow) {
+  return paymentUri({
+    token: p.tokenAddress,
+    chainId: p.chainId,
+    to: p.receivingAddress,
+    amount: p.amountDue,
+  });
+}
+
+export function toPaymentResponse(p: PaymentRow, baseUrl: string): Payment {
+  return {
+    id: p.id,
+    reference: p.reference,
+    status: p.status,
+    ...amountsOf(p),
+    chainId: p.chainId,
+    tokenAddress: p.tokenAddress,
+    receivingAddress: p.receivingAddress,
+    paymentUri: uriOf(p),
+    paymentUrl: `${baseUrl}/pay/${p.reference}`,
+    price:
+      p.priceE18 !== null && p.priceSource && p.priceAt
+        ? { usdPerToken: formatTokens(p.priceE18, 18), source: p.priceSource, at: p.priceAt.toISOString() }
+        : null,
+    tag: p.tag,
+    toleranceBps: p.toleranceBps,
+    description: p.description,
+    orderId: p.orderId,
+    successUrl: p.successUrl,
+    payerEmail: p.payerEmail,
+    expiresAt: p.expiresAt.toISOString(),
+    monitorUntil: p.monitorUntil.toISOString(),
+    completedAt: p.completedAt?.toISOString() ?? null,
+    regeneratedFrom: p.regeneratedFromId,
+    regeneratedTo: p.regeneratedToId,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+export function toPublicPayment(input: {
+  payment: PaymentRow;
+  merchant: { name: string; logoUrl: string | null };
+  token: Pick<TokenInfo, "symbol">;
+  confirmationsRequired: number;
+  head: bigint | null;
+  transfers: TransferRow[];
+  regeneratedToReference: string | null;
+}): PublicPayment {
+  const p = input.payment;
+  const live = input.transfers.filter((t) => t.orphanedAt === null);
+  const newest = live.reduce<bigint | null>(
+    (max, t) => (max === null || t.blockNumber > max ? t.blockNumber : max),
+    null,
+  );
+  const confirmations =
+    newest === null || input.head === null || input.head < newest ? 0 : Number(input.head - newest + 1n);
+  return {
+    reference: p.reference,
+    status: p.status,
+    merchant: input.merchant,
+    ...amountsOf(p),
+    token: { address: p.tokenAddress, symbol: input.token.symbol, decimals: p.tokenDecimals },
+    chainId: p.chainId,
+    receivingAddress: p.receivingAddress,
+    paymentUri: uriOf(p),
+    description: p.description,
+    expiresAt: p.expiresAt.toISOString(),
+    monitorUntil: p.monitorUntil.toISOString(),
+    confirmationsRequired: input.confirmationsRequired,
+    confirmations,
+    txHashes: [...new Set(live.map((t) => t.txHash))],
+    successUrl: p.status === "completed" || p.status === "paid_late" ? p.successUrl : null,
+    regeneratedTo: input.regeneratedToReference,
+    completedAt: p.completedAt?.toISOString() ?? null,
+  };
+}
+
+export function toTransferResponse(t: TransferRow, decimals: number): Transfer {
+  return {
+    id: t.id,
+    txHash: t.txHash,
+    logIndex: t.logIndex,
+    blockNumber: t.blockNumber.toString(),
+    from: t.fromAddress,
+    to: t.toAddress,
+    value: formatTokens(t.value, decimals),
+    valueBase: t.value.toString(),
+    paymentId: t.paymentId,
+    creditedBy: t.creditedBy,
+    orphaned: t.orphanedAt !== null,
+    blockTime: t.blockTime?.toISOString() ?? null,
+  };
+}
+
+export function toTimelineEntry(row: TimelineRow) {
+  return {
+    from: row.fromStatus as Payment["status"] | null,
+    to: row.toStatus as Payment["status"],
+    cause: row.cause,
+    blockNumber: row.blockNumber?.toString() ?? null,
+    at: row.createdAt.toISOString(),
+  };
+}

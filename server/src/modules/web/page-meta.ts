@@ -1,0 +1,76 @@
+import { brotliCompressSync, gzipSync } from "node:zlib";
+import { DEFAULT_SOCIAL_IMAGE, formatPageTitle, type PageMeta, SITE_NAME } from "@common/page-meta.ts";
+import type { IndexHtml } from "./index-html.ts";
+
+/** Escapes text for an HTML attribute value or element content. */
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+/** The head tags of one page: the same set the client's head manager keeps up to date on navigation. */
+export function renderHeadTags(meta: PageMeta, url: string, origin: string): string {
+  const title = formatPageTitle(meta.title);
+  const image = new URL(meta.image ?? DEFAULT_SOCIAL_IMAGE, origin).toString();
+  const tags: [string, string, string][] = [
+    ["name", "description", meta.description],
+    ["property", "og:site_name", SITE_NAME],
+    ["property", "og:type", meta.type ?? "website"],
+    ["property", "og:title", title],
+    ["property", "og:description", meta.description],
+    ["property", "og:url", url],
+    ["property", "og:image", image],
+    ["name", "twitter:card", "summary_large_image"],
+    ["name", "twitter:title", title],
+    ["name", "twitter:description", meta.description],
+    ["name", "twitter:image", image],
+  ];
+  return [
+    `<title>${escapeHtml(title)}</title>`,
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    ...tags.map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`),
+  ].join("\n    ");
+}
+
+const TITLE = /<title>[\s\S]*?<\/title>/i;
+const DESCRIPTION = /<meta\s+name="description"[\s\S]*?>/i;
+
+/** index.html with the page's own title, description and social tags in place of the generic ones. */
+export function withPageMeta(index: IndexHtml, meta: PageMeta, url: string, origin: string): IndexHtml {
+  const html = index.identity
+    .toString("utf8")
+    .replace(DESCRIPTION, "")
+    .replace(TITLE, () => renderHeadTags(meta, url, origin));
+  const identity = Buffer.from(html, "utf8");
+  return {
+    identity,
+    br: brotliCompressSync(identity),
+    gzip: gzipSync(identity),
+    inlineScriptHashes: index.inlineScriptHashes,
+  };
+}
+
+/**
+ * Rendered pages by origin and path. Bounded: the origin comes from the Host header when PUBLIC_URL is unset,
+ * so a client could otherwise grow it without limit.
+ */
+export class PageHtmlCache {
+  private readonly entries = new Map<string, IndexHtml>();
+  constructor(private readonly max = 256) {}
+
+  get(key: string, render: () => IndexHtml): IndexHtml {
+    const hit = this.entries.get(key);
+    if (hit) return hit;
+    const value = render();
+    if (this.entries.size >= this.max) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, value);
+    return value;
+  }
+}

@@ -1,0 +1,46 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type IndexHtml, negotiateEncoding, prepareIndexHtml } from "./index-html.ts";
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/** Loads the built client, or null when there is none (API-only tests, or `npm run dev` where Vite serves it). */
+export function loadClientBuild(clientDist: string): IndexHtml | null {
+  const indexPath = join(clientDist, "index.html");
+  if (!existsSync(indexPath)) return null;
+  return prepareIndexHtml(readFileSync(indexPath, "utf8"));
+}
+
+/**
+ * Serves the built single-page app: hashed assets cached forever and precompressed at build time;
+ * index.html never cached. Paths the client routes (anything not under /api) get index.html from the
+ * not-found handler, see `sendIndexHtml`.
+ */
+export async function registerClientRoutes(app: FastifyInstance, clientDist: string) {
+  await app.register(fastifyStatic, {
+    root: clientDist,
+    wildcard: false,
+    index: false,
+    preCompressed: true,
+    cacheControl: false,
+    serveDotFiles: false,
+    setHeaders(reply, path) {
+      if (path.includes("/assets/")) reply.header("Cache-Control", IMMUTABLE);
+      else reply.header("Cache-Control", "public, max-age=3600");
+    },
+  });
+}
+
+export function sendIndexHtml(request: FastifyRequest, reply: FastifyReply, html: IndexHtml) {
+  const encoding = negotiateEncoding(request.headers["accept-encoding"]);
+  reply
+    .status(200)
+    .header("Content-Type", "text/html; charset=utf-8")
+    .header("Cache-Control", "no-cache")
+    .header("Vary", "Accept-Encoding");
+  if (encoding !== "identity") reply.header("Content-Encoding", encoding);
+  const body = encoding === "br" ? html.br : encoding === "gzip" ? html.gzip : html.identity;
+  return reply.send(body);
+}

@@ -1,0 +1,635 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { sessions } from "../src/db/schema.ts";
+import { MemorySharedState } from "../src/lib/shared-state/memory-shared-state.ts";
+import { openSharedState } from "../src/lib/shared-state/open-shared-state.ts";
+import { createLoginThrottle } from "../src/modules/auth/login-throttle.ts";
+import { forgetUserSessions } from "../src/modules/auth/session-cache.ts";
+import { createTestApp } from "./helpers.ts";
+import { startMailCapture } from "./mail-capture.ts";
+
+const mail = await startMailCapture();
+afterAll(() => mail.close());
+// The request rate limiter has its own tests; here it must not get in the way of many quick requests.
+const generous = { limit: 100_000, windowMs: 60_000 };
+const app = await createTestApp(
+  {
+    smtpUrl: mail.url,
+    publicUrl: "https://pay.example.test",
+    rateLimits: {
+      general: generous,
+      auth: generous,
+      contact: generous,
+      claim: generous,
+      public: generous,
+      verify: generous,
+    },
+  },
+  {
+    loginThrottle: createLoginThrottle(new MemorySharedState(), {
+      perAccount: 5,
+      perIp: 1000,
+      windowMs: 60_000,
+    }),
+  },
+);
+const db = app.database.db;
+
+let counter = 0;
+const unique = (prefix = "user") => `${prefix}${Date.now().toString(36)}${counter++}`;
+const PASSWORD = "correct horse battery staple";
+
+type Reply = Awaited<ReturnType<typeof app.inject>>;
+function sessionCookie(res: Reply): string | undefined {
+  const cookie = res.cookies.find((c) => c.name === "cpxtb_session");
+  return cookie?.value ? `cpxtb_session=${cookie.value}` : undefined;
+}
+
+function post(url: string, payload?: unknown, cookie?: string, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: "POST",
+    url,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+    headers: { ...(cookie ? { cookie } : {}), ...headers },
+  });
+}
+
+async function register(username = unique(), extra: Record<string, unknown> = {}) {
+  const res = await post("/api/register", { username, password: PASSWORD, ...extra });
+  expect(res.statusCode, res.body).toBe(201);
+  return { username, cookie: sessionCookie(res)!, user: res.json() };
+}
+
+function me(cookie?: string) {
+  return app.inject({ method: "GET", url: "/api/user", headers: cookie ? { cookie } : {} });
+}
+
+describe("register", () => {
+  it("creates the account, signs it in with a safe cookie and returns the user", async () => {
+    const username = unique("Ada_");
+    const res = await post("/api/register", { username, password: PASSWORD });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      username,
+      email: null,
+      hasPassword: true,
+      preferences: { theme: "dark" },
+    });
+    expect(res.json()).not.toHaveProperty("passwordHash");
+    const cookie = res.cookies.find((c) => c.name === "cpxtb_session")!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+    expect(cookie.maxAge).toBe(30 * 24 * 60 * 60);
+    expect(cookie.value.length).toBeGreaterThanOrEqual(43);
+    const current = await me(`cpxtb_session=${cookie.value}`);
+    expect(current.statusCode).toBe(200);
+    expect(current.json().username).toBe(username);
+  });
+
+  it("stores only a hash of the session token", async () => {
+    const { cookie } = await register();
+    const token = cookie.split("=")[1]!;
+    const rows = await db.select().from(sessions);
+    expect(rows.some((r) => r.tokenHash === token)).toBe(false);
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.tokenHash))).toBe(true);
+  });
+
+  it("refuses a username taken in another case", async () => {
+    const { username } = await register();
+    const res = await post("/api/register", { username: username.toUpperCase(), password: PASSWORD });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toEqual({
+      code: "CONFLICT",
+      message: "That username is already taken. Choose another one.",
+    });
+  });
+
+  it("refuses short, common and username-containing passwords", async () => {
+    const cases: Array<[string, string]> = [
+      ["short1234", "at least 10"],
+      ["password123", "too common"],
+      ["qwertyuiop", "too common"],
+      ["aaaaaaaaaaaa", "single character"],
+    ];
+    for (const [password, message] of cases) {
+      const res = await post("/api/register", { username: unique(), password });
+      expect(res.statusCode, password).toBe(400);
+      expect(res.json().error.message, password).toContain(message);
+    }
+    const username = unique("mallory");
+    const res = await post("/api/register", { username, password: `${username}-secret!` });
+    expect(res.json().error.message).toContain("must not contain the username");
+  });
+
+  it("sends a verification link when an email is given, and verifies it once", async () => {
+    const email = `${unique("ver")}@example.test`;
+    const { cookie, user } = await register(undefined, { email });
+    expect(user).toMatchObject({ email: null, pendingEmail: email });
+    const message = await mail.waitFor(email);
+    const link = message.raw.match(/https:\/\/pay\.example\.test\/api\/verify-email\?token=([A-Za-z0-9_-]+)/);
+    expect(link).not.toBeNull();
+    const url = `/api/verify-email?token=${link![1]}`;
+    const first = await app.inject({ url });
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toBe("/profile?email=verified");
+    expect((await me(cookie)).json()).toMatchObject({ email, pendingEmail: null });
+    const again = await app.inject({ url });
+    expect(again.headers.location).toBe("/profile?email=invalid");
+  });
+});
+
+describe("login and logout", () => {
+  it("signs in by username in any case, with a new token each time", async () => {
+    const { username, cookie: first } = await register();
+    const res = await post("/api/login", { username: username.toUpperCase(), password: PASSWORD });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().username).toBe(username);
+    const second = sessionCookie(res)!;
+    expect(second).not.toBe(first);
+    expect((await me(first)).statusCode).toBe(200);
+    expect((await me(second)).statusCode).toBe(200);
+  });
+
+  it("answers a wrong password and an unknown user identically", async () => {
+    const { username } = await register();
+    const wrong = await post("/api/login", { username, password: "not the password" });
+    const unknown = await post("/api/login", { username: unique("ghost"), password: "not the password" });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json().error.message).toBe("Incorrect username or password.");
+    expect(sessionCookie(wrong)).toBeUndefined();
+  });
+
+  it("limits failed attempts per account with 429 and Retry-After", async () => {
+    const { username } = await register();
+    for (let i = 0; i < 5; i++) {
+      expect((await post("/api/login", { username, password: `wrong-${i}-password` })).statusCode).toBe(401);
+    }
+    const limited = await post("/api/login", { username, password: PASSWORD });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.code).toBe("RATE_LIMITED");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+  });
+
+  it("signs out: the session is deleted and the cookie cleared", async () => {
+    const { cookie } = await register();
+    const res = await post("/api/logout", undefined, cookie);
+    expect(res.statusCode).toBe(200);
+    const cleared = res.cookies.find((c) => c.name === "cpxtb_session");
+    expect(cleared?.value).toBe("");
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it("answers GET /api/user with 401 in the error shape when signed out or with a forged cookie", async () => {
+    for (const cookie of [undefined, "cpxtb_session=forged", `cpxtb_session=${"x".repeat(500)}`]) {
+      const res = await me(cookie);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error.code).toBe("UNAUTHENTICATED");
+    }
+  });
+
+  it("refuses an expired session and slides the expiry of a used one", async () => {
+    const { cookie, user } = await register();
+    const token = cookie.split("=")[1]!;
+    const { createHash } = await import("node:crypto");
+    const hash = createHash("sha256").update(token).digest("hex");
+    // Seen two minutes ago: the next request extends the session and refreshes the cookie.
+    const twoMinutesAgo = new Date(Date.now() - 2 * 60 * 1000);
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: twoMinutesAgo, expiresAt: new Date(Date.now() + 1000 * 60 * 60) })
+      .where(eq(sessions.tokenHash, hash));
+    const refreshed = await me(cookie);
+    expect(refreshed.statusCode).toBe(200);
+    expect(sessionCookie(refreshed)).toBe(cookie);
+    const [extended] = await db.select().from(sessions).where(eq(sessions.tokenHash, hash));
+    expect(extended!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 60 * 60 * 1000);
+    // Expired: refused, and the browser told to drop the cookie. (The write goes around the app, so the test
+    // forgets the app's cache of recent sessions itself, as the app's own session writes do.)
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.tokenHash, hash));
+    forgetUserSessions(user.id);
+    const expired = await me(cookie);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.cookies.find((c) => c.name === "cpxtb_session")?.value).toBe("");
+  });
+});
+
+describe("recent-session cache", () => {
+  it("a cached session still ends at once on sign-out, revocation and password change", async () => {
+    const { username, cookie } = await register();
+    const other = sessionCookie(await post("/api/login", { username, password: PASSWORD }))!;
+    // Both sessions are now cached by a first use.
+    expect((await me(cookie)).statusCode).toBe(200);
+    expect((await me(other)).statusCode).toBe(200);
+    const changed = await post(
+      "/api/user/password",
+      { currentPassword: PASSWORD, newPassword: "another long passphrase" },
+      cookie,
+    );
+    expect(changed.statusCode).toBe(200);
+    expect((await me(other)).statusCode).toBe(401);
+    expect((await me(cookie)).statusCode).toBe(200);
+    await post("/api/logout", undefined, cookie);
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it("a cached user reflects a profile change at once", async () => {
+    const { cookie } = await register();
+    expect((await me(cookie)).json().preferences.theme).toBe("dark");
+    await app.inject({
+      method: "PATCH",
+      url: "/api/user/preferences",
+      payload: { theme: "light" },
+      headers: { cookie },
+    });
+    expect((await me(cookie)).json().preferences.theme).toBe("light");
+  });
+});
+
+describe("CSRF", () => {
+  it("refuses a state-changing request from another origin", async () => {
+    const res = await post("/api/login", { username: "someone", password: PASSWORD }, undefined, {
+      origin: "https://evil.example",
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe("FORBIDDEN");
+  });
+
+  it("accepts the request from its own origin and from PUBLIC_URL", async () => {
+    const { username } = await register();
+    for (const origin of ["http://localhost:80", "https://pay.example.test"]) {
+      const res = await post("/api/login", { username, password: PASSWORD }, undefined, {
+        origin,
+        host: "localhost:80",
+      });
+      expect(res.statusCode, origin).toBe(200);
+    }
+  });
+
+  it("refuses a cross-site form post even without a body", async () => {
+    const { cookie } = await register();
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/logout",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.statusCode).toBe(415);
+    expect((await me(cookie)).statusCode).toBe(200);
+  });
+});
+
+describe("password reset", () => {
+  async function userWithVerifiedEmail() {
+    const email = `${unique("reset")}@example.test`;
+    const account = await register(undefined, { email });
+    const message = await mail.waitFor(email);
+    const token = message.raw.match(/verify-email\?token=([A-Za-z0-9_-]+)/)![1];
+    await app.inject({ url: `/api/verify-email?token=${token}` });
+    return { ...account, email };
+  }
+
+  async function resetLink(email: string) {
+    const before = mail.messages.length;
+    const res = await post("/api/forgot-password", { email });
+    expect(res.statusCode).toBe(200);
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      const found = mail.messages
+        .slice(before)
+        .find((m) => m.to.includes(email) && m.raw.includes("reset-password"));
+      if (found)
+        return found.raw.match(/https:\/\/pay\.example\.test\/reset-password\?token=([A-Za-z0-9_-]+)/)![1]!;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("no reset email");
+  }
+
+  it("answers the same whether or not the email exists", async () => {
+    const { email } = await userWithVerifiedEmail();
+    const known = await post("/api/forgot-password", { email });
+    const unknown = await post("/api/forgot-password", { email: `${unique("nobody")}@example.test` });
+    expect(known.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(200);
+    expect(known.body).toBe(unknown.body);
+  });
+
+  it("sets a new password once, ends every session and signs in", async () => {
+    const { email, username, cookie: oldSession } = await userWithVerifiedEmail();
+    const token = await resetLink(email);
+    expect((await post("/api/reset-password/check", { token })).json()).toEqual({ valid: true });
+    const newPassword = "a completely new passphrase";
+    const res = await post("/api/reset-password", { token, password: newPassword });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(sessionCookie(res)).toBeDefined();
+    expect((await me(oldSession)).statusCode).toBe(401);
+    expect((await post("/api/login", { username, password: PASSWORD })).statusCode).toBe(401);
+    expect((await post("/api/login", { username, password: newPassword })).statusCode).toBe(200);
+    const reused = await post("/api/reset-password", { token, password: "yet another passphrase" });
+    expect(reused.statusCode).toBe(410);
+    expect(reused.json().error.message).toContain("already been used");
+    expect((await post("/api/reset-password/check", { token })).json()).toEqual({
+      valid: false,
+      reason: "used",
+    });
+  });
+
+  it("refuses an expired link", async () => {
+    const { email } = await userWithVerifiedEmail();
+    const token = await resetLink(email);
+    await db.execute(
+      sql`update email_tokens set expires_at = now() - interval '1 second' where purpose = 'password_reset'`,
+    );
+    const res = await post("/api/reset-password", { token, password: "a completely new passphrase" });
+    expect(res.statusCode).toBe(410);
+    expect(res.json().error.message).toContain("expired");
+  });
+
+  it("refuses an unknown link", async () => {
+    const res = await post("/api/reset-password", {
+      token: "x".repeat(43),
+      password: "a completely new passphrase",
+    });
+    expect(res.statusCode).toBe(410);
+    expect(res.json().error.message).toContain("not valid");
+  });
+
+  it("sends no link to an unverified email", async () => {
+    const email = `${unique("unverified")}@example.test`;
+    await register(undefined, { email });
+    await mail.waitFor(email);
+    const before = mail.messages.length;
+    await post("/api/forgot-password", { email });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mail.messages.slice(before).filter((m) => m.to.includes(email))).toHaveLength(0);
+  });
+});
+
+describe("profile and settings", () => {
+  it("changes the username, refusing one that is taken", async () => {
+    const { cookie } = await register();
+    const { username: taken } = await register();
+    const fresh = unique("renamed");
+    const ok = await app.inject({
+      method: "PATCH",
+      url: "/api/user/username",
+      payload: { username: fresh },
+      headers: { cookie },
+    });
+    expect(ok.json().username).toBe(fresh);
+    const clash = await app.inject({
+      method: "PATCH",
+      url: "/api/user/username",
+      payload: { username: taken },
+      headers: { cookie },
+    });
+    expect(clash.statusCode).toBe(409);
+  });
+
+  it("changes the password with the current one and ends the other sessions", async () => {
+    const { username, cookie } = await register();
+    const other = sessionCookie(await post("/api/login", { username, password: PASSWORD }))!;
+    const wrong = await post(
+      "/api/user/password",
+      { currentPassword: "not it at all", newPassword: "a brand new passphrase" },
+      cookie,
+    );
+    expect(wrong.statusCode).toBe(403);
+    const ok = await post(
+      "/api/user/password",
+      { currentPassword: PASSWORD, newPassword: "a brand new passphrase" },
+      cookie,
+    );
+    expect(ok.statusCode).toBe(200);
+    expect((await me(cookie)).statusCode).toBe(200);
+    expect((await me(other)).statusCode).toBe(401);
+  });
+
+  it("lists sessions, revokes one, and signs out everywhere", async () => {
+    const { username, cookie } = await register();
+    const second = sessionCookie(
+      await post("/api/login", { username, password: PASSWORD }, undefined, {
+        "user-agent": "Phone Browser/1.0",
+      }),
+    )!;
+    const list = await app.inject({ url: "/api/user/sessions", headers: { cookie } });
+    const { sessions: rows } = list.json();
+    expect(rows).toHaveLength(2);
+    expect(rows.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    const phone = rows.find((s: { device: string }) => s.device === "Phone Browser/1.0");
+    expect(phone).toBeDefined();
+    const revoke = await app.inject({
+      method: "DELETE",
+      url: `/api/user/sessions/${phone.id}`,
+      headers: { cookie },
+    });
+    expect(revoke.statusCode).toBe(200);
+    expect((await me(second)).statusCode).toBe(401);
+    const notMine = await app.inject({
+      method: "DELETE",
+      url: "/api/user/sessions/ses_nope",
+      headers: { cookie },
+    });
+    expect(notMine.statusCode).toBe(404);
+    const third = sessionCookie(await post("/api/login", { username, password: PASSWORD }))!;
+    const everywhere = await app.inject({ method: "DELETE", url: "/api/user/sessions", headers: { cookie } });
+    expect(everywhere.statusCode).toBe(200);
+    expect((await me(cookie)).statusCode).toBe(401);
+    expect((await me(third)).statusCode).toBe(401);
+  });
+
+  it("cannot revoke another user's session", async () => {
+    const alice = await register();
+    const bob = await register();
+    const bobSessions = (
+      await app.inject({ url: "/api/user/sessions", headers: { cookie: bob.cookie } })
+    ).json();
+    const res = await app.inject({
+      method: "DELETE",
+      url: `/api/user/sessions/${bobSessions.sessions[0].id}`,
+      headers: { cookie: alice.cookie },
+    });
+    expect(res.statusCode).toBe(404);
+    expect((await me(bob.cookie)).statusCode).toBe(200);
+  });
+
+  it("saves preferences", async () => {
+    const { cookie } = await register();
+    const res = await app.inject({
+      method: "PATCH",
+      url: "/api/user/preferences",
+      payload: { theme: "light", notifyPaymentEmails: false },
+      headers: { cookie },
+    });
+    expect(res.json().preferences).toEqual({ theme: "light", notifyPaymentEmails: false });
+    const empty = await app.inject({
+      method: "PATCH",
+      url: "/api/user/preferences",
+      payload: {},
+      headers: { cookie },
+    });
+    expect(empty.statusCode).toBe(400);
+  });
+
+  it("requires a session for every profile route", async () => {
+    const routes: Array<[string, string, unknown?]> = [
+      ["PATCH", "/api/user/username", { username: "someone" }],
+      ["POST", "/api/user/email", { email: "a@example.test" }],
+      ["POST", "/api/user/password", { currentPassword: "x", newPassword: "a brand new passphrase" }],
+      ["PATCH", "/api/user/preferences", { theme: "light" }],
+      ["GET", "/api/user/sessions"],
+      ["DELETE", "/api/user/sessions"],
+      ["DELETE", "/api/user/sessions/ses_x"],
+    ];
+    for (const [method, url, payload] of routes) {
+      const res = await app.inject({
+        method: method as "GET",
+        url,
+        ...(payload ? { payload: payload as object } : {}),
+      });
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+    }
+  });
+});
+
+describe("malformed input", () => {
+  const bodies: unknown[] = [
+    null,
+    [],
+    "string",
+    42,
+    true,
+    {},
+    { username: null, password: null },
+    { username: 123, password: PASSWORD },
+    { username: "valid_name", password: 12345678901 },
+    { username: ["a"], password: PASSWORD },
+    { username: { $ne: null }, password: PASSWORD },
+    { username: "ab", password: PASSWORD },
+    { username: "a".repeat(33), password: PASSWORD },
+    { username: "x".repeat(100_000), password: PASSWORD },
+    { username: "valid_name", password: "p".repeat(300) },
+    { username: "bad name", password: PASSWORD },
+    { username: "bad/name", password: PASSWORD },
+    { username: "' OR 1=1 --", password: PASSWORD },
+    { username: "admin'; DROP TABLE users; --", password: PASSWORD },
+    { username: "名前テスト", password: PASSWORD },
+    { username: "emoji😀name", password: PASSWORD },
+    { username: "zero\u200bwidth", password: PASSWORD },
+    { username: "nul\u0000byte", password: PASSWORD },
+    { username: "<script>", password: PASSWORD },
+    { username: "valid_name", password: PASSWORD, email: "not-an-email" },
+    { username: "valid_name", password: PASSWORD, email: 5 },
+    { username: "valid_name", password: PASSWORD, email: `${"a".repeat(300)}@example.test` },
+    { username: "valid_name", password: PASSWORD, email: "a@b@c" },
+  ];
+
+  it("answers every malformed registration with a 4xx in the error shape", async () => {
+    let count = 0;
+    for (const body of bodies) {
+      const res = await post("/api/register", body);
+      expect(res.statusCode, JSON.stringify(body).slice(0, 80)).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.json().error.code).toMatch(/^[A-Z_]+$/);
+      expect(typeof res.json().error.message).toBe("string");
+      count++;
+    }
+    expect(count).toBeGreaterThanOrEqual(28);
+  });
+
+  it("answers malformed requests to every auth route with a 4xx", async () => {
+    const cases: Array<[string, string, string | object | undefined, string?]> = [
+      ["POST", "/api/login", "{not json"],
+      ["POST", "/api/login", { username: "", password: "" }],
+      ["POST", "/api/login", { username: "x".repeat(10_000), password: "y" }],
+      ["POST", "/api/login", { username: "' OR ''='", password: "' OR ''='" }],
+      ["POST", "/api/login", "username=a&password=b", "application/x-www-form-urlencoded"],
+      ["POST", "/api/login", "<xml/>", "application/xml"],
+      ["POST", "/api/login", undefined, "application/json"],
+      ["POST", "/api/forgot-password", { email: "nope" }],
+      ["POST", "/api/forgot-password", { email: ["a@b.c"] }],
+      ["POST", "/api/forgot-password", {}],
+      ["POST", "/api/reset-password", { token: "short", password: PASSWORD }],
+      ["POST", "/api/reset-password", { token: "x".repeat(500), password: PASSWORD }],
+      ["POST", "/api/reset-password", { token: "x".repeat(43), password: "short" }],
+      ["POST", "/api/reset-password/check", { token: 7 }],
+      ["POST", "/api/reset-password/check", "[]"],
+      ["GET", `/api/verify-email?token=${"x".repeat(300)}`, undefined],
+      ["PUT", "/api/login", { username: "a", password: "b" }],
+      ["GET", "/api/login", undefined],
+      ["DELETE", "/api/register", undefined],
+      ["POST", "/api/user", { a: 1 }],
+      ["POST", "/api/login", JSON.stringify({ username: "a", password: "b" }).repeat(50_000)],
+      ["POST", "/api/login", "\u0000\u0001\u0002"],
+      ["POST", "/api/login", "null"],
+      ["POST", "/api/register", '{"username":"a","password":"b","__proto__":{"admin":true}}'],
+    ];
+    for (const [method, url, payload, contentType] of cases) {
+      const res = await app.inject({
+        method: method as "POST",
+        url,
+        ...(payload === undefined ? {} : { payload }),
+        headers: {
+          ...(contentType || payload !== undefined
+            ? { "content-type": contentType ?? "application/json" }
+            : {}),
+        },
+      });
+      const label = `${method} ${url} ${String(typeof payload === "string" ? payload : JSON.stringify(payload)).slice(0, 40)}`;
+      expect(res.statusCode, label).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, label).toBeLessThan(500);
+      expect(res.json().error.code, label).toMatch(/^[A-Z_]+$/);
+    }
+    expect(bodies.length + cases.length).toBeGreaterThanOrEqual(50);
+  });
+});
+
+describe("login throttle", () => {
+  it("limits an account and an address separately, in a sliding window, and forgets an account on success", async () => {
+    let now = 1_000_000;
+    const throttle = createLoginThrottle(new MemorySharedState(() => now), {
+      perAccount: 2,
+      perIp: 4,
+      windowMs: 1000,
+    });
+    expect(await throttle.admit({ account: "Ann", ip: "1.1.1.1" })).toBe(0);
+    now += 100;
+    expect(await throttle.admit({ account: "ann", ip: "2.2.2.2" })).toBe(0);
+    now += 100;
+    // The account is at its limit, whatever the address or the case.
+    expect(await throttle.admit({ account: "ANN", ip: "3.3.3.3" })).toBe(1);
+    // Another account from a used address is still fine until the address's own limit.
+    expect(await throttle.admit({ account: "bob", ip: "1.1.1.1" })).toBe(0);
+    expect(await throttle.admit({ account: "carl", ip: "1.1.1.1" })).toBe(0);
+    expect(await throttle.admit({ account: "dora", ip: "1.1.1.1" })).toBe(0);
+    expect(await throttle.admit({ account: "erin", ip: "1.1.1.1" })).toBeGreaterThan(0);
+    // The window slides: the first attempt leaves it after a second.
+    now += 850;
+    expect(await throttle.admit({ account: "ann", ip: "9.9.9.9" })).toBe(0);
+    await throttle.succeeded("ANN");
+    expect(await throttle.admit({ account: "ann", ip: "8.8.8.8" })).toBe(0);
+  });
+
+  it("is shared by instances through Redis", async () => {
+    const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+    const prefix = `test:${Date.now()}:${Math.random().toString(36).slice(2)}:`;
+    const [a, b] = await Promise.all([
+      openSharedState({ redisUrl: url, keyPrefix: prefix }),
+      openSharedState({ redisUrl: url, keyPrefix: prefix }),
+    ]);
+    try {
+      const options = { perAccount: 2, perIp: 100, windowMs: 60_000 };
+      const one = createLoginThrottle(a, options);
+      const two = createLoginThrottle(b, options);
+      expect(await one.admit({ account: "shared", ip: "1.1.1.1" })).toBe(0);
+      expect(await two.admit({ account: "shared", ip: "2.2.2.2" })).toBe(0);
+      expect(await one.admit({ account: "shared", ip: "3.3.3.3" })).toBeGreaterThan(0);
+      await two.succeeded("shared");
+      expect(await one.admit({ account: "shared", ip: "3.3.3.3" })).toBe(0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});

@@ -1,0 +1,254 @@
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { afterAll, describe, expect, it } from "vitest";
+import { createMailer } from "../src/lib/mailer.ts";
+import { findContactMessageById } from "../src/modules/contact/repository.ts";
+import { loadContent } from "../src/modules/content/content-store.ts";
+import { renderMarkdown } from "../src/modules/content/markdown.ts";
+import { createTestApp } from "./helpers.ts";
+import { startMailCapture } from "./mail-capture.ts";
+
+// A content folder with the real posts plus one hostile post, and a minimal built client to serve.
+const root = mkdtempSync(join(tmpdir(), "cpxtb-content-"));
+const contentDir = join(root, "content");
+cpSync("content", contentDir, { recursive: true });
+const HOSTILE_TITLE = `Quotes " & <b>tags</b> in a title`;
+writeFileSync(
+  join(contentDir, "blog", "hostile-post.md"),
+  `---
+title: '${HOSTILE_TITLE}'
+summary: "Summary with </title><script>alert(1)</script> inside"
+date: 2020-01-01
+tags: [test]
+image: /images/blog/security.svg
+---
+
+Hello <script>alert("x")</script> and <img src=x onerror=alert(1)>.
+
+[click me](javascript:alert(1)) [data](data:text/html;base64,PHNjcmlwdD4=) [ok](https://example.com)
+`,
+);
+const clientDist = join(root, "dist");
+mkdirSync(clientDist);
+writeFileSync(
+  join(clientDist, "index.html"),
+  `<!doctype html><html><head><meta charset="UTF-8" />
+    <meta
+      name="description"
+      content="generic"
+    />
+    <title>CPXTB Pay</title></head><body><div id="root"></div></body></html>`,
+);
+
+const mail = await startMailCapture();
+afterAll(() => mail.close());
+const app = await createTestApp(
+  {
+    contentDir,
+    clientDist,
+    contactEmail: "team@example.test",
+    publicUrl: "https://pay.example.com",
+    rateLimits: {
+      ...(await import("../src/config.ts")).testConfig().rateLimits,
+      contact: { limit: 3, windowMs: 60_000 },
+    },
+  },
+  {
+    mailer: createMailer({
+      smtpUrl: mail.url,
+      from: "CPXTB Pay <no-reply@example.test>",
+      dataDir: root,
+      log: (await import("pino")).pino({ level: "silent" }),
+    }),
+  },
+);
+
+const slugs = readdirSync(join(contentDir, "blog")).map((f) => f.replace(/\.md$/, ""));
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  htmlEntities: true,
+  isArray: (name) => ["item", "url", "category"].includes(name),
+});
+
+describe("blog API", () => {
+  it("lists every post newest first with reading time", async () => {
+    const res = await app.inject({ method: "GET", url: "/api/blog" });
+    expect(res.statusCode).toBe(200);
+    const { posts } = res.json() as { posts: { slug: string; date: string; readingMinutes: number }[] };
+    expect(posts.map((p) => p.slug).sort()).toEqual([...slugs].sort());
+    expect([...posts].sort((a, b) => b.date.localeCompare(a.date))).toEqual(posts);
+    for (const post of posts) expect(post.readingMinutes).toBeGreaterThanOrEqual(1);
+  });
+
+  it("serves a post with neighbours, and 404 in the error shape for an unknown slug", async () => {
+    const res = await app.inject({ method: "GET", url: "/api/blog/confirmations-and-why-they-matter" });
+    expect(res.statusCode).toBe(200);
+    const post = res.json();
+    expect(post.html).toContain("<h2");
+    expect(post.newer?.slug).toBe("crypto-payment-fees-compared-with-cards");
+    expect(post.older?.slug).toBe("how-a-qr-code-crypto-payment-works");
+    const missing = await app.inject({ method: "GET", url: "/api/blog/no-such-post" });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: { code: "NOT_FOUND", message: expect.any(String) } });
+  });
+
+  it("serves the legal documents", async () => {
+    for (const slug of ["privacy-policy", "terms-of-service", "legal-documents"]) {
+      const res = await app.inject({ method: "GET", url: `/api/legal/${slug}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().updated).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    }
+    expect((await app.inject({ method: "GET", url: "/api/legal/nope" })).statusCode).toBe(400);
+  });
+});
+
+describe("Markdown rendering", () => {
+  it("renders raw HTML as text and refuses script-capable links", async () => {
+    const html = (await app.inject({ method: "GET", url: "/api/blog/hostile-post" })).json().html as string;
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<img/i);
+    expect(html).toContain("&lt;script&gt;");
+    expect(html).not.toMatch(/href="(javascript|data):/i);
+    expect(html).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer">ok</a>');
+  });
+
+  it("keeps entity-encoded and mixed-case schemes out too", () => {
+    const html = renderMarkdown(
+      "[a](JaVaScRiPt:alert(1)) [b](&#106;avascript:alert(1)) [c](vbscript:x) ![i](javascript:alert(1))",
+    );
+    expect(html).not.toMatch(/(href|src)="[^"]*script:/i);
+  });
+
+  it("fails loudly on a post with bad front matter", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cpxtb-bad-"));
+    cpSync(join(contentDir, "legal"), join(dir, "legal"), { recursive: true });
+    mkdirSync(join(dir, "blog"));
+    writeFileSync(join(dir, "blog", "bad.md"), "---\ntitle: x\n---\nbody");
+    expect(() => loadContent(dir)).toThrow(/bad\.md: invalid front matter/);
+  });
+});
+
+describe("feeds", () => {
+  it("RSS is well-formed XML listing every post, escaped", async () => {
+    const res = await app.inject({ method: "GET", url: "/rss.xml" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/application\/rss\+xml/);
+    expect(XMLValidator.validate(res.body)).toBe(true);
+    const rss = parser.parse(res.body);
+    const items = rss.rss.channel.item as { title: string; link: string }[];
+    expect(items.map((i) => i.link).sort()).toEqual(
+      slugs.map((s) => `https://pay.example.com/blog/${s}`).sort(),
+    );
+    // The parser decodes entities: the title survives the round trip exactly.
+    expect(items.map((i) => i.title)).toContain(HOSTILE_TITLE);
+    expect(res.body).not.toContain("<b>tags</b>");
+  });
+
+  it("sitemap is well-formed XML with the public pages and every post", async () => {
+    const res = await app.inject({ method: "GET", url: "/sitemap.xml" });
+    expect(res.statusCode).toBe(200);
+    expect(XMLValidator.validate(res.body)).toBe(true);
+    const locs = (parser.parse(res.body).urlset.url as { loc: string }[]).map((u) => u.loc);
+    for (const page of [
+      "/",
+      "/blog",
+      "/about",
+      "/about-us",
+      "/contact",
+      "/presentation",
+      "/privacy-policy",
+    ]) {
+      expect(locs).toContain(`https://pay.example.com${page}`);
+    }
+    for (const slug of slugs) expect(locs).toContain(`https://pay.example.com/blog/${slug}`);
+  });
+});
+
+describe("served HTML", () => {
+  const page = (url: string) =>
+    app.inject({ method: "GET", url, headers: { "accept-encoding": "identity" } });
+  const meta = (html: string, key: string) =>
+    new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`).exec(html)?.[1];
+
+  it("carries a post's title, description and social tags", async () => {
+    const res = await page("/blog/how-a-qr-code-crypto-payment-works");
+    expect(res.statusCode).toBe(200);
+    const html = res.body;
+    expect(html).toContain("<title>How a QR code crypto payment works, step by step · CPXTB Pay</title>");
+    expect(html).not.toContain('content="generic"');
+    expect(meta(html, "og:type")).toBe("article");
+    expect(meta(html, "og:url")).toBe("https://pay.example.com/blog/how-a-qr-code-crypto-payment-works");
+    expect(meta(html, "og:image")).toBe("https://pay.example.com/images/blog/qr-payment.svg");
+    expect(meta(html, "twitter:card")).toBe("summary_large_image");
+    expect(meta(html, "description")).toMatch(/^What is inside the QR code/);
+    expect(html.match(/<title>/g)).toHaveLength(1);
+  });
+
+  it("escapes what it injects", async () => {
+    const html = (await page("/blog/hostile-post")).body;
+    expect(html).toContain(
+      "<title>Quotes &quot; &amp; &lt;b&gt;tags&lt;/b&gt; in a title · CPXTB Pay</title>",
+    );
+    expect(html).not.toContain("<script>alert(1)</script>");
+    expect(meta(html, "og:description")).toContain("&lt;/title&gt;&lt;script&gt;");
+  });
+
+  it("gives static public pages their own tags and leaves other paths generic", async () => {
+    expect((await page("/about-us")).body).toContain("<title>About us · CPXTB Pay</title>");
+    const unknown = (await page("/blog/no-such-post")).body;
+    expect(unknown).toContain("<title>CPXTB Pay</title>");
+    expect(unknown).toContain('content="generic"');
+  });
+});
+
+describe("contact", () => {
+  const send = (payload: Record<string, string>) =>
+    app.inject({ method: "POST", url: "/api/contact", payload });
+  const valid = {
+    name: "Ada Merchant",
+    email: "ada@example.org",
+    subject: "Question about webhooks",
+    message: "How often are failed deliveries retried?",
+  };
+
+  it("stores a valid message and emails the team", async () => {
+    const res = await send(valid);
+    expect(res.statusCode).toBe(201);
+    const { id } = res.json() as { id: string };
+    expect(id).toMatch(/^msg_/);
+    const mailed = await mail.waitFor("team@example.test");
+    expect(mailed.raw).toContain(`[Contact ${id}] Question about webhooks`);
+    expect(mailed.raw).toContain("How often are failed deliveries retried?");
+    expect(mailed.raw).toMatch(/Reply-To: "?Ada Merchant"? <ada@example.org>/i);
+    const row = await findContactMessageById(app.database.db, id);
+    expect(row).toMatchObject({ name: "Ada Merchant", email: "ada@example.org", subject: valid.subject });
+    await expect
+      .poll(async () => (await findContactMessageById(app.database.db, id))?.emailedAt)
+      .toBeTruthy();
+  });
+
+  it("answers 400 with a message per field", async () => {
+    const res = await send({ name: " ", email: "not-an-email", subject: "Hi", message: "short" });
+    expect(res.statusCode).toBe(400);
+    const body = res.json() as { error: { code: string; details: { fields: Record<string, string> } } };
+    expect(body.error.code).toBe("VALIDATION_ERROR");
+    expect(body.error.details.fields).toEqual({
+      name: "Name is required",
+      email: "Enter a valid email address, like name@example.com",
+      subject: "Subject must be at least 3 characters",
+      message: "Message must be at least 10 characters",
+    });
+  });
+
+  it("over the limit answers 429 with a challenge", async () => {
+    let res = await send(valid);
+    for (let i = 0; i < 5 && res.statusCode !== 429; i++) res = await send(valid);
+    expect(res.statusCode).toBe(429);
+    const body = res.json() as { error: { code: string }; challenge: { token: string; equation: string } };
+    expect(body.error.code).toBe("RATE_LIMITED");
+    expect(body.challenge.token).toEqual(expect.any(String));
+    expect(body.challenge.equation).toEqual(expect.any(String));
+  });
+});

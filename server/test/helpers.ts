@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll } from "vitest";
+import { type App, type AppDeps, buildApp } from "../src/app.ts";
+import { type Config, testConfig } from "../src/config.ts";
+import { type Database, openDatabase } from "../src/db/client.ts";
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite by default; with DATABASE_URL set, a new
+ * PostgreSQL database created beside the given one and dropped afterwards.
+ */
+export async function createTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({ driver: "pglite", dataDir: null });
+    await database.migrate();
+    return database;
+  }
+  const name = `cpxtb_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const testUrl = new URL(url);
+  testUrl.pathname = `/${name}`;
+  const database = await openDatabase({ driver: "pg", url: testUrl.toString(), poolSize: 5 });
+  await database.migrate();
+  const close = database.close;
+  database.close = async () => {
+    await close();
+    const dropper = new pg.Client({ connectionString: url });
+    await dropper.connect();
+    await dropper.query(`drop database if exists "${name}" with (force)`);
+    await dropper.end();
+  };
+  return database;
+}
+
+/** Builds the app on a fresh database; both are closed after the test file. */
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  deps: Omit<AppDeps, "database"> = {},
+): Promise<App> {
+  const database = await createTestDatabase();
+  const app = await buildApp(testConfig({ clientDist: "/nonexistent", ...overrides }), { ...deps, database });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+  return app;
+}

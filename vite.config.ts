@@ -1,0 +1,35 @@
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+import { precompress } from "./scripts/vite-precompress.ts";
+
+const serverPort = Number(process.env.PORT ?? 5000);
+
+export default defineConfig({
+  root: "client",
+  publicDir: "public",
+  plugins: [react(), tailwindcss(), precompress()],
+  resolve: {
+    alias: {
+      "@common": new URL("./common/src", import.meta.url).pathname,
+      "@": new URL("./client/src", import.meta.url).pathname,
+    },
+  },
+  build: {
+    outDir: "../dist/client",
+    emptyOutDir: true,
+    target: "es2022",
+    assetsInlineLimit: 0,
+    // bench/bundle.mjs reads it to tell the entry's JavaScript from each route's.
+    manifest: true,
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      "/api": `http://127.0.0.1:${serverPort}`,
+      "/ws": { target: `ws://127.0.0.1:${serverPort}`, ws: true },
+      "/rss.xml": `http://127.0.0.1:${serverPort}`,
+      "/sitemap.xml": `http://127.0.0.1:${serverPort}`,
+    },
+  },
+});
