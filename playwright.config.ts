@@ -16,7 +16,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   forbidOnly: Boolean(process.env.CI),
-  retries: 0,
+  // One retry in CI: a test that passes only on retry is still listed as "flaky" in the report, to be fixed.
+  retries: process.env.CI ? 1 : 0,
   reporter: [["list"]],
   timeout: 30_000,
   use: {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, test, toast } from "./fixtures";
 import { waitForMail } from "./support/mailbox";
 import { type OwnServer, startOwnServer } from "./support/own-server";
 
@@ -16,11 +16,6 @@ async function registerThroughForm(page: Page, username: string, email = "") {
   await form.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await form.getByLabel("Confirm password").fill(PASSWORD);
   await form.getByRole("button", { name: "Create account" }).click();
-}
-
-/** A toast by its text (Radix also renders an announcement copy, so plain getByText finds two). */
-function toast(page: Page, text: string) {
-  return page.getByRole("status").filter({ hasText: text });
 }
 
 async function openMenu(page: Page) {
@@ -116,8 +111,9 @@ test.describe("accounts", () => {
     const verifyLink = await waitForMail(email, /(http:\/\/\S+\/api\/verify-email\?token=[A-Za-z0-9_-]+)/);
     await page.goto(verifyLink);
     await expect(page).toHaveURL(/\/profile$/);
-    // The "Email confirmed" toast raised on this page load is not always shown yet (known defect, see the
-    // closing note of 2026-11-22); the page's own statement of the confirmed address is what is checked here.
+    await expect(toast(page, "Email confirmed")).toContainText(
+      "Payment notifications and password resets go there now.",
+    );
     await expect(page.getByText(`Confirmed: ${email}`)).toBeVisible();
 
     // Sign out, forget, reset.

@@ -1,4 +1,4 @@
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 
 /** Browser noise that is expected and harmless: signed-out GET /api/user answers 401, which Chromium logs. */
 const ALWAYS_IGNORED = [/Failed to load resource: the server responded with a status of 401/];
@@ -40,3 +40,14 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
 });
 
 export { expect };
+
+/**
+ * A toast by its text: the item in the "Notifications (F8)" region. Not `getByRole("status")`: that finds Radix's
+ * screen-reader announcement copy, which is removed after one second, while the toast itself stays for five.
+ */
+export function toast(page: Page, text: string) {
+  return page
+    .getByRole("region", { name: /Notifications/ })
+    .getByRole("listitem")
+    .filter({ hasText: text });
+}

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { type Hex, hexToString } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { expect, test } from "./fixtures";
+import { expect, test, toast } from "./fixtures";
 
 /**
  * The wallet against the real server and its embedded anvil chain, through an EIP-1193 provider injected into the
@@ -133,8 +133,6 @@ async function installWallet(page: Page, request: APIRequestContext, options: Wa
   return { account, calls };
 }
 
-/** A toast by its text (Radix also renders an announcement copy, so plain getByText finds two). */
-const toast = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
 const shortened = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 
 test.describe("browser wallet", () => {
