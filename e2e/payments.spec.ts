@@ -235,6 +235,21 @@ test("a payment is found by reference and its receipt shows its status", async (
   );
 });
 
+test("/easy-payment opens a payment from its reference, ready to pay; a bad reference is explained", async ({
+  page,
+}) => {
+  await createMerchant(page.request);
+  const payment = await createPayment(page.request, { currency: "CPXTB", amount: "3" });
+  await page.goto("/easy-payment?ref=not-a-reference");
+  await expect(page.getByRole("alert")).toContainText("does not carry a valid payment reference");
+  await page.getByLabel("Payment reference or link").fill(payment.reference);
+  await page.getByRole("button", { name: "Open payment" }).click();
+  await expect(page).toHaveURL(new RegExp(`/easy-payment\\?ref=${payment.reference}$`));
+  await expect(page.getByRole("heading", { name: "CPXTB Payment" })).toBeVisible();
+  await expect(page.getByTestId("payment-status")).toHaveText("Awaiting payment");
+  await expect(page.getByRole("button", { name: /Pay .* CPXTB/ })).toBeVisible();
+});
+
 test("a new user is asked to register the business first", async ({ page }) => {
   const username = `pay_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   expect((await page.request.post("/api/register", { data: { username, password: PASSWORD } })).ok()).toBe(

@@ -5,8 +5,14 @@ import { useLocation } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 
-/** Accepts a bare reference or a whole payment link and opens its status page. */
-export function PaymentLookupForm() {
+/** Accepts a bare reference or a whole payment link and opens its status page (or the page `to` names). */
+export function PaymentLookupForm({
+  to = (reference) => `/payment/${reference}`,
+  submitLabel = "Find payment",
+}: {
+  to?: (reference: string) => string;
+  submitLabel?: string;
+} = {}) {
   const [, navigate] = useLocation();
   const [error, setError] = React.useState<string>();
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
@@ -18,7 +24,7 @@ export function PaymentLookupForm() {
       return;
     }
     setError(undefined);
-    navigate(`/payment/${reference}`);
+    navigate(to(reference));
   };
   return (
     <form
@@ -35,7 +41,7 @@ export function PaymentLookupForm() {
         hint="Found at the end of the payment link: /pay/<reference>"
       />
       <Button type="submit" className="self-start">
-        <Search aria-hidden="true" /> Find payment
+        <Search aria-hidden="true" /> {submitLabel}
       </Button>
     </form>
   );
