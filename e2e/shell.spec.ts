@@ -89,9 +89,14 @@ test.describe("routes", () => {
     const requested: string[] = [];
     page.on("request", (request) => requested.push(new URL(request.url()).pathname));
     await page.goto("/");
+    // Idle time comes late on a loaded machine (CI runs two browsers beside the server and the chain).
     await expect
-      .poll(() =>
-        ["merchant-", "buy-cpxtb-", "backdrop.svg"].filter((part) => requested.some((u) => u.includes(part))),
+      .poll(
+        () =>
+          ["merchant-", "buy-cpxtb-", "backdrop.svg"].filter((part) =>
+            requested.some((u) => u.includes(part)),
+          ),
+        { timeout: 15_000 },
       )
       .toHaveLength(3);
   });

@@ -27,7 +27,7 @@ const principles = [
   {
     icon: Handshake,
     title: "Open standards over lock-in",
-    text: "Wallets pay through EIP-681, integrations use Standard Webhooks. You can leave with your data and your wallet.",
+    text: "Wallets pay through EIP-681, integrations will use Standard Webhooks. You can leave with your data and your wallet.",
   },
   {
     icon: Gauge,

@@ -56,7 +56,7 @@ const principles = [
   {
     icon: Webhook,
     title: "Open standards",
-    text: "EIP-681 payment URIs, ERC-20 transfers, Sign-In with Ethereum, Standard Webhooks and an OpenAPI description of the API.",
+    text: "EIP-681 payment URIs, ERC-20 transfers, EIP-191 signatures and Sign-In with Ethereum. Nothing proprietary between you and your money.",
   },
   {
     icon: KeyRound,
@@ -110,19 +110,20 @@ export default function AboutPage() {
           <li>Payment links, QR codes and printable posters</li>
           <li>A live dashboard with sound and notifications when money arrives</li>
           <li>History with search and filters, and an inbox for unmatched transfers</li>
-          <li>Reports, revenue charts and CSV or PDF exports with the rate of each payment</li>
-          <li>Signed webhooks, scoped API keys and an OpenAPI description</li>
-          <li>Email notifications, and optional receipts for payers</li>
+          <li>
+            Coming next: reports with CSV and PDF exports, signed webhooks, scoped API keys and email
+            notifications
+          </li>
           <li>A payment page in the business's own colours and logo</li>
         </ul>
       </InfoSection>
 
       <InfoSection id="payers" title="What payers get">
         <p className="max-w-prose text-pretty leading-relaxed">
-          Payers use the wallet they already have: a browser wallet, a mobile wallet that scans the QR code,
-          or a managed wallet that comes with signing in through Google, Facebook, X or Apple. The payment
-          page shows the exact amount in CPXTB and USD, a countdown, copy buttons for the address and the
-          amount, and the status as it changes. Mistakes such as sending too little are explained in plain
+          Payers use the wallet they already have: a browser wallet, or a mobile wallet that scans the QR code
+          (a wallet that comes with signing in through Google, Facebook, X or Apple is coming next). The
+          payment page shows the exact amount in CPXTB and USD, a countdown, copy buttons for the address and
+          the amount, and the status as it changes. Mistakes such as sending too little are explained in plain
           words.
         </p>
       </InfoSection>

@@ -2,7 +2,6 @@ import { PUBLIC_PAGES } from "@common/page-meta";
 import {
   ArrowRight,
   BellRing,
-  ChartColumn,
   CircleCheck,
   Coins,
   type LucideIcon,
@@ -12,7 +11,6 @@ import {
   ShieldCheck,
   Store,
   Wallet,
-  Webhook,
 } from "lucide-react";
 import * as React from "react";
 import { Link } from "wouter";
@@ -61,12 +59,12 @@ const steps: { icon: LucideIcon; title: string; text: string }[] = [
 const merchantPoints = [
   "Payment links and QR codes any wallet can scan",
   "A live dashboard that works on the phone at your counter",
-  "History, reports and CSV or PDF exports",
-  "Signed webhooks and API keys for your own systems",
+  "An inbox for transfers that matched no payment, to assign by hand",
+  "A receiving address proven by your wallet's signature",
 ];
 
 const payerPoints = [
-  "Pay from a browser wallet, a mobile wallet or with social sign-in",
+  "Pay from a browser wallet, or scan the QR code with any mobile wallet",
   "The exact amount and address, ready to copy",
   "Live confirmation on the page, no refreshing",
   "Underpayments and late payments shown plainly",
@@ -84,14 +82,14 @@ const features: { icon: LucideIcon; title: string; text: string }[] = [
     text: "A payment counts as paid only when the blockchain says so.",
   },
   {
-    icon: Webhook,
-    title: "Built to integrate",
-    text: "Standard Webhooks, scoped API keys and an OpenAPI description.",
+    icon: Coins,
+    title: "One transfer, one payment",
+    text: "Every open payment has its own exact amount, so a transfer can never pay two of them.",
   },
   {
-    icon: ChartColumn,
-    title: "Clear reporting",
-    text: "Totals by status, revenue over time and exports for your books.",
+    icon: Wallet,
+    title: "Straight to your wallet",
+    text: "Payers send the tokens to your own address; CPXTB Pay never holds your money.",
   },
 ];
 

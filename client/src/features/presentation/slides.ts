@@ -59,7 +59,7 @@ export const SLIDES: Slide[] = [
     points: [
       "The QR code carries a standard EIP-681 payment URI",
       "The payer's wallet fills in token, address and exact amount",
-      "Browser wallets, mobile wallets and managed wallets with social sign-in",
+      "Browser wallets and mobile wallets today; social sign-in wallets next",
     ],
   },
   {
@@ -84,7 +84,7 @@ export const SLIDES: Slide[] = [
   },
   {
     icon: ChartColumn,
-    eyebrow: "For the books",
+    eyebrow: "Coming next · For the books",
     title: "History, reports and exports",
     points: [
       "Search and filter every payment",
@@ -94,7 +94,7 @@ export const SLIDES: Slide[] = [
   },
   {
     icon: Webhook,
-    eyebrow: "For developers",
+    eyebrow: "Coming next · For developers",
     title: "Integrate in an afternoon",
     points: [
       "Standard Webhooks: signed, retried with backoff, replayable",
