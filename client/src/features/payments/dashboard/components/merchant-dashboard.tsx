@@ -43,11 +43,14 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
   const [notice, setNotice] = React.useState<Payment | null>(null);
   const [editing, setEditing] = React.useState(false);
   const [openId, setOpenId] = React.useState<string | null>(null);
+  const viewing = React.useRef<string | null>(null);
+  viewing.current = openId;
   const onPayment = React.useCallback((payment: Payment, event: string) => {
     if (event === "payment.snapshot") return;
     if (payment.status === "completed" || payment.status === "paid_late" || payment.status === "partial") {
-      setNotice(payment);
       playChime(payment.status === "partial" ? "partial" : "completed");
+      // The payment open in the detail view shows the news there already.
+      if (viewing.current !== payment.id) setNotice(payment);
     }
   }, []);
   const live = useLiveMerchant(onPayment);
@@ -127,7 +130,10 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
           </div>
         </SheetContent>
       </Sheet>
-      {notice ? <PaymentNotification payment={notice} onClose={() => setNotice(null)} /> : null}
+      {/* Behind an open sheet the screen would be inert (modal): it waits until the sheet closes. */}
+      {notice && !editing && openId === null ? (
+        <PaymentNotification payment={notice} onClose={() => setNotice(null)} />
+      ) : null}
     </>
   );
 }

@@ -3,6 +3,7 @@ import { submitTxRequest } from "@common/payments";
 import { useQuery } from "@tanstack/react-query";
 import {
   ArrowRight,
+  CircleCheck,
   Download,
   ExternalLink,
   FileText,
@@ -221,6 +222,8 @@ function ShareBlock({ payment, merchant }: { payment: PaymentDetail; merchant: P
 function VerifyByHash({ payment }: { payment: PaymentDetail }) {
   const verify = useVerifyPaymentTx(payment.id);
   const [error, setError] = React.useState<string>();
+  // Said in the sheet itself: toasts are outside the modal sheet, hidden from assistive technology meanwhile.
+  const [verified, setVerified] = React.useState<string | null>(null);
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -230,13 +233,11 @@ function VerifyByHash({ payment }: { payment: PaymentDetail }) {
       return;
     }
     setError(undefined);
+    setVerified(null);
     verify.mutate(parsed.data.txHash, {
       onSuccess: (next) => {
         form.reset();
-        toast({
-          title: "Transaction verified",
-          description: `The payment is now: ${STATUS_INFO[next.status].label}.`,
-        });
+        setVerified(`Transaction verified. The payment is now: ${STATUS_INFO[next.status].label}.`);
       },
     });
   };
@@ -260,6 +261,14 @@ function VerifyByHash({ payment }: { payment: PaymentDetail }) {
           {verify.isPending ? <Spinner size="sm" /> : <SearchCheck aria-hidden="true" />} Verify
         </Button>
       </form>
+      <p role="status" className="empty:hidden font-medium text-success" data-testid="verify-result">
+        {verified && !verify.isError ? (
+          <>
+            <CircleCheck aria-hidden="true" className="mr-1 inline size-4 align-[-0.2em]" />
+            {verified}
+          </>
+        ) : null}
+      </p>
       {verify.isError ? (
         <p
           role="alert"
