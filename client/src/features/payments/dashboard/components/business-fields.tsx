@@ -132,7 +132,7 @@ export function BusinessFields({
           defaultValue={defaults?.description ?? ""}
         />
       </div>
-      <fieldset className="flex flex-col gap-3 rounded-lg border border-border p-3 sm:col-span-2">
+      <fieldset className="flex min-w-0 flex-col gap-3 rounded-lg border border-border p-3 sm:col-span-2">
         <legend className="px-1 font-medium text-sm">Payment page appearance</legend>
         <div className="flex items-start gap-2">
           <Field

@@ -76,7 +76,7 @@ export function EditBusinessForm({
   return (
     <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2" aria-label="Edit business">
       <BusinessFields errors={errors} defaults={merchant} idPrefix="edit-" />
-      <fieldset className="flex flex-col gap-2 rounded-lg border border-border p-3 text-sm sm:col-span-2">
+      <fieldset className="flex min-w-0 flex-col gap-2 rounded-lg border border-border p-3 text-sm sm:col-span-2">
         <legend className="px-1 font-medium">Receiving wallet</legend>
         <p>
           Payments go to{" "}

@@ -377,7 +377,9 @@ function Timeline({ payment }: { payment: PaymentDetail }) {
             </p>
             <p className="mt-1 break-all text-muted-foreground">
               {entry.cause}
-              {entry.blockNumber ? ` · block ${entry.blockNumber}` : ""}
+              {entry.blockNumber && !entry.cause.includes(`block ${entry.blockNumber}`)
+                ? ` · block ${entry.blockNumber}`
+                : ""}
             </p>
           </li>
         ))}

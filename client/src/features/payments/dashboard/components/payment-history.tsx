@@ -148,11 +148,12 @@ function PaymentRow({ payment, onOpen }: { payment: Payment; onOpen: (id: string
       <button
         type="button"
         onClick={() => onOpen(payment.id)}
-        className="-mx-2 flex min-h-14 min-w-0 flex-1 items-center justify-between gap-3 rounded-md px-2 py-2 text-left outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/60"
+        // On a phone the status goes under the amount; from `sm` on, to the right of it.
+        className="-mx-2 flex min-h-14 min-w-0 flex-1 flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-md px-2 py-2 text-left outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/60"
         aria-label={`${title}: ${formatTokenAmount(payment.amountDue)} CPXTB, ${STATUS_INFO[payment.status].label}. Open details`}
       >
-        <span className="min-w-0">
-          <span className="block font-medium tabular-nums">
+        <span className="min-w-0 basis-full sm:basis-0 sm:grow">
+          <span className="block whitespace-nowrap font-medium tabular-nums">
             {formatTokenAmount(payment.amountDue)} CPXTB
             {payment.amountUsd ? (
               <span className="font-normal text-muted-foreground"> · {formatUsd(payment.amountUsd)}</span>
