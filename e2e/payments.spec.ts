@@ -307,9 +307,20 @@ test("history: search, status filter and pages; the detail shows the timeline, v
   expect(posterChunks).toHaveLength(1);
 });
 
-test("another merchant's dashboard lists and finds none of a merchant's payments", async ({ page }) => {
+test("the owner sees a payment on /payments; another merchant's dashboard lists and finds none", async ({
+  page,
+}) => {
   await createMerchant(page.request);
   const mine = await createPayment(page.request, { currency: "CPXTB", amount: "1", description: "Secret" });
+  // The owner finds it on the Payment History page too, with its detail.
+  await page.goto("/payments");
+  await page
+    .getByTestId("recent-payments")
+    .getByRole("button", { name: /Secret/ })
+    .click();
+  await expect(page.getByRole("dialog", { name: "Payment details" }).getByTestId("detail-status")).toHaveText(
+    "Awaiting payment",
+  );
   await page.context().clearCookies();
   await createMerchant(page.request);
   await page.goto("/merchant");

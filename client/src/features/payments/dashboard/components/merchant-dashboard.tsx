@@ -11,7 +11,7 @@ import { useLiveMerchant } from "../use-live-merchant";
 import { BusinessSetupForm, type SignOwnership } from "./business-setup-form";
 import { CreatePaymentForm } from "./create-payment-form";
 import { EditBusinessForm } from "./edit-business-form";
-import { PaymentDetailView } from "./payment-detail";
+import { PaymentDetailSheet } from "./payment-detail-sheet";
 import { PaymentHistory } from "./payment-history";
 import { PaymentNotification, playChime } from "./payment-notification";
 import { UnattributedInbox } from "./unattributed-inbox";
@@ -36,8 +36,6 @@ export function MerchantDashboard({ signOwnership }: { signOwnership: SignOwners
   if (!merchant.data) return <BusinessSetupForm signOwnership={signOwnership} />;
   return <Dashboard merchant={merchant.data} signOwnership={signOwnership} />;
 }
-
-const sheetClass = "w-full overflow-y-auto sm:max-w-xl";
 
 function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwnership: SignOwnership }) {
   const [notice, setNotice] = React.useState<Payment | null>(null);
@@ -96,7 +94,11 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
         <UnattributedInbox />
       </div>
       <Sheet open={editing} onOpenChange={setEditing}>
-        <SheetContent side="right" closeLabel="Close without saving" className={sheetClass}>
+        <SheetContent
+          side="right"
+          closeLabel="Close without saving"
+          className="w-full overflow-y-auto sm:max-w-xl"
+        >
           <SheetHeader>
             <SheetTitle>Edit business</SheetTitle>
             <SheetDescription>
@@ -112,24 +114,11 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
           </div>
         </SheetContent>
       </Sheet>
-      <Sheet open={openId !== null} onOpenChange={(open) => !open && setOpenId(null)}>
-        <SheetContent side="right" closeLabel="Close payment details" className={sheetClass}>
-          <SheetHeader>
-            <SheetTitle>Payment details</SheetTitle>
-            <SheetDescription>
-              Amounts, link and QR code, transactions and every status change.
-            </SheetDescription>
-          </SheetHeader>
-          <div className="px-4 pb-8">
-            {openId ? (
-              <PaymentDetailView
-                id={openId}
-                merchant={{ name: merchant.name, brandColor: merchant.brandColor }}
-              />
-            ) : null}
-          </div>
-        </SheetContent>
-      </Sheet>
+      <PaymentDetailSheet
+        id={openId}
+        merchant={{ name: merchant.name, brandColor: merchant.brandColor }}
+        onClose={() => setOpenId(null)}
+      />
       {/* Behind an open sheet the screen would be inert (modal): it waits until the sheet closes. */}
       {notice && !editing && openId === null ? (
         <PaymentNotification payment={notice} onClose={() => setNotice(null)} />

@@ -12,7 +12,14 @@ import { type HistoryFilter, usePaymentHistory } from "../api/get-payment-histor
 const SEARCH_DELAY_MS = 300;
 
 /** The merchant's payments, newest first: search, status filter, "Show more" pages; live like the rest. */
-export function PaymentHistory({ onOpen }: { onOpen: (id: string) => void }) {
+export function PaymentHistory({
+  onOpen,
+  emptyText = "No payments yet. Create one above and show its QR code to your customer.",
+}: {
+  onOpen: (id: string) => void;
+  /** What to say (and what to do next) when the business has no payment at all. */
+  emptyText?: string;
+}) {
   const [text, setText] = React.useState("");
   const [filter, setFilter] = React.useState<HistoryFilter>({ q: "", status: "" });
   React.useEffect(() => {
@@ -109,9 +116,7 @@ export function PaymentHistory({ onOpen }: { onOpen: (id: string) => void }) {
             </Button>
           </div>
         ) : (
-          <p className="mt-4 text-muted-foreground text-sm">
-            No payments yet. Create one above and show its QR code to your customer.
-          </p>
+          <p className="mt-4 text-muted-foreground text-sm">{emptyText}</p>
         )
       ) : (
         <>
