@@ -137,6 +137,10 @@ describe("payment history", () => {
     expect(page2.json().nextCursor).toBeNull();
     expect(ids(await as.get("/api/merchant/payments?q=ORD-&status=completed"))).toEqual([]);
     expect((await as.get(`/api/merchant/payments?q=${"x".repeat(101)}`)).statusCode).toBe(400);
+    const nul = await as.get("/api/merchant/payments?q=a%00b");
+    expect(nul.statusCode, nul.body).toBe(400);
+    const nulName = await as.patch("/api/merchant", { name: "Bad\u0000Name", description: "x\u0000" });
+    expect(nulName.statusCode, nulName.body).toBe(400);
     // The same search by another merchant finds none of them.
     expect(ids(await api(app, merchant.cookie).get("/api/merchant/payments?q=ORD-10"))).toEqual([]);
     expect(ids(await api(app, merchant.cookie).get(`/api/merchant/payments?q=${latte.reference}`))).toEqual(
