@@ -118,6 +118,7 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
         id={openId}
         merchant={{ name: merchant.name, brandColor: merchant.brandColor }}
         onClose={() => setOpenId(null)}
+        onOpen={setOpenId}
       />
       {/* Behind an open sheet the screen would be inert (modal): it waits until the sheet closes. */}
       {notice && !editing && openId === null ? (

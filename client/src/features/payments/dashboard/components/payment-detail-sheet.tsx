@@ -6,10 +6,12 @@ export function PaymentDetailSheet({
   id,
   merchant,
   onClose,
+  onOpen,
 }: {
   id: string | null;
   merchant: PosterMerchant;
   onClose: () => void;
+  onOpen: (id: string) => void;
 }) {
   return (
     <Sheet open={id !== null} onOpenChange={(open) => !open && onClose()}>
@@ -24,7 +26,9 @@ export function PaymentDetailSheet({
             Amounts, link and QR code, transactions and every status change.
           </SheetDescription>
         </SheetHeader>
-        <div className="px-4 pb-8">{id ? <PaymentDetailView id={id} merchant={merchant} /> : null}</div>
+        <div className="px-4 pb-8">
+          {id ? <PaymentDetailView key={id} id={id} merchant={merchant} onOpen={onOpen} /> : null}
+        </div>
       </SheetContent>
     </Sheet>
   );

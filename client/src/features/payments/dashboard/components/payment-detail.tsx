@@ -22,6 +22,7 @@ import { errorText } from "../../error-text";
 import { formatTokenAmount, formatUsd, shortAddress } from "../../format";
 import { PaymentStatusBadge, STATUS_INFO } from "../../payment-status";
 import { type PaymentDetail, usePaymentDetail } from "../api/get-payment-detail";
+import { useRegenerateMerchantPayment } from "../api/regenerate-merchant-payment";
 import { useVerifyPaymentTx } from "../api/verify-payment-tx";
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -51,7 +52,16 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 }
 
 /** Everything about one of the merchant's payments: amounts, rate, link and QR, transfers, timeline. */
-export function PaymentDetailView({ id, merchant }: { id: string; merchant: PosterMerchant }) {
+export function PaymentDetailView({
+  id,
+  merchant,
+  onOpen,
+}: {
+  id: string;
+  merchant: PosterMerchant;
+  /** Shows another payment (the one this one was regenerated into or from). */
+  onOpen: (id: string) => void;
+}) {
   const detail = usePaymentDetail(id);
   if (detail.isPending) {
     return (
@@ -93,6 +103,7 @@ export function PaymentDetailView({ id, merchant }: { id: string; merchant: Post
         </p>
       ) : null}
       <Amounts payment={payment} />
+      <Regeneration payment={payment} onOpen={onOpen} />
       <ShareBlock payment={payment} merchant={merchant} />
       <VerifyByHash payment={payment} />
       <Transfers payment={payment} />
@@ -143,6 +154,42 @@ function Amounts({ payment }: { payment: PaymentDetail }) {
         </span>
       </Row>
     </dl>
+  );
+}
+
+/** An expired payment that received nothing can be issued again (new rate, new expiry); both stay linked. */
+function Regeneration({ payment, onOpen }: { payment: PaymentDetail; onOpen: (id: string) => void }) {
+  const regenerate = useRegenerateMerchantPayment(payment.id);
+  const unpaid = payment.status === "expired" && payment.amountReceivedBase === "0";
+  if (!payment.regeneratedFrom && !payment.regeneratedTo && !unpaid) return null;
+  return (
+    <div className="flex flex-col items-start gap-2">
+      {payment.regeneratedFrom ? (
+        <Button variant="link" className="h-auto p-0" onClick={() => onOpen(payment.regeneratedFrom!)}>
+          Replaces an expired payment: open it
+        </Button>
+      ) : null}
+      {payment.regeneratedTo ? (
+        <Button variant="outline" size="sm" onClick={() => onOpen(payment.regeneratedTo!)}>
+          <ArrowRight aria-hidden="true" /> Open the new payment that replaces it
+        </Button>
+      ) : unpaid ? (
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={regenerate.isPending}
+          onClick={() => regenerate.mutate(undefined, { onSuccess: (next) => onOpen(next.id) })}
+        >
+          {regenerate.isPending ? <Spinner size="sm" /> : <RefreshCw aria-hidden="true" />} Regenerate at
+          today's rate
+        </Button>
+      ) : null}
+      {regenerate.isError ? (
+        <p role="alert" className="text-destructive-emphasis">
+          Not regenerated: {errorText(regenerate.error)}
+        </p>
+      ) : null}
+    </div>
   );
 }
 

@@ -54,6 +54,7 @@ export function PaymentHistoryPanel() {
         id={openId}
         merchant={{ name: merchant.data.name, brandColor: merchant.data.brandColor }}
         onClose={() => setOpenId(null)}
+        onOpen={setOpenId}
       />
     </>
   );
