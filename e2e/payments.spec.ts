@@ -1,160 +1,18 @@
-import type { APIRequestContext, Page } from "@playwright/test";
-import { createWalletClient, custom, encodeFunctionData, erc20Abi, type Hex } from "viem";
+import { readFile } from "node:fs/promises";
+import { PDFDocument } from "pdf-lib";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { expect, test } from "./fixtures";
-
-/**
- * Payments for real on the embedded anvil chain: the merchant and its payment are made through the API, the
- * payer's transfer is signed here with anvil's public development key #0 (1,000,000 demo CPXTB, "test test …
- * junk", never used on a real network) and sent raw through the app's /api/chain/rpc proxy. Each merchant gets a
- * fresh receiving address (merchant addresses are unique), proven by signing the server's message with its key.
- */
-const PAYER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as const;
-/** Anvil's public development key #2 (10,000 demo CPXTB): the browser wallet that pays in the page. */
-const BROWSER_PAYER_KEY = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a" as const;
-const PASSWORD = "correct horse battery staple";
+import { expect, test, toast } from "./fixtures";
+import {
+  BROWSER_PAYER_KEY,
+  createMerchant,
+  createPayment,
+  installWallet,
+  PASSWORD,
+  payFromDevAccount,
+} from "./support/payments";
 
 // One payer account sends every transfer: the tests run one after another so its nonces never race.
 test.describe.configure({ mode: "serial" });
-
-type Payment = {
-  id: string;
-  reference: string;
-  amountDue: string;
-  amountDueBase: string;
-  paymentUri: string;
-  receivingAddress: string;
-};
-
-async function createMerchant(request: APIRequestContext) {
-  const username = `pay_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  expect((await request.post("/api/register", { data: { username, password: PASSWORD } })).ok()).toBe(true);
-  const wallet = privateKeyToAccount(generatePrivateKey());
-  const challenge = await request.post("/api/merchant/wallet-challenge", {
-    data: { address: wallet.address },
-  });
-  expect(challenge.ok()).toBe(true);
-  const { nonce, message } = await challenge.json();
-  const created = await request.post("/api/merchant", {
-    data: {
-      name: "Corner Coffee",
-      businessType: "food",
-      contactEmail: "owner@example.com",
-      walletAddress: wallet.address,
-      proof: { nonce, signature: await wallet.signMessage({ message }) },
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  return { username, address: wallet.address };
-}
-
-async function createPayment(request: APIRequestContext, body: Record<string, unknown>): Promise<Payment> {
-  const response = await request.post("/api/merchant/payments", { data: body });
-  expect(response.status(), await response.text()).toBe(201);
-  return response.json();
-}
-
-/** Signs a transaction with `key` and sends it raw through the app's RPC proxy (the only way to the dev chain). */
-async function sendSigned(request: APIRequestContext, key: Hex, tx: { to: Hex; data: Hex }) {
-  const config = await (await request.get("/api/chain-config")).json();
-  let id = 1;
-  const rpc = async (method: string, params: unknown[] = []) => {
-    const response = await request.post("/api/chain/rpc", {
-      data: { jsonrpc: "2.0", id: id++, method, params },
-    });
-    const body = await response.json();
-    if (body.error) throw new Error(`${method}: ${body.error.message}`);
-    return body.result;
-  };
-  const account = privateKeyToAccount(key);
-  const client = createWalletClient({
-    account,
-    chain: {
-      id: config.chainId,
-      name: "dev",
-      nativeCurrency: config.nativeCurrency,
-      rpcUrls: { default: { http: [] } },
-    },
-    transport: custom({ request: ({ method, params }) => rpc(method, params ?? []) }),
-  });
-  const prepared = await client.prepareTransactionRequest(tx);
-  const raw = await client.signTransaction(prepared);
-  return (await rpc("eth_sendRawTransaction", [raw])) as Hex;
-}
-
-/** An ERC-20 transfer of the token from the payer account (anvil key #0). */
-async function payFromDevAccount(request: APIRequestContext, to: string, amountBase: bigint) {
-  const config = await (await request.get("/api/chain-config")).json();
-  return sendSigned(request, PAYER_KEY, {
-    to: config.token.address as Hex,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to as Hex, amountBase] }),
-  });
-}
-
-/**
- * A browser wallet announced with EIP-6963 that holds `key`: it signs messages and transactions in the test
- * process (transactions go out raw through the proxy); reads go to the proxy from the page.
- */
-async function installWallet(page: Page, key: Hex) {
-  const account = privateKeyToAccount(key);
-  const { chainId } = await (await page.request.get("/api/chain-config")).json();
-  await page.exposeFunction("__walletSign", (data: Hex) => account.signMessage({ message: { raw: data } }));
-  await page.exposeFunction("__walletSend", (tx: { to: Hex; data: Hex }) =>
-    sendSigned(page.request, key, { to: tx.to, data: tx.data }),
-  );
-  await page.addInitScript(
-    ({ address, chainIdHex }) => {
-      const w = window as unknown as Record<string, (arg: unknown) => Promise<string>>;
-      let nextId = 1;
-      const provider = {
-        async request({ method, params }: { method: string; params?: unknown[] }) {
-          switch (method) {
-            case "eth_requestAccounts":
-            case "eth_accounts":
-              return [address];
-            case "eth_chainId":
-              return chainIdHex;
-            case "wallet_requestPermissions":
-            case "wallet_getPermissions":
-              return [{ parentCapability: "eth_accounts" }];
-            case "wallet_switchEthereumChain":
-            case "wallet_revokePermissions":
-              return null;
-            case "personal_sign":
-              return w.__walletSign!(params?.[0]);
-            case "eth_sendTransaction":
-              return w.__walletSend!(params?.[0]);
-            default: {
-              const response = await fetch("/api/chain/rpc", {
-                method: "POST",
-                headers: { "Content-Type": "application/json" },
-                body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: params ?? [] }),
-              });
-              const body = await response.json();
-              if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code });
-              return body.result;
-            }
-          }
-        },
-        on() {},
-        removeListener() {},
-      };
-      const info = {
-        uuid: "0b6a3f0e-6a55-4b8e-a1b0-7f1f4c2d9e11",
-        name: "E2E Payer Wallet",
-        icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E",
-        rdns: "test.cpxtb.payerwallet",
-      };
-      const announce = () =>
-        window.dispatchEvent(
-          new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }),
-        );
-      window.addEventListener("eip6963:requestProvider", announce);
-      announce();
-    },
-    { address: account.address, chainIdHex: `0x${Number(chainId).toString(16)}` },
-  );
-}
 
 test("the pay page shows the amount, QR and countdown, and turns paid live when the transfer lands", async ({
   page,
@@ -326,4 +184,164 @@ test("a wallet without enough CPXTB is told Insufficient Balance and nothing is 
   await page.getByTestId("pay-with-wallet").click();
   await expect(page.getByRole("alert")).toContainText("Insufficient Balance");
   await expect(page.getByTestId("payment-status")).toHaveText("Awaiting payment");
+});
+
+test("the business is edited: details, payment page look, and a new wallet proven by its signature", async ({
+  page,
+}) => {
+  const newWallet = generatePrivateKey();
+  await installWallet(page, newWallet);
+  const { address: oldAddress } = await createMerchant(page.request);
+  await page.goto("/merchant");
+  await page.getByRole("button", { name: "Edit business" }).click();
+  const sheet = page.getByRole("dialog", { name: "Edit business" });
+  await expect(sheet.getByTestId("current-wallet")).toHaveText(oldAddress);
+  await sheet.getByLabel("Business name").fill("Corner Coffee & Cake");
+  await sheet.getByLabel("Brand colour (optional)").fill("teal");
+  await sheet.getByRole("button", { name: "Save changes" }).click();
+  await expect(sheet.getByText("must be a colour like #1a7f5a")).toBeVisible();
+  await sheet.getByLabel("Brand colour (optional)").fill("#0F766E");
+  await sheet.getByText("Always dark").click();
+  await sheet.getByLabel("Receive at the wallet connected in my browser instead").check();
+  await sheet.getByRole("button", { name: "Save changes" }).click();
+  await expect(toast(page, "Business details saved")).toBeVisible();
+  await expect(sheet).toBeHidden();
+  await expect(page.getByTestId("business-name")).toHaveText("Corner Coffee & Cake");
+  const saved = await (await page.request.get("/api/merchant")).json();
+  expect(saved).toMatchObject({ name: "Corner Coffee & Cake", brandColor: "#0f766e", pageTheme: "dark" });
+  expect(saved.walletAddress).not.toBe(oldAddress);
+  expect(saved.walletAddress).toBe(privateKeyToAccount(newWallet).address);
+
+  // The pay page wears the new look: dark theme, the brand colour on the pay button with readable text.
+  const payment = await createPayment(page.request, { currency: "CPXTB", amount: "2" });
+  expect(payment.receivingAddress).toBe(saved.walletAddress);
+  await page.goto(`/pay/${payment.reference}`);
+  await expect(page.getByTestId("pay-page")).toHaveClass(/\bdark\b/);
+  const button = page.getByTestId("pay-with-wallet");
+  await expect(button).toHaveCSS("background-color", "rgb(15, 118, 110)");
+  await expect(button).toHaveCSS("color", "rgb(255, 255, 255)");
+});
+
+test("history: search, status filter and pages; the detail shows the timeline, verifies a hash, saves QR and poster", async ({
+  page,
+  consoleGuard,
+}) => {
+  test.setTimeout(60_000);
+  // The refused verification below (unknown hash) is a 404 answer, which Chromium logs.
+  consoleGuard.allow(/status of 404/);
+  await createMerchant(page.request);
+  const espresso = await createPayment(page.request, {
+    currency: "CPXTB",
+    amount: "5",
+    description: "Espresso",
+    orderId: "E-1",
+  });
+  for (let i = 0; i < 20; i++) {
+    await createPayment(page.request, { currency: "USD", amount: `${i + 1}.00`, orderId: `BULK-${i}` });
+  }
+  const posterChunks: string[] = [];
+  page.on("request", (request) => {
+    if (/\/assets\/poster-[^/]+\.js$/.test(request.url())) posterChunks.push(request.url());
+  });
+  await page.goto("/merchant");
+  const list = page.getByTestId("recent-payments");
+  await expect(list.locator("li")).toHaveCount(20);
+  await expect(page.getByText("20 payments shown")).toBeVisible();
+  await page.getByRole("button", { name: "Show more" }).click();
+  await expect(list.locator("li")).toHaveCount(21);
+  await expect(page.getByRole("button", { name: "Show more" })).toBeHidden();
+
+  await page.getByLabel("Search payments").fill("espr");
+  await expect(list.locator("li")).toHaveCount(1);
+  await expect(list.locator(`li[data-reference="${espresso.reference}"]`)).toContainText("Espresso");
+  await page.getByLabel("Status").selectOption("completed");
+  await expect(page.getByText("No payment matches “espr” with the status Paid.")).toBeVisible();
+  await page.getByRole("button", { name: "Clear search and filter" }).click();
+  // Back to the whole list as it was, both pages.
+  await expect(list.locator("li")).toHaveCount(21);
+  await page.getByLabel("Search payments").fill(espresso.reference);
+  await expect(list.locator("li")).toHaveCount(1);
+
+  await list.getByRole("button", { name: /Espresso/ }).click();
+  const detail = page.getByRole("dialog", { name: "Payment details" });
+  await expect(detail.getByTestId("detail-status")).toHaveText("Awaiting payment");
+  await expect(detail.getByTestId("detail-link")).toHaveText(new RegExp(`/pay/${espresso.reference}$`));
+  await expect(detail.getByRole("img", { name: /QR code to pay/ })).toHaveAttribute(
+    "data-value",
+    espresso.paymentUri,
+  );
+  await expect(detail.getByTestId("detail-timeline")).toContainText("created");
+
+  // A hash the chain does not know: the server's own words, not a status code.
+  await detail.getByLabel("Transaction hash").fill(`0x${"ab".repeat(32)}`);
+  await detail.getByRole("button", { name: "Verify" }).click();
+  await expect(detail.getByTestId("verify-error")).toContainText(
+    "This transaction is not in a block yet. Try again once it is mined.",
+  );
+  // 4 CPXTB without the tag: the indexer cannot match it; the hash ties it to this payment (partial).
+  const config = await (await page.request.get("/api/chain-config")).json();
+  const hash = await payFromDevAccount(
+    page.request,
+    espresso.receivingAddress,
+    4n * 10n ** BigInt(config.token.decimals),
+  );
+  await expect
+    .poll(async () => (await (await page.request.get("/api/merchant/inbox")).json()).items.length, {
+      timeout: 5_000,
+    })
+    .toBe(1);
+  await detail.getByLabel("Transaction hash").fill(hash);
+  await detail.getByRole("button", { name: "Verify" }).click();
+  await expect(detail.getByTestId("verify-result")).toHaveText(
+    "Transaction verified. The payment is now: Partially paid.",
+  );
+  await expect(detail.getByTestId("detail-status")).toHaveText("Partially paid");
+  await expect(detail.getByTestId("detail-received")).toHaveText("4 CPXTB");
+  await expect(detail.getByTestId("detail-timeline")).toContainText(hash);
+  await expect(detail.getByTestId("detail-transfers")).toContainText("by transaction hash");
+  await expect(detail.getByTestId("verify-error")).toBeHidden();
+  await expect(list.locator(`li[data-reference="${espresso.reference}"]`)).toContainText("Partially paid");
+
+  const png = page.waitForEvent("download");
+  await detail.getByRole("button", { name: "QR as PNG" }).click();
+  const pngFile = await (await png).path();
+  expect((await readFile(pngFile)).subarray(1, 4).toString()).toBe("PNG");
+  const svg = page.waitForEvent("download");
+  await detail.getByRole("button", { name: "QR as SVG" }).click();
+  expect((await svg).suggestedFilename()).toMatch(/^cpxtb-payment-.+\.svg$/);
+  expect(await readFile(await (await svg).path(), "utf8")).toMatch(/^<svg [^>]*viewBox/);
+
+  expect(posterChunks, "pdf-lib loads only when a poster is asked for").toEqual([]);
+  const pdf = page.waitForEvent("download");
+  await detail.getByRole("button", { name: "Poster (PDF)" }).click();
+  const pdfFile = await pdf;
+  expect(pdfFile.suggestedFilename()).toMatch(/^cpxtb-poster-.+\.pdf$/);
+  const doc = await PDFDocument.load(await readFile(await pdfFile.path()));
+  expect(doc.getTitle()).toBe("Payment poster - Corner Coffee");
+  expect(doc.getSubject()).toBe(`CPXTB payment ${espresso.reference}`);
+  expect(posterChunks).toHaveLength(1);
+});
+
+test("the owner sees a payment on /payments; another merchant's dashboard lists and finds none", async ({
+  page,
+}) => {
+  await createMerchant(page.request);
+  const mine = await createPayment(page.request, { currency: "CPXTB", amount: "1", description: "Secret" });
+  // The owner finds it on the Payment History page too, with its detail.
+  await page.goto("/payments");
+  await page
+    .getByTestId("recent-payments")
+    .getByRole("button", { name: /Secret/ })
+    .click();
+  await expect(page.getByRole("dialog", { name: "Payment details" }).getByTestId("detail-status")).toHaveText(
+    "Awaiting payment",
+  );
+  await page.context().clearCookies();
+  await createMerchant(page.request);
+  await page.goto("/merchant");
+  await expect(page.getByText("No payments yet.")).toBeVisible();
+  await page.getByLabel("Search payments").fill(mine.reference);
+  await expect(page.getByText(`No payment matches “${mine.reference}”.`)).toBeVisible();
+  const direct = await page.request.get(`/api/merchant/payments/${mine.id}`);
+  expect(direct.status()).toBe(404);
 });

@@ -30,6 +30,16 @@ export const BUSINESS_TYPES = [
   "other",
 ] as const;
 
+/** The pay page's look: its accent colour (6-digit hex) and theme ("auto" follows the payer's own theme). */
+export const PAGE_THEMES = ["auto", "light", "dark"] as const;
+export const pageTheme = z.enum(PAGE_THEMES);
+export type PageTheme = z.infer<typeof pageTheme>;
+export const brandColor = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #1a7f5a (# and 6 hex digits)")
+  .transform((v) => v.toLowerCase());
+
 const merchantFields = {
   name: z.string().trim().min(2, "at least 2 characters").max(100),
   businessType: z.enum(BUSINESS_TYPES),
@@ -39,6 +49,8 @@ const merchantFields = {
   logoUrl: logoUrl.nullish(),
   /** Underpayment accepted as paid, in basis points (100 = 1%); at most 10%. */
   toleranceBps: z.number().int().min(0).max(1000),
+  brandColor: brandColor.nullish(),
+  pageTheme,
 };
 
 /** Proof that the signed-in user controls `walletAddress`: an EIP-191 signature of the server's message. */
@@ -58,6 +70,7 @@ export const walletChallengeResponse = z.object({
 export const createMerchantRequest = z.object({
   ...merchantFields,
   toleranceBps: merchantFields.toleranceBps.default(0),
+  pageTheme: pageTheme.default("auto"),
   walletAddress: evmAddress,
   proof: walletProof,
 });
@@ -85,6 +98,8 @@ export const merchantResponse = z.object({
   walletAddress: z.string(),
   walletVerifiedAt: z.string(),
   toleranceBps: z.number().int(),
+  brandColor: z.string().nullable(),
+  pageTheme,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

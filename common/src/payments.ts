@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageTheme } from "./merchant.ts";
 
 export const PAYMENT_STATUSES = [
   "pending",
@@ -63,7 +64,13 @@ const amounts = {
 export const publicPaymentResponse = z.object({
   reference: z.string(),
   status: paymentStatus,
-  merchant: z.object({ name: z.string(), logoUrl: z.string().nullable() }),
+  merchant: z.object({
+    name: z.string(),
+    logoUrl: z.string().nullable(),
+    /** The pay page's accent colour (#rrggbb) and theme, as the merchant set them. */
+    brandColor: z.string().nullable(),
+    pageTheme,
+  }),
   ...amounts,
   token: z.object({ address: z.string(), symbol: z.string(), decimals: z.number().int() }),
   chainId: z.number().int(),
@@ -140,6 +147,8 @@ export const paymentDetailResponse = paymentResponse.extend({
 
 export const listPaymentsQuery = z.object({
   status: paymentStatus.optional(),
+  /** Part of the description, the order id or the reference (case-insensitive). */
+  q: z.string().trim().max(100).optional(),
   orderId: z.string().trim().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   /** The `nextCursor` of the previous page. */

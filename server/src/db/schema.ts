@@ -123,6 +123,11 @@ export const merchants = pgTable(
     walletVerifiedAt: timestamp("wallet_verified_at", { withTimezone: true }).notNull(),
     /** Underpayment the merchant accepts as paid, in basis points of the amount due (0 = exact). */
     toleranceBps: integer("tolerance_bps").notNull().default(0),
+    /** Pay page appearance: accent colour (#rrggbb, null = the platform's) and theme ("auto" = the payer's). */
+    brandColor: text("brand_color"),
+    pageTheme: text("page_theme", { enum: ["auto", "light", "dark"] })
+      .notNull()
+      .default("auto"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -32,6 +32,18 @@ function describeValidation(error: FastifyError): string {
   return `Invalid ${where}: ${problems.join("; ") || error.message}`;
 }
 
+/**
+ * PostgreSQL refuses text it cannot store (a NUL character: 22021; 22P05 untranslatable): the input's fault,
+ * wherever it came from (body, query), so a 400 rather than a 500. Drizzle wraps the driver's error in `cause`.
+ */
+function isUnstorableText(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "22021" || code === "22P05") return true;
+  }
+  return false;
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
@@ -40,6 +52,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
       return reply.status(400).send(errorBody("VALIDATION_ERROR", describeValidation(error)));
+    }
+    if (isUnstorableText(error)) {
+      return reply
+        .status(400)
+        .send(errorBody("VALIDATION_ERROR", "The request contains a character that cannot be stored (NUL)."));
     }
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
     const status = mapped ? errorStatus[mapped] : (error.statusCode ?? 500);

@@ -1,9 +1,9 @@
 import { History } from "lucide-react";
 import { PageFrame } from "@/components/layout/page-frame";
-import { PendingFeature } from "@/components/layout/pending-feature";
 import { Spinner } from "@/components/ui/spinner";
 import { useAuth } from "@/features/auth/auth-provider";
 import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
+import { PaymentHistoryPanel } from "@/features/payments/dashboard/components/payment-history-panel";
 
 export default function PaymentHistoryPage() {
   const { user, isLoading } = useAuth();
@@ -17,10 +17,7 @@ export default function PaymentHistoryPage() {
       {isLoading ? (
         <Spinner size="lg" label="Checking your session" />
       ) : user ? (
-        <PendingFeature title="No payments to show yet">
-          Payments are not available on accounts yet. When they are, each payment will be listed here with
-          search, filters and export.
-        </PendingFeature>
+        <PaymentHistoryPanel />
       ) : (
         <SignInPrompt reason="Sign in to see the payments your business has received." />
       )}

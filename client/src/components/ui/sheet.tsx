@@ -11,8 +11,9 @@ export function SheetContent({
   className,
   children,
   side = "left",
+  closeLabel = "Close menu",
   ...props
-}: React.ComponentProps<typeof SheetPrimitive.Content> & { side?: "left" | "right" }) {
+}: React.ComponentProps<typeof SheetPrimitive.Content> & { side?: "left" | "right"; closeLabel?: string }) {
   return (
     <SheetPrimitive.Portal>
       <SheetPrimitive.Overlay
@@ -33,7 +34,7 @@ export function SheetContent({
         {children}
         <SheetPrimitive.Close
           className="absolute top-2 right-2 inline-flex size-11 items-center justify-center rounded-md text-muted-foreground outline-none transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:ring-[3px] focus-visible:ring-ring/60"
-          aria-label="Close menu"
+          aria-label={closeLabel}
         >
           <XIcon className="size-5" aria-hidden="true" />
         </SheetPrimitive.Close>

@@ -20,6 +20,8 @@ export function toMerchantResponse(row: repo.MerchantRow): Merchant {
     walletAddress: row.walletAddress,
     walletVerifiedAt: row.walletVerifiedAt.toISOString(),
     toleranceBps: row.toleranceBps,
+    brandColor: row.brandColor,
+    pageTheme: row.pageTheme,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -121,6 +123,8 @@ export async function registerMerchant(db: Db, ownerId: string, input: CreateMer
       walletAddress,
       walletVerifiedAt: new Date(),
       toleranceBps: input.toleranceBps ?? 0,
+      brandColor: input.brandColor ?? null,
+      pageTheme: input.pageTheme ?? "auto",
     });
   } catch (error) {
     duplicateAddress(error);

@@ -103,7 +103,7 @@ export class PaymentLive {
     const owners = this.byMerchant.get(message.merchantId);
     if (!owners?.size && this.byReference.size === 0) return;
     const [row] = await this.deps.db
-      .select({ payment: payments, merchant: { name: merchants.name, logoUrl: merchants.logoUrl } })
+      .select({ payment: payments, merchant: repo.publicMerchantColumns })
       .from(payments)
       .innerJoin(merchants, eq(merchants.id, payments.merchantId))
       .where(eq(payments.id, message.paymentId));

@@ -1,5 +1,5 @@
-import type { PaymentStatus } from "@common/payments.ts";
-import { and, desc, eq, gte, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import type { PaymentStatus, PublicPayment } from "@common/payments.ts";
+import { and, desc, eq, gte, ilike, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
 import {
   chainTransfers,
@@ -13,6 +13,15 @@ import { createId } from "../../lib/ids.ts";
 import { MATCHABLE_STATUSES } from "./state.ts";
 
 export type PaymentRow = typeof payments.$inferSelect;
+
+/** What the pay page may show of a merchant: name, logo and the page's appearance. */
+export const publicMerchantColumns = {
+  name: merchants.name,
+  logoUrl: merchants.logoUrl,
+  brandColor: merchants.brandColor,
+  pageTheme: merchants.pageTheme,
+};
+export type PublicMerchant = PublicPayment["merchant"];
 export type TransferRow = typeof chainTransfers.$inferSelect;
 export type TimelineRow = typeof paymentTimeline.$inferSelect;
 
@@ -48,7 +57,7 @@ export async function findPaymentForUpdate(db: DbOrTx, id: string): Promise<Paym
 
 export async function findPaymentByReference(db: DbOrTx, reference: string) {
   const [row] = await db
-    .select({ payment: payments, merchant: { name: merchants.name, logoUrl: merchants.logoUrl } })
+    .select({ payment: payments, merchant: publicMerchantColumns })
     .from(payments)
     .innerJoin(merchants, eq(merchants.id, payments.merchantId))
     .where(eq(payments.reference, reference));
@@ -72,8 +81,10 @@ export async function findPaymentOfOwner(
 export async function listPaymentsOfOwner(
   db: DbOrTx,
   ownerId: string,
-  filter: { status?: PaymentStatus; orderId?: string; cursor?: string; limit: number },
+  filter: { status?: PaymentStatus; orderId?: string; q?: string; cursor?: string; limit: number },
 ): Promise<PaymentRow[]> {
+  // The search is a literal substring: LIKE's wildcards in it are escaped.
+  const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = await db
     .select({ payment: payments })
     .from(payments)
@@ -83,6 +94,13 @@ export async function listPaymentsOfOwner(
         eq(merchants.ownerId, ownerId),
         filter.status ? eq(payments.status, filter.status) : undefined,
         filter.orderId ? eq(payments.orderId, filter.orderId) : undefined,
+        pattern
+          ? or(
+              ilike(payments.description, pattern),
+              ilike(payments.orderId, pattern),
+              ilike(payments.reference, pattern),
+            )
+          : undefined,
         filter.cursor ? lt(payments.id, filter.cursor) : undefined,
       ),
     )

@@ -274,7 +274,7 @@ export async function getPublicPayment(deps: PaymentsDeps, reference: string) {
 export async function publicView(
   deps: PaymentsDeps,
   payment: repo.PaymentRow,
-  merchant: { name: string; logoUrl: string | null },
+  merchant: repo.PublicMerchant,
 ) {
   const [transfers, head, successor] = await Promise.all([
     repo.listTransfersOfPayment(deps.db, payment.id),

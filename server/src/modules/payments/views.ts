@@ -59,7 +59,7 @@ export function toPaymentResponse(p: PaymentRow, baseUrl: string): Payment {
 
 export function toPublicPayment(input: {
   payment: PaymentRow;
-  merchant: { name: string; logoUrl: string | null };
+  merchant: PublicPayment["merchant"];
   token: Pick<TokenInfo, "symbol">;
   confirmationsRequired: number;
   head: bigint | null;

@@ -21,6 +21,7 @@ import { cn } from "@/lib/utils";
 import { usePublicPayment } from "../api/get-public-payment";
 import { useRegeneratePayment } from "../api/regenerate-payment";
 import { submitPaymentTx } from "../api/submit-payment-tx";
+import { appearanceProps } from "../appearance";
 import { formatCountdown, formatTokenAmount, formatUsd, plainTokenAmount, shortAddress } from "../format";
 import { PaymentStatusBadge, STATUS_INFO } from "../payment-status";
 import { useLivePayment } from "../use-live-payment";
@@ -119,44 +120,53 @@ export function PayView({ reference, sendTransfer }: { reference: string; sendTr
 }
 
 function PayShell({ payment, children }: { payment?: PublicPayment; children: React.ReactNode }) {
+  // The merchant's look: its theme on this page's subtree, its brand colour as the accent.
+  const appearance = appearanceProps(payment?.merchant);
   return (
-    <div className="mx-auto flex w-full max-w-md flex-col gap-3 px-3 pt-3 pb-8 sm:pt-8">
-      <section className="flex flex-col gap-3 rounded-xl border border-border bg-card p-4 text-card-foreground shadow-sm sm:p-6">
-        <header className="flex items-center gap-3">
-          {payment?.merchant.logoUrl ? (
-            <img
-              src={payment.merchant.logoUrl}
-              alt=""
-              width={40}
-              height={40}
-              className="size-10 shrink-0 rounded-md border border-border bg-white object-contain"
-            />
-          ) : (
-            <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-md bg-primary/12 font-bold text-primary">
-              {payment?.merchant.name.slice(0, 1).toUpperCase() ?? "C"}
-            </span>
-          )}
-          <div className="min-w-0">
-            <h1 className="font-bold text-lg leading-tight">CPXTB Payment</h1>
-            <p className="truncate text-muted-foreground text-sm">
-              {payment ? (
-                <>
-                  Pay with CPXTB tokens to{" "}
-                  <span className="font-medium text-foreground" data-testid="merchant-name">
-                    {payment.merchant.name}
-                  </span>
-                </>
-              ) : (
-                "Pay with CPXTB tokens"
-              )}
-            </p>
-          </div>
-        </header>
-        {children}
-      </section>
-      <p className="text-center text-muted-foreground text-xs">
-        Powered by CPXTB Platform • Secure Payment Processing
-      </p>
+    <div
+      className={cn("min-h-[calc(100dvh-4rem)] bg-background text-foreground", appearance.className)}
+      style={appearance.style}
+      data-testid="pay-page"
+      data-page-theme={payment?.merchant.pageTheme}
+    >
+      <div className="mx-auto flex w-full max-w-md flex-col gap-3 px-3 pt-3 pb-8 sm:pt-8">
+        <section className="flex flex-col gap-3 rounded-xl border border-border border-t-4 border-t-primary bg-card p-4 text-card-foreground shadow-sm sm:p-6">
+          <header className="flex items-center gap-3">
+            {payment?.merchant.logoUrl ? (
+              <img
+                src={payment.merchant.logoUrl}
+                alt=""
+                width={40}
+                height={40}
+                className="size-10 shrink-0 rounded-md border border-border bg-white object-contain"
+              />
+            ) : (
+              <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-md bg-primary font-bold text-primary-foreground">
+                {payment?.merchant.name.slice(0, 1).toUpperCase() ?? "C"}
+              </span>
+            )}
+            <div className="min-w-0">
+              <h1 className="font-bold text-lg leading-tight">CPXTB Payment</h1>
+              <p className="truncate text-muted-foreground text-sm">
+                {payment ? (
+                  <>
+                    Pay with CPXTB tokens to{" "}
+                    <span className="font-medium text-foreground" data-testid="merchant-name">
+                      {payment.merchant.name}
+                    </span>
+                  </>
+                ) : (
+                  "Pay with CPXTB tokens"
+                )}
+              </p>
+            </div>
+          </header>
+          {children}
+        </section>
+        <p className="text-center text-muted-foreground text-xs">
+          Powered by CPXTB Platform • Secure Payment Processing
+        </p>
+      </div>
     </div>
   );
 }

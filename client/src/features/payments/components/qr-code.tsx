@@ -1,11 +1,17 @@
 import * as React from "react";
 import { cn } from "@/lib/utils";
 
-/** The modules of a QR code as one SVG path (dark on white, 4-module quiet zone: what every scanner reads). */
-export async function qrSvg(text: string): Promise<{ path: string; size: number }> {
+/** The QR modules of `text` (true = dark), with a 4-module quiet zone: what every scanner reads. */
+export async function qrMatrix(text: string): Promise<{ data: boolean[][]; size: number }> {
   // The encoder loads on first use only: it is never part of the entry chunk.
   const { encode } = await import("uqr");
   const { data, size } = encode(text, { ecc: "M", border: 4 });
+  return { data, size };
+}
+
+/** The modules of a QR code as one SVG path (dark on white). */
+export async function qrSvg(text: string): Promise<{ path: string; size: number }> {
+  const { data, size } = await qrMatrix(text);
   let path = "";
   data.forEach((row, y) => {
     row.forEach((dark, x) => {
@@ -19,15 +25,46 @@ export function svgMarkup({ path, size }: { path: string; size: number }, scale 
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${size * scale}" height="${size * scale}" viewBox="0 0 ${size} ${size}" shape-rendering="crispEdges"><rect width="${size}" height="${size}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`;
 }
 
-/** Saves the QR code of `text` as an SVG file. */
-export async function downloadQr(text: string, fileName: string) {
-  const blob = new Blob([svgMarkup(await qrSvg(text))], { type: "image/svg+xml" });
+/** Hands `blob` to the browser as a download named `fileName`. */
+export function saveFile(blob: Blob, fileName: string) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
   link.download = fileName;
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The QR code as a PNG: `scale` pixels per module, drawn module by module (crisp at any size). */
+async function qrPng(text: string, scale = 12): Promise<Blob> {
+  const { data, size } = await qrMatrix(text);
+  const canvas = document.createElement("canvas");
+  canvas.width = size * scale;
+  canvas.height = size * scale;
+  const context = canvas.getContext("2d");
+  if (!context) throw new Error("This browser cannot draw images.");
+  context.fillStyle = "#fff";
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.fillStyle = "#000";
+  data.forEach((row, y) => {
+    row.forEach((dark, x) => {
+      if (dark) context.fillRect(x * scale, y * scale, scale, scale);
+    });
+  });
+  return new Promise((resolve, reject) =>
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error("The image could not be made."))),
+      "image/png",
+    ),
+  );
+}
+
+/** Saves the QR code of `text` as an SVG file, or a PNG when `fileName` ends in .png. */
+export async function downloadQr(text: string, fileName: string) {
+  const blob = fileName.endsWith(".png")
+    ? await qrPng(text)
+    : new Blob([svgMarkup(await qrSvg(text))], { type: "image/svg+xml" });
+  saveFile(blob, fileName);
 }
 
 export function QrCode({

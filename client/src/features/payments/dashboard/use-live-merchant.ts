@@ -2,6 +2,8 @@ import type { Payment } from "@common/payments";
 import * as React from "react";
 import { liveSocket } from "@/lib/live-socket";
 import { queryClient } from "@/lib/query-client";
+import { paymentDetailQueryKey } from "./api/get-payment-detail";
+import { upsertHistoryPayment } from "./api/get-payment-history";
 import { inboxQueryKey, upsertRecentPayment } from "./api/payments";
 
 /**
@@ -23,6 +25,9 @@ export function useLiveMerchant(onPayment: (payment: Payment, event: string) => 
     const offUpdate = liveSocket.on("merchantPaymentUpdate", (message) => {
       const payment = message.payment as Payment;
       upsertRecentPayment(payment);
+      upsertHistoryPayment(payment);
+      // An open detail view refetches its timeline and transfers.
+      void queryClient.invalidateQueries({ queryKey: paymentDetailQueryKey(payment.id) });
       // An assignment or a new unmatched transfer changes the inbox too.
       void queryClient.invalidateQueries({ queryKey: inboxQueryKey });
       listener.current(payment, String(message.event));

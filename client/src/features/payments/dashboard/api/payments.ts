@@ -2,6 +2,7 @@ import type { CreatePaymentRequest, Payment, Transfer } from "@common/payments";
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/api-client";
 import { queryClient } from "@/lib/query-client";
+import { upsertHistoryPayment } from "./get-payment-history";
 
 export const recentPaymentsQueryKey = ["/api/merchant/payments?limit=20"] as const;
 export const inboxQueryKey = ["/api/merchant/inbox"] as const;
@@ -34,7 +35,13 @@ export async function createPayment(body: CreatePaymentRequest): Promise<Payment
 }
 
 export function useCreatePayment() {
-  return useMutation({ mutationFn: createPayment, onSuccess: upsertRecentPayment });
+  return useMutation({
+    mutationFn: createPayment,
+    onSuccess: (payment) => {
+      upsertRecentPayment(payment);
+      upsertHistoryPayment(payment);
+    },
+  });
 }
 
 /** POST /api/merchant/inbox/:id/assign. */
@@ -48,6 +55,7 @@ export function useAssignTransfer() {
     mutationFn: (v: { transferId: string; paymentId: string }) => assignTransfer(v.transferId, v.paymentId),
     onSuccess: (payment) => {
       upsertRecentPayment(payment);
+      upsertHistoryPayment(payment);
       void queryClient.invalidateQueries({ queryKey: inboxQueryKey });
     },
   });

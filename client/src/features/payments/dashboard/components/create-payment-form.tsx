@@ -1,5 +1,5 @@
 import { createPaymentRequest, EXPIRY_MINUTES, type Payment } from "@common/payments";
-import { Download, Plus } from "lucide-react";
+import { Download, FileSearch, Plus } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -7,10 +7,11 @@ import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { CopyButton } from "../../components/copy-button";
 import { downloadQr, QrCode } from "../../components/qr-code";
+import { errorText } from "../../error-text";
 import { formatTokenAmount, formatUsd } from "../../format";
 import { useCreatePayment } from "../api/payments";
 
-export function CreatePaymentForm() {
+export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) {
   const create = useCreatePayment();
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const [created, setCreated] = React.useState<Payment | null>(null);
@@ -76,19 +77,19 @@ export function CreatePaymentForm() {
         <Field name="payerEmail" type="email" label="Payer email (optional)" error={errors.payerEmail} />
         {create.isError ? (
           <p role="alert" className="font-medium text-destructive-emphasis text-sm sm:col-span-2">
-            The payment was not created: {create.error.message.replace(/^\d{3}: /, "")}
+            The payment was not created: {errorText(create.error)}
           </p>
         ) : null}
         <Button type="submit" disabled={create.isPending} className="sm:justify-self-start">
           {create.isPending ? <Spinner size="sm" /> : <Plus aria-hidden="true" />} Create payment
         </Button>
       </form>
-      {created ? <NewPayment payment={created} /> : null}
+      {created ? <NewPayment payment={created} onOpen={onOpen} /> : null}
     </section>
   );
 }
 
-function NewPayment({ payment }: { payment: Payment }) {
+function NewPayment({ payment, onOpen }: { payment: Payment; onOpen: (id: string) => void }) {
   return (
     <div
       className="mt-6 flex flex-col gap-4 border-border border-t pt-6 sm:flex-row sm:items-start"
@@ -118,10 +119,13 @@ function NewPayment({ payment }: { payment: Payment }) {
             variant="outline"
             size="sm"
             onClick={() =>
-              downloadQr(payment.paymentUri, `cpxtb-payment-${payment.reference.slice(0, 8)}.svg`)
+              downloadQr(payment.paymentUri, `cpxtb-payment-${payment.reference.slice(0, 8)}.png`)
             }
           >
             <Download aria-hidden="true" /> Download QR
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => onOpen(payment.id)}>
+            <FileSearch aria-hidden="true" /> Details, poster
           </Button>
         </div>
       </div>

@@ -1,15 +1,20 @@
+import type { Merchant } from "@common/merchant";
 import type { Payment } from "@common/payments";
-import { Activity, CircleAlert, RefreshCw } from "lucide-react";
+import { Activity, CircleAlert, Pencil, RefreshCw } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
+import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { shortAddress } from "../../format";
 import { useDetectionHealthy } from "../api/get-detection-health";
 import { useMerchant } from "../api/get-merchant";
 import { useLiveMerchant } from "../use-live-merchant";
 import { BusinessSetupForm, type SignOwnership } from "./business-setup-form";
 import { CreatePaymentForm } from "./create-payment-form";
+import { EditBusinessForm } from "./edit-business-form";
+import { PaymentDetailSheet } from "./payment-detail-sheet";
+import { PaymentHistory } from "./payment-history";
 import { PaymentNotification, playChime } from "./payment-notification";
-import { RecentPayments, UnattributedInbox } from "./recent-payments";
+import { UnattributedInbox } from "./unattributed-inbox";
 
 export function MerchantDashboard({ signOwnership }: { signOwnership: SignOwnership }) {
   const merchant = useMerchant();
@@ -29,16 +34,21 @@ export function MerchantDashboard({ signOwnership }: { signOwnership: SignOwners
     );
   }
   if (!merchant.data) return <BusinessSetupForm signOwnership={signOwnership} />;
-  return <Dashboard name={merchant.data.name} wallet={merchant.data.walletAddress} />;
+  return <Dashboard merchant={merchant.data} signOwnership={signOwnership} />;
 }
 
-function Dashboard({ name, wallet }: { name: string; wallet: string }) {
+function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwnership: SignOwnership }) {
   const [notice, setNotice] = React.useState<Payment | null>(null);
+  const [editing, setEditing] = React.useState(false);
+  const [openId, setOpenId] = React.useState<string | null>(null);
+  const viewing = React.useRef<string | null>(null);
+  viewing.current = openId;
   const onPayment = React.useCallback((payment: Payment, event: string) => {
     if (event === "payment.snapshot") return;
     if (payment.status === "completed" || payment.status === "paid_late" || payment.status === "partial") {
-      setNotice(payment);
       playChime(payment.status === "partial" ? "partial" : "completed");
+      // The payment open in the detail view shows the news there already.
+      if (viewing.current !== payment.id) setNotice(payment);
     }
   }, []);
   const live = useLiveMerchant(onPayment);
@@ -46,15 +56,22 @@ function Dashboard({ name, wallet }: { name: string; wallet: string }) {
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm">
-          <span className="font-semibold">{name}</span>{" "}
-          <span className="text-muted-foreground">
-            receives to{" "}
-            <span className="font-mono" title={wallet}>
-              {shortAddress(wallet)}
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="text-sm">
+            <span className="font-semibold" data-testid="business-name">
+              {merchant.name}
+            </span>{" "}
+            <span className="text-muted-foreground">
+              receives to{" "}
+              <span className="font-mono" title={merchant.walletAddress}>
+                {shortAddress(merchant.walletAddress)}
+              </span>
             </span>
-          </span>
-        </p>
+          </p>
+          <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
+            <Pencil aria-hidden="true" /> Edit business
+          </Button>
+        </div>
         <p className="flex items-center gap-2 text-sm" role="status" data-testid="detection-status">
           {detecting && live ? (
             <>
@@ -71,12 +88,42 @@ function Dashboard({ name, wallet }: { name: string; wallet: string }) {
           )}
         </p>
       </div>
-      <CreatePaymentForm />
+      <CreatePaymentForm onOpen={setOpenId} />
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
-        <RecentPayments />
+        <PaymentHistory onOpen={setOpenId} />
         <UnattributedInbox />
       </div>
-      {notice ? <PaymentNotification payment={notice} onClose={() => setNotice(null)} /> : null}
+      <Sheet open={editing} onOpenChange={setEditing}>
+        <SheetContent
+          side="right"
+          closeLabel="Close without saving"
+          className="w-full overflow-y-auto sm:max-w-xl"
+        >
+          <SheetHeader>
+            <SheetTitle>Edit business</SheetTitle>
+            <SheetDescription>
+              Your details, your payment page's look, and the wallet that receives your payments.
+            </SheetDescription>
+          </SheetHeader>
+          <div className="px-4 pb-8">
+            <EditBusinessForm
+              merchant={merchant}
+              signOwnership={signOwnership}
+              onDone={() => setEditing(false)}
+            />
+          </div>
+        </SheetContent>
+      </Sheet>
+      <PaymentDetailSheet
+        id={openId}
+        merchant={{ name: merchant.name, brandColor: merchant.brandColor }}
+        onClose={() => setOpenId(null)}
+        onOpen={setOpenId}
+      />
+      {/* Behind an open sheet the screen would be inert (modal): it waits until the sheet closes. */}
+      {notice && !editing && openId === null ? (
+        <PaymentNotification payment={notice} onClose={() => setNotice(null)} />
+      ) : null}
     </>
   );
 }

@@ -1,64 +1,8 @@
-import type { Payment } from "@common/payments";
-import { Inbox, Link2 } from "lucide-react";
+import { Inbox } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { formatRelative, formatTokenAmount, shortAddress } from "../../format";
-import { PaymentStatusBadge } from "../../payment-status";
+import { errorText } from "../../error-text";
+import { formatTokenAmount, shortAddress } from "../../format";
 import { useAssignTransfer, useInbox, useRecentPayments } from "../api/payments";
-
-export function RecentPayments() {
-  const list = useRecentPayments();
-  return (
-    <section className="rounded-xl border border-border bg-card p-4 sm:p-6" aria-labelledby="recent-title">
-      <h2 id="recent-title" className="font-semibold text-xl">
-        Recent payments
-      </h2>
-      {list.isPending ? (
-        <div
-          aria-busy="true"
-          className="mt-4 h-32 animate-pulse rounded-lg bg-muted motion-reduce:animate-none"
-        />
-      ) : list.isError ? (
-        <p role="alert" className="mt-4 text-destructive-emphasis text-sm">
-          Your payments could not be loaded. Reload the page to try again.
-        </p>
-      ) : list.data.items.length === 0 ? (
-        <p className="mt-4 text-muted-foreground text-sm">
-          No payments yet. Create one above and show its QR code to your customer.
-        </p>
-      ) : (
-        <ul className="mt-4 divide-y divide-border" aria-live="polite" data-testid="recent-payments">
-          {list.data.items.map((payment) => (
-            <PaymentRow key={payment.id} payment={payment} />
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-function PaymentRow({ payment }: { payment: Payment }) {
-  return (
-    <li className="flex flex-wrap items-center justify-between gap-2 py-3" data-reference={payment.reference}>
-      <div className="min-w-0">
-        <p className="font-medium tabular-nums">{formatTokenAmount(payment.amountDue)} CPXTB</p>
-        <p className="truncate text-muted-foreground text-sm">
-          {payment.description ?? payment.orderId ?? "Payment"} ·{" "}
-          <time dateTime={payment.createdAt} title={new Date(payment.createdAt).toLocaleString()}>
-            {formatRelative(payment.createdAt)}
-          </time>
-        </p>
-      </div>
-      <div className="flex items-center gap-2">
-        <PaymentStatusBadge status={payment.status} />
-        <Button asChild variant="ghost" size="icon" aria-label="Open the payment page">
-          <a href={`/pay/${payment.reference}`} target="_blank" rel="noreferrer">
-            <Link2 aria-hidden="true" />
-          </a>
-        </Button>
-      </div>
-    </li>
-  );
-}
 
 /** Transfers to the merchant's address that matched no payment; each can be assigned to an open one. */
 export function UnattributedInbox() {
@@ -129,7 +73,7 @@ export function UnattributedInbox() {
       )}
       {assign.isError ? (
         <p role="alert" className="mt-2 text-destructive-emphasis text-sm">
-          Not assigned: {assign.error.message.replace(/^\d{3}: /, "")}
+          Not assigned: {errorText(assign.error)}
         </p>
       ) : null}
     </section>

@@ -1,0 +1,127 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import * as React from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { queryClient } from "@/lib/query-client";
+import type { PaymentDetail } from "../api/get-payment-detail";
+import { PaymentDetailView } from "./payment-detail";
+
+const OLD = `pay_${"0".repeat(25)}1`;
+const NEW = `pay_${"0".repeat(25)}2`;
+
+function detail(id: string, overrides: Partial<PaymentDetail> = {}): PaymentDetail {
+  return {
+    id,
+    reference: `ref${id.slice(-1)}AAAAAAAAAAAAAAAAAAA`,
+    status: "expired",
+    amountDue: "5.000123",
+    amountDueBase: "5000123000000000000",
+    amountReceived: "0",
+    amountReceivedBase: "0",
+    amountUsd: "0.05",
+    overpaid: false,
+    overpaidBase: "0",
+    chainId: 31337,
+    tokenAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    receivingAddress: "0x1111111111111111111111111111111111111111",
+    paymentUri:
+      "ethereum:0x5FbDB2315678afecb367f032d93F642f64180aa3@31337/transfer?address=0x1111111111111111111111111111111111111111&uint256=5000123000000000000",
+    paymentUrl: "http://localhost/pay/ref",
+    price: { usdPerToken: "0.01", source: "fixed", at: "2026-11-22T00:00:00.000Z" },
+    tag: 123,
+    toleranceBps: 0,
+    description: "Espresso",
+    orderId: null,
+    successUrl: null,
+    payerEmail: null,
+    expiresAt: "2026-11-22T00:15:00.000Z",
+    monitorUntil: "2026-11-23T00:15:00.000Z",
+    completedAt: null,
+    regeneratedFrom: null,
+    regeneratedTo: null,
+    createdAt: "2026-11-22T00:00:00.000Z",
+    updatedAt: "2026-11-22T00:00:00.000Z",
+    timeline: [
+      { from: null, to: "pending", cause: "created", blockNumber: null, at: "2026-11-22T00:00:00.000Z" },
+    ],
+    transfers: [],
+    ...overrides,
+  };
+}
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+
+function Harness() {
+  const [id, setId] = React.useState(OLD);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <p data-testid="shown">{id}</p>
+      <PaymentDetailView
+        key={id}
+        id={id}
+        merchant={{ name: "Corner Coffee", brandColor: null }}
+        onOpen={setId}
+      />
+    </QueryClientProvider>
+  );
+}
+
+afterEach(() => {
+  queryClient.clear();
+  vi.unstubAllGlobals();
+});
+
+describe("PaymentDetailView", () => {
+  it("regenerates an expired unpaid payment and shows the new one, linked back", async () => {
+    let regenerated = false;
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === "/api/chain-config") return json({ blockExplorerUrl: null });
+      if (url === `/api/merchant/payments/${OLD}/regenerate` && init?.method === "POST") {
+        regenerated = true;
+        return json(detail(NEW, { status: "pending", regeneratedFrom: OLD }), 201);
+      }
+      if (url === `/api/merchant/payments/${OLD}`)
+        return json(detail(OLD, regenerated ? { regeneratedTo: NEW } : {}));
+      if (url === `/api/merchant/payments/${NEW}`)
+        return json(detail(NEW, { status: "pending", regeneratedFrom: OLD }));
+      return json({ error: { code: "NOT_FOUND", message: "no" } }, 404);
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    render(<Harness />);
+    fireEvent.click(await screen.findByRole("button", { name: /Regenerate at today's rate/ }));
+    await waitFor(() => expect(screen.getByTestId("shown").textContent).toBe(NEW));
+    expect(
+      await screen.findByText("Awaiting payment", { selector: "[data-testid=detail-status]" }),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Replaces an expired payment: open it" }));
+    await waitFor(() => expect(screen.getByTestId("shown").textContent).toBe(OLD));
+    expect(await screen.findByRole("button", { name: /Open the new payment/ })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: /Regenerate/ })).toBeNull();
+  });
+
+  it("shows the server's reason when verifying a hash fails", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url === "/api/chain-config") return json({ blockExplorerUrl: null });
+        if (init?.method === "POST")
+          return json(
+            { error: { code: "UNPROCESSABLE", message: "This transaction failed on chain (reverted)." } },
+            422,
+          );
+        return json(detail(OLD, { status: "pending" }));
+      }),
+    );
+    render(<Harness />);
+    fireEvent.change(await screen.findByLabelText("Transaction hash"), { target: { value: "0x12" } });
+    fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByText(/must be a transaction hash/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Transaction hash"), {
+      target: { value: `0x${"ab".repeat(32)}` },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+    expect((await screen.findByTestId("verify-error")).textContent).toBe(
+      "Not verified: This transaction failed on chain (reverted).",
+    );
+  });
+});

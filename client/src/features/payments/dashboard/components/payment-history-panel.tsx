@@ -1,0 +1,66 @@
+import { Plus, RefreshCw } from "lucide-react";
+import * as React from "react";
+import { Link } from "wouter";
+import { Button } from "@/components/ui/button";
+import { useMerchant } from "../api/get-merchant";
+import { useLiveMerchant } from "../use-live-merchant";
+import { PaymentDetailSheet } from "./payment-detail-sheet";
+import { PaymentHistory } from "./payment-history";
+
+const ignore = () => {};
+
+/** The /payments page: the business's whole history with its detail view, kept live; no creation form. */
+export function PaymentHistoryPanel() {
+  const merchant = useMerchant();
+  const [openId, setOpenId] = React.useState<string | null>(null);
+  if (merchant.isPending) {
+    return (
+      <div aria-busy="true" className="h-64 animate-pulse rounded-xl bg-muted motion-reduce:animate-none" />
+    );
+  }
+  if (merchant.isError) {
+    return (
+      <div role="alert" className="flex flex-col items-start gap-3 rounded-xl border border-border p-4">
+        <p className="font-semibold">Your business could not be loaded.</p>
+        <Button variant="outline" onClick={() => merchant.refetch()}>
+          <RefreshCw aria-hidden="true" /> Try again
+        </Button>
+      </div>
+    );
+  }
+  if (!merchant.data) {
+    return (
+      <div className="flex flex-col items-start gap-3 rounded-xl border border-border bg-card p-4 sm:p-6">
+        <p className="font-semibold">No business registered yet</p>
+        <p className="text-muted-foreground text-sm">
+          Register your business on the merchant dashboard to receive payments; they are listed here.
+        </p>
+        <Button asChild>
+          <Link href="/merchant">
+            <Plus aria-hidden="true" /> Register your business
+          </Link>
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <>
+      <LiveHistory />
+      <PaymentHistory
+        onOpen={setOpenId}
+        emptyText="No payments yet. Create one on the merchant dashboard and show its QR code to your customer."
+      />
+      <PaymentDetailSheet
+        id={openId}
+        merchant={{ name: merchant.data.name, brandColor: merchant.data.brandColor }}
+        onClose={() => setOpenId(null)}
+        onOpen={setOpenId}
+      />
+    </>
+  );
+}
+
+function LiveHistory() {
+  useLiveMerchant(ignore);
+  return null;
+}

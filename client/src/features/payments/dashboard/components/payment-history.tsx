@@ -1,0 +1,187 @@
+import { PAYMENT_STATUSES, type Payment, type PaymentStatus } from "@common/payments";
+import { ChevronRight, Link2, Search, X } from "lucide-react";
+import * as React from "react";
+import { Button } from "@/components/ui/button";
+import { Label } from "@/components/ui/label";
+import { Spinner } from "@/components/ui/spinner";
+import { errorText } from "../../error-text";
+import { formatRelative, formatTokenAmount, formatUsd } from "../../format";
+import { PaymentStatusBadge, STATUS_INFO } from "../../payment-status";
+import { type HistoryFilter, usePaymentHistory } from "../api/get-payment-history";
+
+const SEARCH_DELAY_MS = 300;
+
+/** The merchant's payments, newest first: search, status filter, "Show more" pages; live like the rest. */
+export function PaymentHistory({
+  onOpen,
+  emptyText = "No payments yet. Create one above and show its QR code to your customer.",
+}: {
+  onOpen: (id: string) => void;
+  /** What to say (and what to do next) when the business has no payment at all. */
+  emptyText?: string;
+}) {
+  const [text, setText] = React.useState("");
+  const [filter, setFilter] = React.useState<HistoryFilter>({ q: "", status: "" });
+  React.useEffect(() => {
+    const timer = setTimeout(() => setFilter((f) => (f.q === text ? f : { ...f, q: text })), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
+  const history = usePaymentHistory(filter);
+  const items = history.data?.pages.flatMap((page) => page.items) ?? [];
+  const filtered = filter.q.trim() !== "" || filter.status !== "";
+  const clear = () => {
+    setText("");
+    setFilter({ q: "", status: "" });
+  };
+
+  return (
+    <section className="rounded-xl border border-border bg-card p-4 sm:p-6" aria-labelledby="history-title">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <h2 id="history-title" className="font-semibold text-xl">
+          Payments
+        </h2>
+        <search>
+          <form
+            className="flex flex-col gap-2 sm:flex-row sm:items-end"
+            onSubmit={(event) => {
+              event.preventDefault();
+              setFilter((f) => ({ ...f, q: text }));
+            }}
+          >
+            <div className="relative sm:w-64">
+              <Label htmlFor="history-search" className="sr-only">
+                Search payments
+              </Label>
+              <Search
+                aria-hidden="true"
+                className="pointer-events-none absolute top-3.5 left-3 size-4 text-muted-foreground"
+              />
+              <input
+                id="history-search"
+                type="search"
+                value={text}
+                onChange={(event) => setText(event.target.value)}
+                placeholder="Description, order id, reference"
+                maxLength={100}
+                className="h-11 w-full rounded-md border border-input bg-background pr-3 pl-9 text-base outline-none placeholder:text-muted-foreground focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 md:text-sm"
+              />
+            </div>
+            <Label htmlFor="history-status" className="sr-only">
+              Status
+            </Label>
+            <select
+              id="history-status"
+              value={filter.status}
+              onChange={(event) =>
+                setFilter((f) => ({ ...f, q: text, status: event.target.value as PaymentStatus | "" }))
+              }
+              className="h-11 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-[3px] focus-visible:ring-ring/60"
+            >
+              <option value="">All statuses</option>
+              {PAYMENT_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {STATUS_INFO[status].label}
+                </option>
+              ))}
+            </select>
+          </form>
+        </search>
+      </div>
+      {history.isPending ? (
+        <div className="mt-4 flex flex-col gap-2" aria-busy="true">
+          {[0, 1, 2].map((i) => (
+            <div key={i} className="h-14 animate-pulse rounded-lg bg-muted motion-reduce:animate-none" />
+          ))}
+          <span className="sr-only">Loading payments…</span>
+        </div>
+      ) : history.isError ? (
+        <div role="alert" className="mt-4 flex flex-col items-start gap-2 text-sm">
+          <p className="text-destructive-emphasis">
+            Your payments could not be loaded: {errorText(history.error)}
+          </p>
+          <Button variant="outline" size="sm" onClick={() => history.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : items.length === 0 ? (
+        filtered ? (
+          <div className="mt-4 flex flex-col items-start gap-2 text-muted-foreground text-sm">
+            <p>
+              No payment matches
+              {filter.q.trim() ? ` “${filter.q.trim()}”` : ""}
+              {filter.status ? ` with the status ${STATUS_INFO[filter.status].label}` : ""}.
+            </p>
+            <Button variant="outline" size="sm" onClick={clear}>
+              <X aria-hidden="true" /> Clear search and filter
+            </Button>
+          </div>
+        ) : (
+          <p className="mt-4 text-muted-foreground text-sm">{emptyText}</p>
+        )
+      ) : (
+        <>
+          <ul className="mt-4 divide-y divide-border" aria-live="polite" data-testid="recent-payments">
+            {items.map((payment) => (
+              <PaymentRow key={payment.id} payment={payment} onOpen={onOpen} />
+            ))}
+          </ul>
+          <div className="mt-3 flex flex-wrap items-center justify-between gap-2 text-muted-foreground text-sm">
+            <span>
+              {items.length} payment{items.length === 1 ? "" : "s"}
+              {history.hasNextPage ? " shown" : ""}
+            </span>
+            {history.hasNextPage ? (
+              <Button
+                variant="outline"
+                onClick={() => history.fetchNextPage()}
+                disabled={history.isFetchingNextPage}
+              >
+                {history.isFetchingNextPage ? <Spinner size="sm" /> : null} Show more
+              </Button>
+            ) : null}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function PaymentRow({ payment, onOpen }: { payment: Payment; onOpen: (id: string) => void }) {
+  const title = payment.description ?? (payment.orderId ? `Order ${payment.orderId}` : "Payment");
+  return (
+    <li className="flex items-center gap-1" data-reference={payment.reference}>
+      <button
+        type="button"
+        onClick={() => onOpen(payment.id)}
+        // On a phone the status goes under the amount; from `sm` on, to the right of it.
+        className="-mx-2 flex min-h-14 min-w-0 flex-1 flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-md px-2 py-2 text-left outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/60"
+        aria-label={`${title}: ${formatTokenAmount(payment.amountDue)} CPXTB, ${STATUS_INFO[payment.status].label}. Open details`}
+      >
+        <span className="min-w-0 basis-full sm:basis-0 sm:grow">
+          <span className="block whitespace-nowrap font-medium tabular-nums">
+            {formatTokenAmount(payment.amountDue)} CPXTB
+            {payment.amountUsd ? (
+              <span className="font-normal text-muted-foreground"> · {formatUsd(payment.amountUsd)}</span>
+            ) : null}
+          </span>
+          <span className="block truncate text-muted-foreground text-sm">
+            {title}
+            {payment.description && payment.orderId ? ` · ${payment.orderId}` : ""} ·{" "}
+            <time dateTime={payment.createdAt} title={new Date(payment.createdAt).toLocaleString()}>
+              {formatRelative(payment.createdAt)}
+            </time>
+          </span>
+        </span>
+        <span className="flex shrink-0 items-center gap-1">
+          <PaymentStatusBadge status={payment.status} />
+          <ChevronRight aria-hidden="true" className="size-4 text-muted-foreground" />
+        </span>
+      </button>
+      <Button asChild variant="ghost" size="icon" aria-label="Open the payment page">
+        <a href={`/pay/${payment.reference}`} target="_blank" rel="noreferrer">
+          <Link2 aria-hidden="true" />
+        </a>
+      </Button>
+    </li>
+  );
+}

@@ -1,0 +1,139 @@
+import type { Payment } from "@common/payments";
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { qrMatrix, saveFile } from "../components/qr-code";
+import { formatTokenAmount, formatUsd } from "../format";
+
+/**
+ * A printable A4 poster of one payment (QR code, amount, merchant, reference, link), made in the browser. This
+ * module and pdf-lib are loaded only when the merchant asks for a poster (a dynamic import of this file).
+ */
+export type PosterInput = {
+  payment: Pick<
+    Payment,
+    "reference" | "amountDue" | "amountUsd" | "paymentUri" | "paymentUrl" | "description" | "expiresAt"
+  >;
+  merchant: { name: string; brandColor: string | null };
+};
+
+const A4 = { width: 595.28, height: 841.89 };
+const MARGIN = 56;
+
+function hexToRgb(hex: string | null) {
+  if (!hex || !/^#[0-9a-f]{6}$/i.test(hex)) return rgb(0.184, 0.357, 0.827);
+  const n = (i: number) => Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+  return rgb(n(1), n(3), n(5));
+}
+
+/** The standard PDF fonts know Latin-1 only: anything else is shown as "?" rather than failing. */
+function printable(font: PDFFont, text: string): string {
+  const known = new Set(font.getCharacterSet());
+  return Array.from(text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"'))
+    .map((c) => (known.has(c.codePointAt(0)!) ? c : "?"))
+    .join("");
+}
+
+/** Shrinks `text` to fit `maxWidth` (down to `minSize`), then cuts it with an ellipsis. */
+function fitted(font: PDFFont, text: string, size: number, maxWidth: number, minSize = 9) {
+  let s = size;
+  while (s > minSize && font.widthOfTextAtSize(text, s) > maxWidth) s -= 0.5;
+  let t = text;
+  while (t.length > 1 && font.widthOfTextAtSize(t, s) > maxWidth) t = `${t.slice(0, -4)}...`;
+  return { text: t, size: s };
+}
+
+function centered(page: PDFPage, font: PDFFont, raw: string, y: number, size: number, color = rgb(0, 0, 0)) {
+  const { text, size: s } = fitted(font, printable(font, raw), size, A4.width - 2 * MARGIN);
+  page.drawText(text, { x: (A4.width - font.widthOfTextAtSize(text, s)) / 2, y, size: s, font, color });
+}
+
+export async function createPosterPdf({ payment, merchant }: PosterInput): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(`Payment poster - ${merchant.name}`);
+  pdf.setSubject(`CPXTB payment ${payment.reference}`);
+  pdf.setCreator("CPXTB Pay");
+  pdf.setProducer("CPXTB Pay");
+  const page = pdf.addPage([A4.width, A4.height]);
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const mono = await pdf.embedFont(StandardFonts.Courier);
+  const brand = hexToRgb(merchant.brandColor);
+  const grey = rgb(0.3, 0.33, 0.4);
+
+  page.drawRectangle({ x: 0, y: A4.height - 14, width: A4.width, height: 14, color: brand });
+  let y = A4.height - 90;
+  centered(page, bold, merchant.name, y, 30);
+  y -= 34;
+  centered(page, regular, "Scan to pay with CPXTB", y, 16, grey);
+
+  // The QR code, module by module (vector: sharp at any print size).
+  const { data, size } = await qrMatrix(payment.paymentUri);
+  const qrSide = 300;
+  const cell = qrSide / size;
+  const qrX = (A4.width - qrSide) / 2;
+  y -= 24 + qrSide;
+  page.drawRectangle({
+    x: qrX - 6,
+    y: y - 6,
+    width: qrSide + 12,
+    height: qrSide + 12,
+    borderColor: rgb(0.85, 0.87, 0.92),
+    borderWidth: 1,
+    color: rgb(1, 1, 1),
+  });
+  data.forEach((row, r) => {
+    row.forEach((dark, c) => {
+      if (dark) {
+        page.drawRectangle({
+          x: qrX + c * cell,
+          y: y + qrSide - (r + 1) * cell,
+          width: cell,
+          height: cell,
+          color: rgb(0, 0, 0),
+        });
+      }
+    });
+  });
+
+  y -= 50;
+  centered(page, bold, `${formatTokenAmount(payment.amountDue)} CPXTB`, y, 28);
+  if (payment.amountUsd) {
+    y -= 24;
+    centered(page, regular, `approx. ${formatUsd(payment.amountUsd)} USD`, y, 14, grey);
+  }
+  if (payment.description) {
+    y -= 28;
+    centered(page, regular, payment.description, y, 14);
+  }
+  y -= 36;
+  centered(page, regular, "Or open this link on your phone:", y, 11, grey);
+  y -= 18;
+  centered(page, mono, payment.paymentUrl, y, 11, brand);
+  y -= 30;
+  centered(page, regular, `Reference: ${payment.reference}`, y, 10, grey);
+  y -= 15;
+  centered(
+    page,
+    regular,
+    `Valid until ${new Date(payment.expiresAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}`,
+    y,
+    10,
+    grey,
+  );
+  centered(
+    page,
+    regular,
+    "Send exactly this amount of CPXTB. Powered by CPXTB Platform - Secure Payment Processing",
+    MARGIN - 20,
+    9,
+    grey,
+  );
+  return pdf.save();
+}
+
+export async function downloadPoster(input: PosterInput) {
+  const bytes = await createPosterPdf(input);
+  saveFile(
+    new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/pdf" }),
+    `cpxtb-poster-${input.payment.reference.slice(0, 8)}.pdf`,
+  );
+}

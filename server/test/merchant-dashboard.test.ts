@@ -1,0 +1,192 @@
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../src/app.ts";
+import { connectChain } from "../src/chain/service.ts";
+import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
+import { createTestApp } from "./helpers.ts";
+import {
+  api,
+  chainTools,
+  createMerchant,
+  createPayment,
+  getPayment,
+  type PaymentJson,
+  paymentTestConfig,
+  proveWallet,
+  type TestMerchant,
+} from "./payment-helpers.ts";
+
+/** What the merchant dashboard adds on top of the engine: editing, appearance, history search, verify by hash. */
+let chain: TestChain;
+let app: App;
+let tools: ReturnType<typeof chainTools>;
+let merchant: TestMerchant;
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  tools = chainTools(chain);
+  const connected = await connectChain(chainConfigFor(chain.url, chain.deployment, { confirmations: 1 }));
+  app = await createTestApp(paymentTestConfig(), { chain: connected });
+  merchant = await createMerchant(app);
+  await app.payments.indexer!.runOnce();
+});
+afterAll(async () => {
+  await chain?.stop();
+});
+
+const ids = (res: { json: () => { items: PaymentJson[] } }) => res.json().items.map((p) => p.id);
+
+describe("editing the business", () => {
+  it("changes fields without a new proof while the address stays; a new address needs its own signature", async () => {
+    const owner = await createMerchant(app);
+    const as = api(app, owner.cookie);
+    const edited = await as.patch("/api/merchant", {
+      name: "Corner Coffee & Cake",
+      description: "Coffee, cake, and a quiet corner.",
+      walletAddress: owner.wallet.address,
+    });
+    expect(edited.statusCode, edited.body).toBe(400);
+    const fields = await as.patch("/api/merchant", {
+      name: "Corner Coffee & Cake",
+      description: "Coffee, cake, and a quiet corner.",
+      website: null,
+    });
+    expect(fields.statusCode, fields.body).toBe(200);
+    expect(fields.json()).toMatchObject({
+      name: "Corner Coffee & Cake",
+      description: "Coffee, cake, and a quiet corner.",
+      walletAddress: owner.wallet.address,
+    });
+    const next = privateKeyToAccount(generatePrivateKey());
+    const moved = await as.patch("/api/merchant", {
+      walletAddress: next.address,
+      proof: await proveWallet(app, owner.cookie, next),
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().walletAddress).toBe(next.address);
+    // Another user's PATCH touches only its own (absent) business.
+    const stranger = await createMerchant(app);
+    await api(app, stranger.cookie).patch("/api/merchant", { name: "Hijacked" });
+    expect((await as.get("/api/merchant")).json().name).toBe("Corner Coffee & Cake");
+  });
+});
+
+describe("pay page appearance", () => {
+  it("stores brand colour and theme, validates them strictly, and shows them in the public view only", async () => {
+    const owner = await createMerchant(app, { brandColor: "#1A7F5A", pageTheme: "light" });
+    const as = api(app, owner.cookie);
+    expect((await as.get("/api/merchant")).json()).toMatchObject({
+      brandColor: "#1a7f5a",
+      pageTheme: "light",
+    });
+    const payment = await createPayment(app, owner.cookie);
+    const pub = await api(app).get(`/api/payments/public/${payment.reference}`);
+    expect(pub.json().merchant).toEqual({
+      name: "Corner Coffee",
+      logoUrl: null,
+      brandColor: "#1a7f5a",
+      pageTheme: "light",
+    });
+    for (const bad of [
+      { brandColor: "red" },
+      { brandColor: "#12345" },
+      { brandColor: "#1234567" },
+      { brandColor: "#12345g" },
+      { brandColor: "url(javascript:alert(1))" },
+      { brandColor: "#123456; background: red" },
+      { pageTheme: "neon" },
+      { pageTheme: "" },
+    ]) {
+      const res = await as.patch("/api/merchant", bad);
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(res.json().error.code).toBe("VALIDATION_ERROR");
+    }
+    const changed = await as.patch("/api/merchant", { brandColor: null, pageTheme: "dark" });
+    expect(changed.json()).toMatchObject({ brandColor: null, pageTheme: "dark" });
+    expect((await api(app).get(`/api/payments/public/${payment.reference}`)).json().merchant).toMatchObject({
+      brandColor: null,
+      pageTheme: "dark",
+    });
+    // A merchant registered without appearance gets the defaults.
+    expect((await api(app, merchant.cookie).get("/api/merchant")).json()).toMatchObject({
+      brandColor: null,
+      pageTheme: "auto",
+    });
+  });
+});
+
+describe("payment history", () => {
+  it("searches description, order id and reference, with the status filter and pagination, owner only", async () => {
+    const owner = await createMerchant(app);
+    const latte = await createPayment(app, owner.cookie, { description: "Oat latte", orderId: "ORD-100" });
+    const cake = await createPayment(app, owner.cookie, { description: "Carrot cake", orderId: "ORD-101" });
+    const tea = await createPayment(app, owner.cookie, { description: "100% green tea", orderId: "T_1" });
+    const as = api(app, owner.cookie);
+    expect(ids(await as.get("/api/merchant/payments?q=LATTE"))).toEqual([latte.id]);
+    expect(ids(await as.get("/api/merchant/payments?q=ord-10"))).toEqual([cake.id, latte.id]);
+    expect(ids(await as.get(`/api/merchant/payments?q=${cake.reference.slice(3, 15)}`))).toEqual([cake.id]);
+    // LIKE wildcards are literal characters in a search.
+    expect(ids(await as.get("/api/merchant/payments?q=100%25"))).toEqual([tea.id]);
+    expect(ids(await as.get("/api/merchant/payments?q=T_1"))).toEqual([tea.id]);
+    expect(ids(await as.get("/api/merchant/payments?q=%25"))).toEqual([tea.id]);
+    expect(ids(await as.get("/api/merchant/payments?q=ORD-&status=pending&limit=1"))).toEqual([cake.id]);
+    const page2 = await as.get(
+      `/api/merchant/payments?q=ORD-&limit=1&cursor=${(await as.get("/api/merchant/payments?q=ORD-&limit=1")).json().nextCursor}`,
+    );
+    expect(ids(page2)).toEqual([latte.id]);
+    expect(page2.json().nextCursor).toBeNull();
+    expect(ids(await as.get("/api/merchant/payments?q=ORD-&status=completed"))).toEqual([]);
+    expect((await as.get(`/api/merchant/payments?q=${"x".repeat(101)}`)).statusCode).toBe(400);
+    const nul = await as.get("/api/merchant/payments?q=a%00b");
+    expect(nul.statusCode, nul.body).toBe(400);
+    const nulName = await as.patch("/api/merchant", { name: "Bad\u0000Name", description: "x\u0000" });
+    expect(nulName.statusCode, nulName.body).toBe(400);
+    // The same search by another merchant finds none of them.
+    expect(ids(await api(app, merchant.cookie).get("/api/merchant/payments?q=ORD-10"))).toEqual([]);
+    expect(ids(await api(app, merchant.cookie).get(`/api/merchant/payments?q=${latte.reference}`))).toEqual(
+      [],
+    );
+  });
+});
+
+describe("verify by transaction hash (merchant)", () => {
+  it("credits the transfer of a hash to the merchant's payment; failures are clear 4xx; never another's payment", async () => {
+    const payment = await createPayment(app, merchant.cookie, { currency: "CPXTB", amount: "5" });
+    const payer = await tools.payer();
+    // Sent without the tag: the indexer cannot match it, so it lands in the inbox.
+    const { hash } = await tools.pay(payer, merchant.wallet.address, 5n * 10n ** 18n);
+    await app.payments.indexer!.runOnce();
+    expect((await getPayment(app, merchant.cookie, payment.id)).status).toBe("pending");
+
+    const other = await createMerchant(app);
+    const foreign = await api(app, other.cookie).post(`/api/merchant/payments/${payment.id}/tx`, {
+      txHash: hash,
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toEqual({ code: "NOT_FOUND", message: "No such payment." });
+
+    const as = api(app, merchant.cookie);
+    const unknown = await as.post(`/api/merchant/payments/${payment.id}/tx`, {
+      txHash: `0x${"cd".repeat(32)}`,
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.message).toMatch(/not in a block yet/);
+    const malformed = await as.post(`/api/merchant/payments/${payment.id}/tx`, { txHash: "0xabc" });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error.message).toMatch(/transaction hash/);
+
+    const verified = await as.post(`/api/merchant/payments/${payment.id}/tx`, { txHash: hash });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const detail = verified.json();
+    expect(detail.status).toBe("partial");
+    expect(detail.transfers.map((t: { txHash: string }) => t.txHash)).toEqual([hash]);
+    expect(detail.timeline.at(-1)).toMatchObject({ from: "pending", to: "partial" });
+    expect(detail.timeline.at(-1).cause).toContain(hash);
+
+    const second = await createPayment(app, merchant.cookie, { currency: "CPXTB", amount: "5" });
+    const taken = await as.post(`/api/merchant/payments/${second.id}/tx`, { txHash: hash });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error.message).toMatch(/already credited to another payment/);
+    expect((await getPayment(app, merchant.cookie, second.id)).transfers).toEqual([]);
+  });
+});
