@@ -21,26 +21,6 @@ export async function insertPayment(db: DbOrTx, values: typeof payments.$inferIn
   return row!;
 }
 
-/** Tags already used by live payments of this base amount at this address. */
-export async function findLiveTags(
-  db: DbOrTx,
-  key: { chainId: number; tokenAddress: string; receivingAddress: string; baseAmount: bigint },
-): Promise<Set<number>> {
-  const rows = await db
-    .select({ tag: payments.tag })
-    .from(payments)
-    .where(
-      and(
-        eq(payments.chainId, key.chainId),
-        eq(payments.tokenAddress, key.tokenAddress),
-        eq(payments.receivingAddress, key.receivingAddress),
-        eq(payments.baseAmount, key.baseAmount),
-        eq(payments.live, true),
-      ),
-    );
-  return new Set(rows.map((r) => r.tag));
-}
-
 export async function findPaymentForUpdate(db: DbOrTx, id: string): Promise<PaymentRow | undefined> {
   const [row] = await db.select().from(payments).where(eq(payments.id, id)).for("update");
   return row;
@@ -229,16 +209,28 @@ export async function insertEvent(
   await db.insert(paymentEvents).values({ id: createId("evt"), ...values });
 }
 
-/** Marks up to `limit` unpublished events as published and returns them (each to exactly one publisher). */
+/**
+ * Marks up to `limit` unpublished events as published and returns them (each to exactly one publisher), with
+ * their payment's reference so listeners can tell whether anyone waits for it before reading anything else.
+ */
 export async function claimUnpublishedEvents(db: DbOrTx, limit: number) {
   const result = await db.execute(sql`
-    update payment_events set published_at = now()
-    where seq in (select seq from payment_events where published_at is null order by seq limit ${limit}
-                  for update skip locked)
-    returning id, payment_id as "paymentId", merchant_id as "merchantId", type, seq`);
-  return rowsOf<{ id: string; paymentId: string; merchantId: string; type: string; seq: string }>(
-    result,
-  ).sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
+    with claimed as (
+      update payment_events set published_at = now()
+      where seq in (select seq from payment_events where published_at is null order by seq limit ${limit}
+                    for update skip locked)
+      returning id, payment_id, merchant_id, type, seq
+    )
+    select c.id, c.payment_id as "paymentId", c.merchant_id as "merchantId", c.type, c.seq, p.reference
+    from claimed c left join payments p on p.id = c.payment_id`);
+  return rowsOf<{
+    id: string;
+    paymentId: string;
+    merchantId: string;
+    type: string;
+    seq: string;
+    reference: string | null;
+  }>(result).sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
 }
 
 /** The newest block the indexer has processed (its cursor), for confirmation counts. */
@@ -254,52 +246,4 @@ export async function findIndexedHead(
     .orderBy(desc(indexerBlocks.blockNumber))
     .limit(1);
   return row?.blockNumber ?? null;
-}
-
-/**
- * Inserts a new payment, its first timeline row and its `payment.created` event in one statement (one round trip;
- * a single statement is atomic), and returns the row as stored.
- */
-export async function insertPaymentCreated(
-  db: DbOrTx,
-  v: typeof payments.$inferInsert & { id: string; createdAt: Date },
-): Promise<PaymentRow> {
-  const n = (x: bigint | null | undefined) => (x === null || x === undefined ? null : x.toString());
-  await db.execute(sql`
-    with p as (
-      insert into payments (id, reference, merchant_id, chain_id, token_address, token_decimals, receiving_address,
-        amount_usd_cents, price_e18, price_source, price_at, base_amount, tag, amount_due, tolerance_bps,
-        description, order_id, success_url, payer_email, expires_at, monitor_until, created_at, updated_at)
-      values (${v.id}, ${v.reference}, ${v.merchantId}, ${v.chainId}, ${v.tokenAddress}, ${v.tokenDecimals},
-        ${v.receivingAddress}, ${n(v.amountUsdCents)}, ${n(v.priceE18)}, ${v.priceSource ?? null}, ${v.priceAt ?? null},
-        ${n(v.baseAmount)}, ${v.tag}, ${n(v.amountDue)}, ${v.toleranceBps}, ${v.description ?? null},
-        ${v.orderId ?? null}, ${v.successUrl ?? null}, ${v.payerEmail ?? null}, ${v.expiresAt}, ${v.monitorUntil},
-        ${v.createdAt}, ${v.createdAt})
-      returning id, merchant_id
-    ), t as (
-      insert into payment_timeline (id, payment_id, from_status, to_status, cause, created_at)
-      select ${createId("ptl")}, p.id, null, 'pending', 'created', ${v.createdAt} from p
-    )
-    insert into payment_events (id, payment_id, merchant_id, type)
-    select ${createId("evt")}, p.id, p.merchant_id, 'payment.created' from p`);
-  return {
-    amountUsdCents: null,
-    priceE18: null,
-    priceSource: null,
-    priceAt: null,
-    description: null,
-    orderId: null,
-    successUrl: null,
-    payerEmail: null,
-    regeneratedFromId: null,
-    ...v,
-    amountReceived: 0n,
-    amountSeen: 0n,
-    overpaid: false,
-    status: "pending",
-    live: true,
-    completedAt: null,
-    regeneratedToId: null,
-    updatedAt: v.createdAt,
-  } as PaymentRow;
 }
