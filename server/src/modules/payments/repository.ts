@@ -1,5 +1,5 @@
 import type { PaymentStatus } from "@common/payments.ts";
-import { and, desc, eq, gte, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
 import {
   chainTransfers,
@@ -156,20 +156,23 @@ export async function upsertTransfer(
   db: DbOrTx,
   t: NewTransfer,
 ): Promise<{ row: TransferRow; inserted: boolean }> {
-  const result = await db.execute(sql`
-    insert into chain_transfers (id, chain_id, token_address, tx_hash, log_index, block_number, block_hash, block_time,
-      from_address, to_address, value, merchant_id)
-    values (${createId("trf")}, ${t.chainId}, ${t.tokenAddress}, ${t.txHash}, ${t.logIndex}, ${t.blockNumber},
-      ${t.blockHash}, ${t.blockTime}, ${t.fromAddress}, ${t.toAddress}, ${t.value.toString()}, ${t.merchantId})
-    on conflict (chain_id, tx_hash, log_index) do update set
-      block_number = excluded.block_number, block_hash = excluded.block_hash,
-      block_time = coalesce(excluded.block_time, chain_transfers.block_time),
-      merchant_id = coalesce(chain_transfers.merchant_id, excluded.merchant_id),
-      orphaned_at = null
-    returning id, (xmax = 0) as inserted`);
-  const [returned] = rowsOf<{ id: string; inserted: boolean }>(result);
-  const [row] = await db.select().from(chainTransfers).where(eq(chainTransfers.id, returned!.id));
-  return { row: row!, inserted: returned!.inserted };
+  const [returned] = await db
+    .insert(chainTransfers)
+    .values({ id: createId("trf"), ...t })
+    .onConflictDoUpdate({
+      target: [chainTransfers.chainId, chainTransfers.txHash, chainTransfers.logIndex],
+      set: {
+        blockNumber: sql`excluded.block_number`,
+        blockHash: sql`excluded.block_hash`,
+        blockTime: sql`coalesce(excluded.block_time, ${chainTransfers.blockTime})`,
+        merchantId: sql`coalesce(${chainTransfers.merchantId}, excluded.merchant_id)`,
+        orphanedAt: null,
+      },
+    })
+    // xmax = 0: the row was inserted, not updated.
+    .returning({ ...getTableColumns(chainTransfers), inserted: sql<boolean>`(xmax = 0)` });
+  const { inserted, ...row } = returned!;
+  return { row, inserted };
 }
 
 /** The one payment a transfer of exactly `value` to `to` at `blockTime` pays, if any (PAYMENTS.md, Matching 2). */

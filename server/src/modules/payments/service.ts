@@ -497,7 +497,8 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
       const paying = await db
         .select({ a: payments.receivingAddress })
         .from(payments)
-        .where(inArray(payments.status, MATCHABLE_STATUSES));
+        .where(inArray(payments.status, MATCHABLE_STATUSES))
+        .groupBy(payments.receivingAddress);
       return new Set([...rows, ...paying].map((r) => getAddress(r.a)));
     },
     async applyRange(
