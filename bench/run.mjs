@@ -8,6 +8,7 @@ const benches = [
   ["GET /api/balance throughput", ["node", "--import", "tsx", "bench/balance.ts"]],
   ["WebSocket clients", ["node", "bench/ws-clients.mjs"]],
   ["payments", ["node", "--import", "tsx", "bench/payments.ts"]],
+  ["payment detection latency", ["node", "--import", "tsx", "bench/detection.ts"]],
   ["Lighthouse", ["node", "bench/lighthouse.mjs"]],
 ];
 

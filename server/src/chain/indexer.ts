@@ -83,6 +83,8 @@ export class TransferIndexer {
   private lastError: string | null = null;
   private lastErrorAt: Date | null = null;
   private lastSuccessAt: Date | null = null;
+  /** The cursor's block after the last complete catch-up, when it was the chain's head. */
+  private cursorTip: { number: bigint; hash: Hash } | null = null;
   private readonly key: { chainId: number; tokenAddress: string };
 
   constructor(private readonly options: IndexerOptions) {
@@ -129,10 +131,27 @@ export class TransferIndexer {
     return this.ticking;
   }
 
+  /**
+   * One turn of the loop: a single RPC call when the chain's tip is the block the cursor already holds (same
+   * number and hash, so no new block and no reorg), the full catch-up otherwise. That makes a short polling
+   * interval cheap, and a new block is processed as soon as it is seen.
+   */
+  private async tick(): Promise<void> {
+    if (this.cursorTip) {
+      const latest = await this.options.client.getBlock({ blockTag: "latest" });
+      if (latest.number === this.cursorTip.number && latest.hash === this.cursorTip.hash) {
+        this.head = latest.number;
+        this.lastSuccessAt = new Date();
+        return;
+      }
+    }
+    await this.runOnce();
+  }
+
   private schedule(delayMs: number) {
     if (!this.running) return;
     this.timer = setTimeout(() => {
-      this.runOnce().then(
+      this.tick().then(
         () => {
           this.backoffMs = 0;
           this.schedule(this.options.pollMs);
@@ -183,6 +202,7 @@ export class TransferIndexer {
 
   private async catchUp() {
     const { db, client } = this.options;
+    this.cursorTip = null;
     const head = await client.getBlockNumber({ cacheTime: 0 });
     this.head = head;
     let cursor = await this.cursor(db);
@@ -198,21 +218,27 @@ export class TransferIndexer {
       cursor = await this.cursor(db);
     }
     let at = cursor!.blockNumber;
-    const chainHash = await this.blockHash(at);
-    if (chainHash !== cursor!.blockHash) at = await this.rewind(at, head);
+    let atHash = await this.blockHash(at);
+    if (atHash !== cursor!.blockHash) {
+      at = await this.rewind(at, head);
+      atHash = await this.blockHash(at);
+    }
 
+    let scanned = false;
     while (at < head) {
       const from = at + 1n;
       const to =
         from + BigInt(this.options.maxRange) - 1n < head ? from + BigInt(this.options.maxRange) - 1n : head;
-      await this.scan(from, to, head);
+      atHash = await this.scan(from, to, head);
+      scanned = true;
       at = to;
       this.lastBlock = at;
     }
     this.lastBlock = at;
-    // Confirmations grow with the head even when no new log arrives.
-    if (at >= head) await this.scanNothing(head);
+    // Confirmations grow with the head even when no new log arrives (a scan above already counted them).
+    if (!scanned) await this.scanNothing(head);
     this.lastSuccessAt = new Date();
+    if (at === head && atHash) this.cursorTip = { number: at, hash: atHash };
   }
 
   private async scanNothing(head: bigint) {
@@ -286,7 +312,8 @@ export class TransferIndexer {
     return ancestor;
   }
 
-  private async scan(from: bigint, to: bigint, head: bigint) {
+  /** Scans [from, to] and moves the cursor to `to`; returns the hash of block `to` it stored. */
+  private async scan(from: bigint, to: bigint, head: bigint): Promise<Hash> {
     const { client, db, sink } = this.options;
     const [raw, endHash] = await Promise.all([
       client.getLogs({ address: this.options.token, event: transferEvent, fromBlock: from, toBlock: to }),
@@ -331,5 +358,6 @@ export class TransferIndexer {
         );
     });
     sink.afterCommit();
+    return endHash;
   }
 }

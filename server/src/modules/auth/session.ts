@@ -64,6 +64,23 @@ export function clearSessionCookie(reply: FastifyReply) {
   reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: "auto" });
 }
 
+/** Lookups in flight: concurrent requests of one session whose cache entry just expired share one query. */
+const inFlight = new Map<string, Promise<Auth | null>>();
+
+function lookUpSession(db: DbOrTx, tokenHash: string, now: Date): Promise<Auth | null> {
+  let pending = inFlight.get(tokenHash);
+  if (!pending) {
+    pending = findLiveSessionByTokenHash(db, tokenHash, now)
+      .then((found) => {
+        if (found) cacheSession(tokenHash, found, now.getTime());
+        return found ?? null;
+      })
+      .finally(() => inFlight.delete(tokenHash));
+    inFlight.set(tokenHash, pending);
+  }
+  return pending;
+}
+
 /**
  * The signed-in user of this request, or null. Looked up once per request, only when a route asks.
  * Extends the session (database and cookie) when it was last extended more than a minute ago.
@@ -81,11 +98,7 @@ export async function resolveAuth(
   }
   const now = new Date();
   const tokenHash = hashToken(token);
-  let found = getCachedSession(tokenHash, now.getTime());
-  if (!found) {
-    found = (await findLiveSessionByTokenHash(db, tokenHash, now)) ?? null;
-    if (found) cacheSession(tokenHash, found, now.getTime());
-  }
+  const found = getCachedSession(tokenHash, now.getTime()) ?? (await lookUpSession(db, tokenHash, now));
   if (!found) {
     clearSessionCookie(reply);
     request.auth = null;
@@ -93,8 +106,9 @@ export async function resolveAuth(
   }
   if (now.getTime() - found.session.lastSeenAt.getTime() > EXTEND_EVERY_MS) {
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    await extendSession(db, found.session.id, now, expiresAt);
+    // Marked first: concurrent requests sharing this cached row then extend it once, not once each.
     found.session.lastSeenAt = now;
+    await extendSession(db, found.session.id, now, expiresAt);
     found.session.expiresAt = expiresAt;
     setSessionCookie(reply, token);
   }

@@ -16,8 +16,18 @@ import { toPaymentResponse } from "./views.ts";
 
 export const PAYMENT_EVENTS_CHANNEL = "payments:events";
 const MAX_REFERENCES_PER_CONNECTION = 20;
+const CLAIM_BATCH = 200;
+/** Added to every live update (the budget is 1 s from the confirming block); batches bursts of commits. */
+const FLUSH_DELAY_MS = 5;
 
-type Published = { eventId: string; event: string; paymentId: string; merchantId: string };
+/** `reference` is absent in messages of instances older than it. */
+type Published = {
+  eventId: string;
+  event: string;
+  paymentId: string;
+  merchantId: string;
+  reference?: string | null;
+};
 
 /**
  * Publishes the outbox over shared state (every instance hears it) and delivers it to this instance's /ws
@@ -27,6 +37,7 @@ export class PaymentLive {
   private byReference = new Map<string, Set<RealtimeConnection>>();
   private byMerchant = new Map<string, Set<RealtimeConnection>>();
   private flushing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
   private again = false;
   private unsubscribe: (() => Promise<void>) | null = null;
   /** Published event ids with their time (bench and tests read it). */
@@ -54,16 +65,32 @@ export class PaymentLive {
   }
 
   async stop() {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.runFlush();
+    }
     await this.flushing?.catch(() => {});
     await this.unsubscribe?.();
   }
 
-  /** Coalesces: one flush at a time, and one more if something was committed meanwhile. */
+  /**
+   * Coalesces: a flush starts FLUSH_DELAY_MS after the first commit that asks for one (so a burst of commits is
+   * claimed in one query, not one each), one flush at a time, and one more if something was committed meanwhile.
+   */
   notify = () => {
     if (this.flushing) {
       this.again = true;
       return;
     }
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.runFlush();
+    }, FLUSH_DELAY_MS);
+  };
+
+  private runFlush() {
     this.flushing = this.flush()
       .catch((error) => this.log.error({ err: error }, "payment events: publishing failed"))
       .finally(() => {
@@ -73,22 +100,30 @@ export class PaymentLive {
           this.notify();
         }
       });
-  };
+  }
 
+  /**
+   * Publishes every unpublished event. A short batch means the outbox was empty when it was claimed; anything
+   * committed since then has called `notify`, which runs another flush, so no extra empty claim is needed.
+   */
   async flush() {
     for (;;) {
-      const events = await repo.claimUnpublishedEvents(this.deps.db, 100);
-      if (events.length === 0) return;
-      for (const event of events) {
-        const message: Published = {
-          eventId: event.id,
-          event: event.type,
-          paymentId: event.paymentId,
-          merchantId: event.merchantId,
-        };
-        await this.state.publish(PAYMENT_EVENTS_CHANNEL, JSON.stringify(message));
-        this.onPublished?.(event.id, event.type);
-      }
+      const events = await repo.claimUnpublishedEvents(this.deps.db, CLAIM_BATCH);
+      // One connection keeps the order of publishes; they need not wait for each other.
+      await Promise.all(
+        events.map((event) => {
+          const message: Published = {
+            eventId: event.id,
+            event: event.type,
+            paymentId: event.paymentId,
+            merchantId: event.merchantId,
+            reference: event.reference,
+          };
+          return this.state.publish(PAYMENT_EVENTS_CHANNEL, JSON.stringify(message));
+        }),
+      );
+      for (const event of events) this.onPublished?.(event.id, event.type);
+      if (events.length < CLAIM_BATCH) return;
     }
   }
 
@@ -101,7 +136,11 @@ export class PaymentLive {
       return;
     }
     const owners = this.byMerchant.get(message.merchantId);
-    if (!owners?.size && this.byReference.size === 0) return;
+    const watched =
+      message.reference === undefined
+        ? this.byReference.size > 0
+        : this.byReference.has(message.reference ?? "");
+    if (!owners?.size && !watched) return;
     const [row] = await this.deps.db
       .select({ payment: payments, merchant: repo.publicMerchantColumns })
       .from(payments)

@@ -1,5 +1,5 @@
 import type { PaymentStatus, PublicPayment } from "@common/payments.ts";
-import { and, desc, eq, gte, ilike, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, ilike, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
 import {
   chainTransfers,
@@ -28,26 +28,6 @@ export type TimelineRow = typeof paymentTimeline.$inferSelect;
 export async function insertPayment(db: DbOrTx, values: typeof payments.$inferInsert): Promise<PaymentRow> {
   const [row] = await db.insert(payments).values(values).returning();
   return row!;
-}
-
-/** Tags already used by live payments of this base amount at this address. */
-export async function findLiveTags(
-  db: DbOrTx,
-  key: { chainId: number; tokenAddress: string; receivingAddress: string; baseAmount: bigint },
-): Promise<Set<number>> {
-  const rows = await db
-    .select({ tag: payments.tag })
-    .from(payments)
-    .where(
-      and(
-        eq(payments.chainId, key.chainId),
-        eq(payments.tokenAddress, key.tokenAddress),
-        eq(payments.receivingAddress, key.receivingAddress),
-        eq(payments.baseAmount, key.baseAmount),
-        eq(payments.live, true),
-      ),
-    );
-  return new Set(rows.map((r) => r.tag));
 }
 
 export async function findPaymentForUpdate(db: DbOrTx, id: string): Promise<PaymentRow | undefined> {
@@ -194,20 +174,23 @@ export async function upsertTransfer(
   db: DbOrTx,
   t: NewTransfer,
 ): Promise<{ row: TransferRow; inserted: boolean }> {
-  const result = await db.execute(sql`
-    insert into chain_transfers (id, chain_id, token_address, tx_hash, log_index, block_number, block_hash, block_time,
-      from_address, to_address, value, merchant_id)
-    values (${createId("trf")}, ${t.chainId}, ${t.tokenAddress}, ${t.txHash}, ${t.logIndex}, ${t.blockNumber},
-      ${t.blockHash}, ${t.blockTime}, ${t.fromAddress}, ${t.toAddress}, ${t.value.toString()}, ${t.merchantId})
-    on conflict (chain_id, tx_hash, log_index) do update set
-      block_number = excluded.block_number, block_hash = excluded.block_hash,
-      block_time = coalesce(excluded.block_time, chain_transfers.block_time),
-      merchant_id = coalesce(chain_transfers.merchant_id, excluded.merchant_id),
-      orphaned_at = null
-    returning id, (xmax = 0) as inserted`);
-  const [returned] = rowsOf<{ id: string; inserted: boolean }>(result);
-  const [row] = await db.select().from(chainTransfers).where(eq(chainTransfers.id, returned!.id));
-  return { row: row!, inserted: returned!.inserted };
+  const [returned] = await db
+    .insert(chainTransfers)
+    .values({ id: createId("trf"), ...t })
+    .onConflictDoUpdate({
+      target: [chainTransfers.chainId, chainTransfers.txHash, chainTransfers.logIndex],
+      set: {
+        blockNumber: sql`excluded.block_number`,
+        blockHash: sql`excluded.block_hash`,
+        blockTime: sql`coalesce(excluded.block_time, ${chainTransfers.blockTime})`,
+        merchantId: sql`coalesce(${chainTransfers.merchantId}, excluded.merchant_id)`,
+        orphanedAt: null,
+      },
+    })
+    // xmax = 0: the row was inserted, not updated.
+    .returning({ ...getTableColumns(chainTransfers), inserted: sql<boolean>`(xmax = 0)` });
+  const { inserted, ...row } = returned!;
+  return { row, inserted };
 }
 
 /** The one payment a transfer of exactly `value` to `to` at `blockTime` pays, if any (PAYMENTS.md, Matching 2). */
@@ -247,16 +230,28 @@ export async function insertEvent(
   await db.insert(paymentEvents).values({ id: createId("evt"), ...values });
 }
 
-/** Marks up to `limit` unpublished events as published and returns them (each to exactly one publisher). */
+/**
+ * Marks up to `limit` unpublished events as published and returns them (each to exactly one publisher), with
+ * their payment's reference so listeners can tell whether anyone waits for it before reading anything else.
+ */
 export async function claimUnpublishedEvents(db: DbOrTx, limit: number) {
   const result = await db.execute(sql`
-    update payment_events set published_at = now()
-    where seq in (select seq from payment_events where published_at is null order by seq limit ${limit}
-                  for update skip locked)
-    returning id, payment_id as "paymentId", merchant_id as "merchantId", type, seq`);
-  return rowsOf<{ id: string; paymentId: string; merchantId: string; type: string; seq: string }>(
-    result,
-  ).sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
+    with claimed as (
+      update payment_events set published_at = now()
+      where seq in (select seq from payment_events where published_at is null order by seq limit ${limit}
+                    for update skip locked)
+      returning id, payment_id, merchant_id, type, seq
+    )
+    select c.id, c.payment_id as "paymentId", c.merchant_id as "merchantId", c.type, c.seq, p.reference
+    from claimed c left join payments p on p.id = c.payment_id`);
+  return rowsOf<{
+    id: string;
+    paymentId: string;
+    merchantId: string;
+    type: string;
+    seq: string;
+    reference: string | null;
+  }>(result).sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
 }
 
 /** The newest block the indexer has processed (its cursor), for confirmation counts. */
@@ -272,52 +267,4 @@ export async function findIndexedHead(
     .orderBy(desc(indexerBlocks.blockNumber))
     .limit(1);
   return row?.blockNumber ?? null;
-}
-
-/**
- * Inserts a new payment, its first timeline row and its `payment.created` event in one statement (one round trip;
- * a single statement is atomic), and returns the row as stored.
- */
-export async function insertPaymentCreated(
-  db: DbOrTx,
-  v: typeof payments.$inferInsert & { id: string; createdAt: Date },
-): Promise<PaymentRow> {
-  const n = (x: bigint | null | undefined) => (x === null || x === undefined ? null : x.toString());
-  await db.execute(sql`
-    with p as (
-      insert into payments (id, reference, merchant_id, chain_id, token_address, token_decimals, receiving_address,
-        amount_usd_cents, price_e18, price_source, price_at, base_amount, tag, amount_due, tolerance_bps,
-        description, order_id, success_url, payer_email, expires_at, monitor_until, created_at, updated_at)
-      values (${v.id}, ${v.reference}, ${v.merchantId}, ${v.chainId}, ${v.tokenAddress}, ${v.tokenDecimals},
-        ${v.receivingAddress}, ${n(v.amountUsdCents)}, ${n(v.priceE18)}, ${v.priceSource ?? null}, ${v.priceAt ?? null},
-        ${n(v.baseAmount)}, ${v.tag}, ${n(v.amountDue)}, ${v.toleranceBps}, ${v.description ?? null},
-        ${v.orderId ?? null}, ${v.successUrl ?? null}, ${v.payerEmail ?? null}, ${v.expiresAt}, ${v.monitorUntil},
-        ${v.createdAt}, ${v.createdAt})
-      returning id, merchant_id
-    ), t as (
-      insert into payment_timeline (id, payment_id, from_status, to_status, cause, created_at)
-      select ${createId("ptl")}, p.id, null, 'pending', 'created', ${v.createdAt} from p
-    )
-    insert into payment_events (id, payment_id, merchant_id, type)
-    select ${createId("evt")}, p.id, p.merchant_id, 'payment.created' from p`);
-  return {
-    amountUsdCents: null,
-    priceE18: null,
-    priceSource: null,
-    priceAt: null,
-    description: null,
-    orderId: null,
-    successUrl: null,
-    payerEmail: null,
-    regeneratedFromId: null,
-    ...v,
-    amountReceived: 0n,
-    amountSeen: 0n,
-    overpaid: false,
-    status: "pending",
-    live: true,
-    completedAt: null,
-    regeneratedToId: null,
-    updatedAt: v.createdAt,
-  } as PaymentRow;
 }

@@ -53,8 +53,8 @@ export async function paymentRoutes(
     { schema: { body: createPaymentRequest, response: { 201: paymentResponse } } },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
-      const merchant = await requireMerchant(db, auth.user.id);
-      const payment = await service.createPayment(deps, merchant, request.body);
+      // The merchant is read by the insert itself (one round trip), scoped by the owner.
+      const payment = await service.createPayment(deps, { ownerId: auth.user.id }, request.body);
       return reply.status(201).send(toPaymentResponse(payment, baseUrl(request)));
     },
   );

@@ -1,4 +1,3 @@
-import { randomInt } from "node:crypto";
 import { type CreatePaymentRequest, MONITORING_WINDOW_HOURS, type PaymentStatus } from "@common/payments.ts";
 import { and, eq, inArray, isNull, lte } from "drizzle-orm";
 import { decodeEventLog, getAddress, type Hash, TransactionReceiptNotFoundError } from "viem";
@@ -11,15 +10,14 @@ import { merchants, payments } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { createId, createToken } from "../../lib/ids.ts";
 import { isUniqueViolation } from "../auth/service.ts";
-import type { MerchantRow } from "../merchants/repository.ts";
 import {
   assertTaggableDecimals,
   MAX_TAG,
   parseTokenAmount,
   parseUsdCents,
   roundUpTo3Decimals,
+  tagUnit,
   usdCentsToBaseUnits,
-  withTag,
 } from "./amounts.ts";
 import {
   evaluatePayment,
@@ -27,6 +25,14 @@ import {
   orphanMissingInRange,
   orphanTransfersAbove,
 } from "./engine.ts";
+import {
+  type InsertOutcome,
+  insertPayments,
+  type MerchantSelector,
+  type NewPayment,
+  PaymentInsertQueue,
+  type TagSpace,
+} from "./payment-inserts.ts";
 import * as repo from "./repository.ts";
 import { MATCHABLE_STATUSES } from "./state.ts";
 import { toPublicPayment } from "./views.ts";
@@ -84,48 +90,39 @@ type Creation = {
 
 class AlreadyRegenerated extends Error {}
 
+const insertQueues = new WeakMap<PaymentsDeps, PaymentInsertQueue>();
+
+function insertQueueOf(deps: PaymentsDeps, tags: TagSpace) {
+  let queue = insertQueues.get(deps);
+  if (!queue) {
+    queue = new PaymentInsertQueue(deps.db, tags);
+    insertQueues.set(deps, queue);
+  }
+  return queue;
+}
+
 /**
- * Inserts a payment with a free tag: the partial unique index over live amounts decides, and a conflict means
- * another request took that tag first, so another one is tried (PAYMENTS.md, Unique tag).
+ * Inserts a payment with a free tag (PAYMENTS.md, Unique tag): one statement reads the merchant, picks a tag no
+ * live payment holds and inserts, grouped with the creations arriving at the same time. The partial unique index
+ * over live amounts decides; when a concurrent insert took the tag first, the insert runs again and sees it.
  */
-async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantRow, chain: Chain, c: Creation) {
+async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantSelector, chain: Chain, c: Creation) {
   const decimals = chain.token.decimals;
-  const key = {
-    chainId: chain.chainId,
-    tokenAddress: chain.token.address,
-    receivingAddress: merchant.walletAddress,
-    baseAmount: c.baseAmount,
-  };
+  const tags = { maxTag: MAX_TAG, tagUnit: tagUnit(decimals) };
   for (let attempt = 0; attempt < MAX_INSERT_ATTEMPTS; attempt++) {
-    // First try a random tag blind (one query less); after a conflict, choose among the tags really free.
-    const taken = attempt === 0 ? new Set<number>() : await repo.findLiveTags(deps.db, key);
-    const free: number[] = [];
-    for (let t = 1; t <= MAX_TAG; t++) if (!taken.has(t)) free.push(t);
-    if (free.length === 0) {
-      throw new AppError(
-        "CONFLICT",
-        "All 999 unique amounts for this price are in use by open payments. Change the amount slightly or wait for some to expire.",
-      );
-    }
-    const tag = free[randomInt(free.length)]!;
     const now = deps.now();
     const expiresAt = new Date(now.getTime() + c.expiresInMs);
-    const values = {
+    const values: NewPayment = {
       id: createId("pay"),
       reference: createToken(16),
-      merchantId: merchant.id,
       chainId: chain.chainId,
       tokenAddress: chain.token.address,
       tokenDecimals: decimals,
-      receivingAddress: merchant.walletAddress,
       amountUsdCents: c.amountUsdCents,
       priceE18: c.price?.priceE18 ?? null,
       priceSource: c.price?.source ?? null,
       priceAt: c.price?.at ?? null,
       baseAmount: c.baseAmount,
-      tag,
-      amountDue: withTag(c.baseAmount, tag, decimals),
-      toleranceBps: merchant.toleranceBps,
       description: c.description,
       orderId: c.orderId,
       successUrl: c.successUrl,
@@ -134,47 +131,26 @@ async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantRow, chai
       monitorUntil: new Date(expiresAt.getTime() + MONITORING_WINDOW_MS),
       regeneratedFromId: c.regeneratedFromId ?? null,
       createdAt: now,
-      updatedAt: now,
+      cause: c.regeneratedFromId ? `regenerated from ${c.regeneratedFromId}` : "created",
     };
+    let outcome: InsertOutcome;
     try {
-      if (!c.regeneratedFromId) {
-        const created = await repo.insertPaymentCreated(deps.db, values);
-        deps.notify();
-        return created;
-      }
-      const row = await deps.db.transaction(async (tx) => {
-        const payment = await repo.insertPayment(tx, values);
-        if (c.regeneratedFromId) {
-          const linked = await tx
-            .update(payments)
-            .set({ regeneratedToId: payment.id, updatedAt: now })
-            .where(
-              and(
-                eq(payments.id, c.regeneratedFromId),
-                eq(payments.status, "expired"),
-                isNull(payments.regeneratedToId),
-              ),
-            )
-            .returning({ to: payments.regeneratedToId });
-          const [old] = await tx.select().from(payments).where(eq(payments.id, c.regeneratedFromId));
-          if (linked.length === 0 || old?.regeneratedToId !== payment.id) throw new AlreadyRegenerated();
-        }
-        await repo.insertTimeline(tx, {
-          paymentId: payment.id,
-          fromStatus: null,
-          toStatus: "pending",
-          cause: c.regeneratedFromId ? `regenerated from ${c.regeneratedFromId}` : "created",
-          createdAt: now,
-        });
-        await repo.insertEvent(tx, {
-          paymentId: payment.id,
-          merchantId: merchant.id,
-          type: "payment.created",
-        });
-        return payment;
-      });
-      deps.notify();
-      return row;
+      const from = c.regeneratedFromId;
+      outcome = !from
+        ? await insertQueueOf(deps, tags).insert({ merchant, values })
+        : await deps.db.transaction(async (tx) => {
+            const [inserted] = await insertPayments(tx, [{ merchant, values }], tags);
+            if (inserted!.kind !== "inserted") return inserted!;
+            const linked = await tx
+              .update(payments)
+              .set({ regeneratedToId: inserted!.payment.id, updatedAt: now })
+              .where(
+                and(eq(payments.id, from), eq(payments.status, "expired"), isNull(payments.regeneratedToId)),
+              )
+              .returning({ to: payments.regeneratedToId });
+            if (linked.length === 0) throw new AlreadyRegenerated();
+            return inserted!;
+          });
     } catch (error) {
       if (
         isUniqueViolation(error, "payments_live_amount_key") ||
@@ -182,6 +158,20 @@ async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantRow, chai
       )
         continue;
       throw error;
+    }
+    switch (outcome.kind) {
+      case "inserted":
+        deps.notify();
+        return outcome.payment;
+      case "tag-taken":
+        continue;
+      case "no-merchant":
+        throw new AppError("NOT_FOUND", "You have not registered a business yet.");
+      case "no-free-tag":
+        throw new AppError(
+          "CONFLICT",
+          "All 999 unique amounts for this price are in use by open payments. Change the amount slightly or wait for some to expire.",
+        );
     }
   }
   throw new AppError(
@@ -195,7 +185,11 @@ async function lockPrice(chain: Chain) {
   return { priceE18: price.priceE18, source: price.source, at: price.updatedAt };
 }
 
-export async function createPayment(deps: PaymentsDeps, merchant: MerchantRow, input: CreatePaymentRequest) {
+export async function createPayment(
+  deps: PaymentsDeps,
+  merchant: MerchantSelector,
+  input: CreatePaymentRequest,
+) {
   const chain = requireChain(deps.chain);
   const decimals = chain.token.decimals;
   assertTaggableDecimals(decimals);
@@ -231,8 +225,6 @@ export async function regeneratePayment(deps: PaymentsDeps, old: repo.PaymentRow
   if (old.status !== "expired" || old.amountSeen > 0n) {
     throw new AppError("CONFLICT", "Only an expired payment that received nothing can be regenerated.");
   }
-  const [merchant] = await deps.db.select().from(merchants).where(eq(merchants.id, old.merchantId));
-  if (!merchant) throw new AppError("NOT_FOUND", "The merchant no longer exists.");
   let price: Creation["price"] = null;
   let baseAmount = old.baseAmount;
   if (old.amountUsdCents !== null) {
@@ -243,7 +235,7 @@ export async function regeneratePayment(deps: PaymentsDeps, old: repo.PaymentRow
     );
   }
   try {
-    return await insertWithFreeTag(deps, merchant, chain, {
+    return await insertWithFreeTag(deps, { id: old.merchantId }, chain, {
       amountUsdCents: old.amountUsdCents,
       price,
       baseAmount,
@@ -505,7 +497,8 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
       const paying = await db
         .select({ a: payments.receivingAddress })
         .from(payments)
-        .where(inArray(payments.status, MATCHABLE_STATUSES));
+        .where(inArray(payments.status, MATCHABLE_STATUSES))
+        .groupBy(payments.receivingAddress);
       return new Set([...rows, ...paying].map((r) => getAddress(r.a)));
     },
     async applyRange(
