@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type IndexHtml, negotiateEncoding, prepareIndexHtml } from "./index-html.ts";
@@ -11,6 +12,17 @@ export function loadClientBuild(clientDist: string): IndexHtml | null {
   const indexPath = join(clientDist, "index.html");
   if (!existsSync(indexPath)) return null;
   return prepareIndexHtml(readFileSync(indexPath, "utf8"));
+}
+
+/** The server-rendering entry built beside the client (`dist/ssr`, decision 009): the HTML inside #root of a page. */
+export type PageRenderer = (path: string, data: Record<string, unknown>) => Promise<string | null>;
+
+/** Loads the server-rendering entry of the build, or null when there is none (tests with a stub client). */
+export async function loadPageRenderer(clientDist: string): Promise<PageRenderer | null> {
+  const entry = join(dirname(clientDist), "ssr", "entry-server.js");
+  if (!existsSync(entry)) return null;
+  const module = (await import(pathToFileURL(entry).href)) as { renderPage: PageRenderer };
+  return module.renderPage;
 }
 
 /**
@@ -33,10 +45,10 @@ export async function registerClientRoutes(app: FastifyInstance, clientDist: str
   });
 }
 
-export function sendIndexHtml(request: FastifyRequest, reply: FastifyReply, html: IndexHtml) {
+export function sendIndexHtml(request: FastifyRequest, reply: FastifyReply, html: IndexHtml, status = 200) {
   const encoding = negotiateEncoding(request.headers["accept-encoding"]);
   reply
-    .status(200)
+    .status(status)
     .header("Content-Type", "text/html; charset=utf-8")
     .header("Cache-Control", "no-cache")
     .header("Vary", "Accept-Encoding");
