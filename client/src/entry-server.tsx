@@ -21,11 +21,11 @@ export async function renderPage(path: string, data: Record<string, unknown>): P
     for (const [key, value] of Object.entries(data)) queryClient.setQueryData([key], value);
     return disableButtons(
       renderToString(
-      <Router ssrPath={path}>
-        <ThemeProvider>
-          <AppLayout />
-        </ThemeProvider>
-      </Router>,
+        <Router ssrPath={path}>
+          <ThemeProvider>
+            <AppLayout />
+          </ThemeProvider>
+        </Router>,
       ),
     );
   } finally {

@@ -1,5 +1,11 @@
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import { DEFAULT_SOCIAL_IMAGE, formatPageTitle, type PageMeta, SITE_NAME } from "@common/page-meta.ts";
+import {
+  formatPageTitle,
+  type PageMeta,
+  SITE_NAME,
+  SOCIAL_IMAGE_SIZE,
+  socialImagePath,
+} from "@common/page-meta.ts";
 import type { IndexHtml } from "./index-html.ts";
 
 /** Escapes text for an HTML attribute value or element content. */
@@ -15,7 +21,7 @@ export function escapeHtml(value: string): string {
 /** The head tags of one page: the same set the client's head manager keeps up to date on navigation. */
 export function renderHeadTags(meta: PageMeta, url: string, origin: string): string {
   const title = formatPageTitle(meta.title);
-  const image = new URL(meta.image ?? DEFAULT_SOCIAL_IMAGE, origin).toString();
+  const image = new URL(socialImagePath(meta.image), origin).toString();
   const tags: [string, string, string][] = [
     ["name", "description", meta.description],
     ["property", "og:site_name", SITE_NAME],
@@ -24,6 +30,9 @@ export function renderHeadTags(meta: PageMeta, url: string, origin: string): str
     ["property", "og:description", meta.description],
     ["property", "og:url", url],
     ["property", "og:image", image],
+    ["property", "og:image:type", "image/png"],
+    ["property", "og:image:width", String(SOCIAL_IMAGE_SIZE.width)],
+    ["property", "og:image:height", String(SOCIAL_IMAGE_SIZE.height)],
     ["name", "twitter:card", "summary_large_image"],
     ["name", "twitter:title", title],
     ["name", "twitter:description", meta.description],
