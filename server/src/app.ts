@@ -37,6 +37,7 @@ import { siweRoutes } from "./modules/siwe/routes.ts";
 import {
   loadClientBuild,
   loadPageRenderer,
+  prefetchLinks,
   registerClientRoutes,
   sendIndexHtml,
 } from "./modules/web/routes.ts";
@@ -170,13 +171,23 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   if (deps.extraRoutes) await app.register(deps.extraRoutes);
 
   if (clientBuild) await registerClientRoutes(app, config.clientDist);
+  // Spec section 2: / loads the merchant dashboard and the buy page in idle time, and every page the menu panel;
+  // on a server-rendered page the browser prefetches them (fetched, not run; decision 009).
+  const homePrefetch = prefetchLinks(
+    config.clientDist,
+    ["src/app/routes/merchant.tsx", "src/app/routes/buy-cpxtb.tsx", "src/app/data-layer.tsx"],
+    "home",
+  );
+  const menuPrefetch = prefetchLinks(
+    config.clientDist,
+    ["src/app/side-menu-panel.tsx", "src/app/data-layer.tsx"],
+    "side-menu",
+  );
   const pageHtml = clientBuild
-    ? createPageHtmlResolver(
-        clientBuild,
-        content,
-        config.publicUrl,
-        await loadPageRenderer(config.clientDist),
-      )
+    ? createPageHtmlResolver(clientBuild, content, config.publicUrl, {
+        render: await loadPageRenderer(config.clientDist),
+        head: (path) => (path === "/" ? `${homePrefetch}\n    ${menuPrefetch}` : menuPrefetch),
+      })
     : null;
 
   app.setNotFoundHandler(async (request, reply) => {

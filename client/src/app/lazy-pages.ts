@@ -31,17 +31,12 @@ function lazyPage(
   let pending: TrackedPromise<PageModule> | undefined;
   const preload = (): TrackedPromise<PageModule> => {
     if (pending) return pending;
-    const promise: TrackedPromise<PageModule> = loadWithLayer().then(
-      (module) => {
-        promise.status = "fulfilled";
-        promise.value = module;
-        return module;
-      },
-      (error: unknown) => {
-        pending = undefined; // a later navigation tries again (a deploy replaced the chunk, a network blip)
-        throw error;
-      },
-    );
+    // A failure stays cached, as with React.lazy: the page's error boundary shows it instead of retrying forever.
+    const promise: TrackedPromise<PageModule> = loadWithLayer().then((module) => {
+      promise.status = "fulfilled";
+      promise.value = module;
+      return module;
+    });
     pending = promise;
     return promise;
   };

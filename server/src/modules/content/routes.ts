@@ -102,14 +102,14 @@ export type PageHtml = { html: IndexHtml; status: number };
 /**
  * Picks the index.html to serve for a client route: with the page's own head tags when it is a public page or
  * a post (so link previews and crawlers see them without JavaScript), the generic one otherwise. With a `render`
- * (the build's server-rendering entry) the content pages also carry their HTML (decision 009). An unknown post
- * answers 404 (the client shows its not-found state).
+ * (the build's server-rendering entry) the content pages also carry their HTML (decision 009); `head` adds
+ * elements to the head of a path's HTML. An unknown post answers 404 (the client shows its not-found state).
  */
 export function createPageHtmlResolver(
   index: IndexHtml,
   content: ContentStore,
   publicUrl: string | undefined,
-  render: PageRenderer | null = null,
+  { render = null, head = () => "" }: { render?: PageRenderer | null; head?: (path: string) => string } = {},
 ) {
   const cache = new PageHtmlCache<Promise<IndexHtml>>();
   return async (request: FastifyRequest, path: string): Promise<PageHtml> => {
@@ -135,10 +135,11 @@ export function createPageHtmlResolver(
         return markup === null ? undefined : { markup, data };
       })();
       return rendered.then(
-        (body) => withPageMeta(index, pageMeta, `${origin}${canonicalPath}`, origin, body),
+        (body) =>
+          withPageMeta(index, pageMeta, `${origin}${canonicalPath}`, origin, { body, head: head(path) }),
         (error: unknown) => {
           request.log.error({ err: error, path }, "server rendering failed; serving the page without it");
-          return withPageMeta(index, pageMeta, `${origin}${canonicalPath}`, origin);
+          return withPageMeta(index, pageMeta, `${origin}${canonicalPath}`, origin, { head: head(path) });
         },
       );
     });

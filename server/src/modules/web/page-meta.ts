@@ -63,6 +63,9 @@ export function scriptSafeJson(value: unknown): string {
 /** The page the server rendered (decision 009): the markup inside #root and the query data it was rendered with. */
 export type RenderedBody = { markup: string; data: Record<string, unknown> };
 
+/** What the server adds to a page's HTML beyond its head tags: its rendered body, extra head elements. */
+export type PageExtras = { body?: RenderedBody; head?: string };
+
 /**
  * index.html with the page's own title, description and social tags in place of the generic ones and, for a page
  * rendered on the server, its markup in #root plus its data as JSON (not a script the browser runs: no CSP hash).
@@ -72,12 +75,13 @@ export function withPageMeta(
   meta: PageMeta,
   url: string,
   origin: string,
-  body?: RenderedBody,
+  { body, head }: PageExtras = {},
 ): IndexHtml {
   let html = index.identity
     .toString("utf8")
     .replace(DESCRIPTION, "")
     .replace(TITLE, () => renderHeadTags(meta, url, origin));
+  if (head) html = html.replace("</head>", () => `  ${head}\n  </head>`);
   if (body) {
     html = html.replace(
       EMPTY_ROOT,

@@ -14,6 +14,40 @@ export function loadClientBuild(clientDist: string): IndexHtml | null {
   return prepareIndexHtml(readFileSync(indexPath, "utf8"));
 }
 
+type ManifestChunk = { file: string; imports?: string[]; css?: string[]; isEntry?: boolean };
+
+/**
+ * `<link rel="prefetch">` tags for the chunks of the given source modules (Vite manifest keys such as
+ * `src/app/routes/merchant.tsx`) that the entry does not already load: the browser fetches them in idle time,
+ * and evaluates them only when the page is opened. `name` marks them (`data-prefetch`) for the client code that
+ * would otherwise import them in idle time. Empty without a manifest.
+ */
+export function prefetchLinks(clientDist: string, sources: string[], name: string): string {
+  const manifestPath = join(clientDist, ".vite", "manifest.json");
+  if (!existsSync(manifestPath)) return "";
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, ManifestChunk>;
+  const closure = (key: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(key) || !manifest[key]) return seen;
+    seen.add(key);
+    for (const dep of manifest[key].imports ?? []) closure(dep, seen);
+    return seen;
+  };
+  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+  const loaded = entry ? closure(entry) : new Set<string>();
+  const files = new Set<string>();
+  for (const source of sources) {
+    for (const key of closure(source)) {
+      if (loaded.has(key)) continue;
+      const chunk = manifest[key] as ManifestChunk;
+      files.add(chunk.file);
+      for (const css of chunk.css ?? []) files.add(css);
+    }
+  }
+  return [...files]
+    .map((file) => `<link rel="prefetch" href="/${file}" data-prefetch="${name}" />`)
+    .join("\n    ");
+}
+
 /** The server-rendering entry built beside the client (`dist/ssr`, decision 009): the HTML inside #root of a page. */
 export type PageRenderer = (path: string, data: Record<string, unknown>) => Promise<string | null>;
 
