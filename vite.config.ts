@@ -15,6 +15,25 @@ export default defineConfig({
       "@": new URL("./client/src", import.meta.url).pathname,
     },
   },
+  // `vite build` builds the browser app, then the server-rendering entry of the content pages (decision 009).
+  builder: {
+    async buildApp(builder) {
+      const { client, ssr } = builder.environments;
+      if (client) await builder.build(client);
+      if (ssr) await builder.build(ssr);
+    },
+  },
+  environments: {
+    ssr: {
+      build: {
+        outDir: "../dist/ssr",
+        emptyOutDir: true,
+        manifest: false,
+        copyPublicDir: false,
+        rollupOptions: { input: { "entry-server": "src/entry-server.tsx" } },
+      },
+    },
+  },
   build: {
     outDir: "../dist/client",
     emptyOutDir: true,

@@ -20,6 +20,7 @@ export function precompress(): Plugin {
   return {
     name: "cpxtb-precompress",
     apply: "build",
+    applyToEnvironment: (environment) => environment.name === "client",
     configResolved(resolved) {
       config = resolved;
     },

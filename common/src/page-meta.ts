@@ -5,7 +5,17 @@
 export type PageMeta = { title: string; description: string; image?: string; type?: "website" | "article" };
 
 export const SITE_NAME = "CPXTB Pay";
-export const DEFAULT_SOCIAL_IMAGE = "/images/social-card.svg";
+export const DEFAULT_SOCIAL_IMAGE = "/images/social-card.png";
+/** Every social preview image is 1200x630 (scripts/render-social-images.mjs renders them). */
+export const SOCIAL_IMAGE_SIZE = { width: 1200, height: 630 } as const;
+
+/**
+ * The path of a page's social preview image. Link previews need PNG or JPEG, so an SVG illustration (the blog's)
+ * is announced by its PNG rendering, committed beside it.
+ */
+export function socialImagePath(image: string | undefined): string {
+  return (image ?? DEFAULT_SOCIAL_IMAGE).replace(/\.svg$/, ".png");
+}
 
 export const PUBLIC_PAGES = {
   "/": {

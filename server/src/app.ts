@@ -34,7 +34,13 @@ import { type ClientKeyResolver, ipClientKey, registerRateLimits } from "./modul
 import { securityRoutes } from "./modules/security/routes.ts";
 import { resolveChallengeSecret } from "./modules/security/secret.ts";
 import { siweRoutes } from "./modules/siwe/routes.ts";
-import { loadClientBuild, registerClientRoutes, sendIndexHtml } from "./modules/web/routes.ts";
+import {
+  loadClientBuild,
+  loadPageRenderer,
+  prefetchLinks,
+  registerClientRoutes,
+  sendIndexHtml,
+} from "./modules/web/routes.ts";
 
 export type AppDeps = {
   /** An open, migrated database; when absent, one is opened from the configuration (and closed with the app). */
@@ -165,9 +171,26 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   if (deps.extraRoutes) await app.register(deps.extraRoutes);
 
   if (clientBuild) await registerClientRoutes(app, config.clientDist);
-  const pageHtml = clientBuild ? createPageHtmlResolver(clientBuild, content, config.publicUrl) : null;
+  // Spec section 2: / loads the merchant dashboard and the buy page in idle time, and every page the menu panel;
+  // on a server-rendered page the browser prefetches them (fetched, not run; decision 009).
+  const homePrefetch = prefetchLinks(
+    config.clientDist,
+    ["src/app/routes/merchant.tsx", "src/app/routes/buy-cpxtb.tsx", "src/app/data-layer.tsx"],
+    "home",
+  );
+  const menuPrefetch = prefetchLinks(
+    config.clientDist,
+    ["src/app/side-menu-panel.tsx", "src/app/data-layer.tsx"],
+    "side-menu",
+  );
+  const pageHtml = clientBuild
+    ? createPageHtmlResolver(clientBuild, content, config.publicUrl, {
+        render: await loadPageRenderer(config.clientDist),
+        head: (path) => (path === "/" ? `${homePrefetch}\n    ${menuPrefetch}` : menuPrefetch),
+      })
+    : null;
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?")[0] ?? "/";
     const isApi = path === "/api" || path.startsWith("/api/");
     const allowed = routes.allowedMethods(path).filter((m) => m !== "HEAD" || request.method !== "HEAD");
@@ -179,7 +202,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     }
     const isPageRequest = request.method === "GET" || request.method === "HEAD";
     if (!isApi && isPageRequest && clientBuild && !path.startsWith("/assets/")) {
-      return sendIndexHtml(request, reply, pageHtml ? pageHtml(request, path) : clientBuild);
+      if (!pageHtml) return sendIndexHtml(request, reply, clientBuild);
+      const page = await pageHtml(request, path);
+      return sendIndexHtml(request, reply, page.html, page.status);
     }
     return reply.status(404).send(errorBody("NOT_FOUND", `No such resource: ${request.method} ${path}`));
   });

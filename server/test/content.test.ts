@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
@@ -40,6 +40,15 @@ writeFileSync(
       content="generic"
     />
     <title>CPXTB Pay</title></head><body><div id="root"></div></body></html>`,
+);
+// A stand-in for the build's server-rendering entry (dist/ssr beside dist/client; decision 009).
+mkdirSync(join(root, "ssr"));
+writeFileSync(
+  join(root, "ssr", "entry-server.js"),
+  `export async function renderPage(path, data) {
+    if (path !== "/blog" && !path.startsWith("/blog/")) return null;
+    return "<main data-rendered-path=\\"" + path + "\\">" + Object.keys(data).join(",") + "</main>";
+  }`,
 );
 
 const mail = await startMailCapture();
@@ -180,7 +189,9 @@ describe("served HTML", () => {
     expect(html).not.toContain('content="generic"');
     expect(meta(html, "og:type")).toBe("article");
     expect(meta(html, "og:url")).toBe("https://pay.example.com/blog/how-a-qr-code-crypto-payment-works");
-    expect(meta(html, "og:image")).toBe("https://pay.example.com/images/blog/qr-payment.svg");
+    expect(meta(html, "og:image")).toBe("https://pay.example.com/images/blog/qr-payment.png");
+    expect(meta(html, "og:image:type")).toBe("image/png");
+    expect(meta(html, "twitter:image")).toBe("https://pay.example.com/images/blog/qr-payment.png");
     expect(meta(html, "twitter:card")).toBe("summary_large_image");
     expect(meta(html, "description")).toMatch(/^What is inside the QR code/);
     expect(html.match(/<title>/g)).toHaveLength(1);
@@ -197,9 +208,52 @@ describe("served HTML", () => {
 
   it("gives static public pages their own tags and leaves other paths generic", async () => {
     expect((await page("/about-us")).body).toContain("<title>About us · CPXTB Pay</title>");
-    const unknown = (await page("/blog/no-such-post")).body;
-    expect(unknown).toContain("<title>CPXTB Pay</title>");
-    expect(unknown).toContain('content="generic"');
+    const other = await page("/no/such/page");
+    expect(other.statusCode).toBe(200); // the client routes it
+    expect(other.body).toContain("<title>CPXTB Pay</title>");
+  });
+
+  it("answers an unknown post with 404 and the app, which shows its not-found state", async () => {
+    for (const url of ["/blog/no-such-post", "/blog/no-such-post/"]) {
+      const res = await page(url);
+      expect(res.statusCode).toBe(404);
+      expect(res.headers["content-type"]).toMatch(/^text\/html/);
+      expect(res.body).toContain('<div id="root"></div>');
+      expect(res.body).toContain('content="generic"');
+    }
+    expect((await page("/blog/how-a-qr-code-crypto-payment-works/")).statusCode).toBe(200);
+  });
+
+  it("points every page's social tags at a 1200x630 PNG that exists", async () => {
+    const paths = ["/", "/blog", "/about", ...slugs.map((slug) => `/blog/${slug}`)];
+    for (const path of paths) {
+      const html = (await page(path)).body;
+      const image = meta(html, "og:image");
+      expect(image, path).toMatch(/^https:\/\/pay\.example\.com\/images\/.+\.png$/);
+      expect(meta(html, "twitter:image"), path).toBe(image);
+      expect(meta(html, "og:image:width")).toBe("1200");
+      expect(meta(html, "og:image:height")).toBe("630");
+      const png = readFileSync(join("client/public", new URL(image as string).pathname));
+      expect(png.subarray(1, 4).toString("latin1"), path).toBe("PNG");
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)], path).toEqual([1200, 630]);
+    }
+  });
+
+  it("puts a server-rendered page's markup and data into the HTML, safely", async () => {
+    const html = (await page("/blog/hostile-post")).body;
+    expect(html).toContain(
+      '<div id="root" data-server-rendered><main data-rendered-path="/blog/hostile-post">/api/blog/hostile-post</main></div>',
+    );
+    const json = /<script type="application\/json" id="server-data">([^<]*)<\/script>/.exec(html)?.[1];
+    const data = JSON.parse(json as string) as Record<string, { summary: string; html: string }>;
+    expect(data["/api/blog/hostile-post"]?.summary).toBe(
+      "Summary with </title><script>alert(1)</script> inside",
+    );
+    expect(html.match(/<\/script>/g)).toHaveLength(1); // the data's own: nothing in it closed the element
+    const list = (await page("/blog")).body;
+    expect(list).toContain('<main data-rendered-path="/blog">/api/blog</main>');
+    // Pages the renderer does not render keep the empty root.
+    expect((await page("/about")).body).toContain('<div id="root"></div>');
   });
 });
 

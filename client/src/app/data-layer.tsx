@@ -3,6 +3,11 @@ import { AuthProvider } from "@/features/auth/auth-provider";
 import { ProtectedRoute } from "@/features/auth/components/protected-route";
 import { queryClient, startMemoryClean } from "@/lib/query-client";
 import { QueryProvider } from "@/lib/query-provider";
+import { takeServerData } from "@/lib/server-data";
+
+// A page the server rendered comes with the data it was rendered with: the first render shows the same content
+// instead of a loading state (decision 009). The defaults never mark data stale, so nothing is fetched again.
+for (const [key, data] of Object.entries(takeServerData())) queryClient.setQueryData([key], data);
 
 /**
  * The server-data layer: TanStack Query and the auth context, loaded beside the shell instead of inside it

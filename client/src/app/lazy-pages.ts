@@ -1,16 +1,18 @@
 import * as React from "react";
 
 type PageModule = { default: React.ComponentType };
-type PreloadablePage = React.LazyExoticComponent<React.ComponentType> & {
-  preload: () => Promise<PageModule>;
-};
+type PreloadablePage = React.ComponentType & { preload: () => Promise<PageModule> };
 
 const loadDataLayer = () => import("./data-layer");
 
+type TrackedPromise<T> = Promise<T> & { status?: "fulfilled"; value?: T };
+
 /**
- * React.lazy plus a `preload()` that starts the same import early (the module system caches it). A page gets the
- * server-data layer (TanStack Query, auth; decision 006), fetched in parallel with its own chunk, unless it is a
- * `shell` page that needs neither: those render without waiting for it.
+ * A lazy page plus a `preload()` that starts the same import early. Once the import has resolved the page renders
+ * synchronously (React's `use` reads a settled promise at once), so a page preloaded before the first render
+ * commits without its Suspense fallback: main.tsx relies on this to replace the server-rendered HTML of a content
+ * page in one step (decision 009). A page gets the server-data layer (TanStack Query, auth; decision 006), fetched
+ * in parallel with its own chunk, unless it is a `shell` page that needs neither.
  */
 function lazyPage(
   load: () => Promise<PageModule>,
@@ -26,7 +28,24 @@ function lazyPage(
                 ? data.withRequiredUser(page.default)
                 : data.withDataProviders(page.default),
           }));
-  return Object.assign(React.lazy(loadWithLayer), { preload: loadWithLayer });
+  let pending: TrackedPromise<PageModule> | undefined;
+  const preload = (): TrackedPromise<PageModule> => {
+    if (pending) return pending;
+    // A failure stays cached, as with React.lazy: the page's error boundary shows it instead of retrying forever.
+    const promise: TrackedPromise<PageModule> = loadWithLayer().then((module) => {
+      promise.status = "fulfilled";
+      promise.value = module;
+      return module;
+    });
+    pending = promise;
+    return promise;
+  };
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per page at module level, like React.lazy
+  function LazyPage(props: object) {
+    const Page = React.use<PageModule>(preload() as Promise<PageModule>).default;
+    return React.createElement(Page, props);
+  }
+  return Object.assign(LazyPage, { preload });
 }
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
@@ -53,3 +72,14 @@ export const ReportsPage = lazyPage(() => import("./routes/reports"));
 export const PaymentHistoryPage = lazyPage(() => import("./routes/payments"));
 export const PresentationPage = lazyPage(() => import("./routes/presentation"));
 export const NotFoundPage = lazyPage(() => import("./routes/not-found"), "shell");
+
+/**
+ * The page of a path whose HTML the server renders (decision 009), or null. main.tsx loads it before the first
+ * render and entry-server.tsx before rendering, so neither shows the page's loading state.
+ */
+export function prerenderedPageFor(path: string): PreloadablePage | null {
+  if (path === "/") return HomePage;
+  if (path === "/blog") return BlogPage;
+  if (/^\/blog\/[^/]+$/.test(path)) return BlogPostPage;
+  return null;
+}

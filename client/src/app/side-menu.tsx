@@ -21,7 +21,14 @@ export function SideMenu() {
   const [location] = useLocation();
   const buttonRef = React.useRef<HTMLButtonElement>(null);
 
-  React.useEffect(() => whenIdle(() => void loadPanel().catch(() => undefined)), []);
+  // A server-rendered page lets the browser prefetch the panel instead (fetched, run on first open; decision 009).
+  React.useEffect(
+    () =>
+      document.querySelector('link[data-prefetch="side-menu"]')
+        ? undefined
+        : whenIdle(() => void loadPanel().catch(() => undefined)),
+    [],
+  );
 
   // Close on any navigation, including back/forward and redirects.
   // biome-ignore lint/correctness/useExhaustiveDependencies: location is the trigger, not a value read here

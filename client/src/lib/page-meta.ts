@@ -1,4 +1,10 @@
-import { DEFAULT_SOCIAL_IMAGE, formatPageTitle, type PageMeta, SITE_NAME } from "@common/page-meta";
+import {
+  formatPageTitle,
+  type PageMeta,
+  SITE_NAME,
+  SOCIAL_IMAGE_SIZE,
+  socialImagePath,
+} from "@common/page-meta";
 import { useEffect } from "react";
 
 function setTag(selector: string, create: () => HTMLElement, attr: string, value: string) {
@@ -32,7 +38,7 @@ export function applyPageMeta(meta: PageMeta, path = window.location.pathname) {
   const origin = window.location.origin;
   const url = `${origin}${path}`;
   const title = formatPageTitle(meta.title);
-  const image = new URL(meta.image ?? DEFAULT_SOCIAL_IMAGE, origin).toString();
+  const image = new URL(socialImagePath(meta.image), origin).toString();
   document.title = title;
   setTag(
     'link[rel="canonical"]',
@@ -51,6 +57,9 @@ export function applyPageMeta(meta: PageMeta, path = window.location.pathname) {
   setMeta("property", "og:description", meta.description);
   setMeta("property", "og:url", url);
   setMeta("property", "og:image", image);
+  setMeta("property", "og:image:type", "image/png");
+  setMeta("property", "og:image:width", String(SOCIAL_IMAGE_SIZE.width));
+  setMeta("property", "og:image:height", String(SOCIAL_IMAGE_SIZE.height));
   setMeta("name", "twitter:card", "summary_large_image");
   setMeta("name", "twitter:title", title);
   setMeta("name", "twitter:description", meta.description);

@@ -14,7 +14,9 @@ export function ThemeToggle() {
       title={`Switch to ${next} theme`}
       data-testid="theme-toggle"
     >
-      {resolvedTheme === "dark" ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
+      {/* By the theme class rather than by state: the server-rendered HTML (decision 009) shows the right one too. */}
+      <Sun aria-hidden="true" className="hidden dark:block" />
+      <Moon aria-hidden="true" className="dark:hidden" />
     </button>
   );
 }

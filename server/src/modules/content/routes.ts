@@ -6,7 +6,8 @@ import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import type { IndexHtml } from "../web/index-html.ts";
-import { PageHtmlCache, withPageMeta } from "../web/page-meta.ts";
+import { PageHtmlCache, type RenderedBody, withPageMeta } from "../web/page-meta.ts";
+import type { PageRenderer } from "../web/routes.ts";
 import type { ContentStore } from "./content-store.ts";
 import { renderRss, renderSitemap } from "./feeds.ts";
 
@@ -84,28 +85,64 @@ export function pageMetaFor(path: string, content: ContentStore): PageMeta | nul
   return { title: post.title, description: post.summary, image: post.image, type: "article" };
 }
 
+const BLOG_POST_PATH = /^\/blog\/([^/]+)$/;
+
+/** The query data (by query key, as the client's hooks name it) a server-rendered page reads. */
+export function pageDataFor(path: string, content: ContentStore): Record<string, unknown> {
+  if (path === "/blog") return { "/api/blog": blogListResponse.parse({ posts: content.listPosts() }) };
+  const slug = BLOG_POST_PATH.exec(path)?.[1];
+  const post = slug ? content.getPost(decodeURIComponent(slug)) : undefined;
+  if (slug && post)
+    return { [`/api/blog/${encodeURIComponent(decodeURIComponent(slug))}`]: blogPostResponse.parse(post) };
+  return {};
+}
+
+export type PageHtml = { html: IndexHtml; status: number };
+
 /**
  * Picks the index.html to serve for a client route: with the page's own head tags when it is a public page or
- * a post (so link previews and crawlers see them without JavaScript), the generic one otherwise.
+ * a post (so link previews and crawlers see them without JavaScript), the generic one otherwise. With a `render`
+ * (the build's server-rendering entry) the content pages also carry their HTML (decision 009); `head` adds
+ * elements to the head of a path's HTML. An unknown post answers 404 (the client shows its not-found state).
  */
 export function createPageHtmlResolver(
   index: IndexHtml,
   content: ContentStore,
   publicUrl: string | undefined,
+  { render = null, head = () => "" }: { render?: PageRenderer | null; head?: (path: string) => string } = {},
 ) {
-  const cache = new PageHtmlCache();
-  return (request: FastifyRequest, path: string): IndexHtml => {
+  const cache = new PageHtmlCache<Promise<IndexHtml>>();
+  return async (request: FastifyRequest, path: string): Promise<PageHtml> => {
     let meta: PageMeta | null;
     try {
       meta = pageMetaFor(path, content);
     } catch {
       meta = null; // a malformed %-escape in the path
     }
-    if (!meta) return index;
+    if (!meta) {
+      const canonical = path.length > 1 ? path.replace(/\/+$/, "") : path;
+      return { html: index, status: BLOG_POST_PATH.test(canonical) ? 404 : 200 };
+    }
+    const pageMeta = meta;
     const origin = siteOrigin(request, publicUrl);
     const canonicalPath = path.length > 1 ? path.replace(/\/+$/, "") : path;
-    return cache.get(`${origin}${canonicalPath}`, () =>
-      withPageMeta(index, meta, `${origin}${canonicalPath}`, origin),
-    );
+    const key = `${origin}${path}`;
+    const html = cache.get(key, () => {
+      const rendered = (async (): Promise<RenderedBody | undefined> => {
+        if (!render) return undefined;
+        const data = pageDataFor(path, content);
+        const markup = await render(path, data);
+        return markup === null ? undefined : { markup, data };
+      })();
+      return rendered.then(
+        (body) =>
+          withPageMeta(index, pageMeta, `${origin}${canonicalPath}`, origin, { body, head: head(path) }),
+        (error: unknown) => {
+          request.log.error({ err: error, path }, "server rendering failed; serving the page without it");
+          return withPageMeta(index, pageMeta, `${origin}${canonicalPath}`, origin, { head: head(path) });
+        },
+      );
+    });
+    return { html: await html, status: 200 };
   };
 }

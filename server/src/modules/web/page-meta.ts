@@ -1,5 +1,11 @@
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import { DEFAULT_SOCIAL_IMAGE, formatPageTitle, type PageMeta, SITE_NAME } from "@common/page-meta.ts";
+import {
+  formatPageTitle,
+  type PageMeta,
+  SITE_NAME,
+  SOCIAL_IMAGE_SIZE,
+  socialImagePath,
+} from "@common/page-meta.ts";
 import type { IndexHtml } from "./index-html.ts";
 
 /** Escapes text for an HTML attribute value or element content. */
@@ -15,7 +21,7 @@ export function escapeHtml(value: string): string {
 /** The head tags of one page: the same set the client's head manager keeps up to date on navigation. */
 export function renderHeadTags(meta: PageMeta, url: string, origin: string): string {
   const title = formatPageTitle(meta.title);
-  const image = new URL(meta.image ?? DEFAULT_SOCIAL_IMAGE, origin).toString();
+  const image = new URL(socialImagePath(meta.image), origin).toString();
   const tags: [string, string, string][] = [
     ["name", "description", meta.description],
     ["property", "og:site_name", SITE_NAME],
@@ -24,6 +30,9 @@ export function renderHeadTags(meta: PageMeta, url: string, origin: string): str
     ["property", "og:description", meta.description],
     ["property", "og:url", url],
     ["property", "og:image", image],
+    ["property", "og:image:type", "image/png"],
+    ["property", "og:image:width", String(SOCIAL_IMAGE_SIZE.width)],
+    ["property", "og:image:height", String(SOCIAL_IMAGE_SIZE.height)],
     ["name", "twitter:card", "summary_large_image"],
     ["name", "twitter:title", title],
     ["name", "twitter:description", meta.description],
@@ -39,12 +48,47 @@ export function renderHeadTags(meta: PageMeta, url: string, origin: string): str
 const TITLE = /<title>[\s\S]*?<\/title>/i;
 const DESCRIPTION = /<meta\s+name="description"[\s\S]*?>/i;
 
-/** index.html with the page's own title, description and social tags in place of the generic ones. */
-export function withPageMeta(index: IndexHtml, meta: PageMeta, url: string, origin: string): IndexHtml {
-  const html = index.identity
+const EMPTY_ROOT = /<div id="root"><\/div>/;
+
+/** JSON that is safe inside a <script> element: no `</script>`, no `<!--`, no line separators. */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/** The page the server rendered (decision 009): the markup inside #root and the query data it was rendered with. */
+export type RenderedBody = { markup: string; data: Record<string, unknown> };
+
+/** What the server adds to a page's HTML beyond its head tags: its rendered body, extra head elements. */
+export type PageExtras = { body?: RenderedBody; head?: string };
+
+/**
+ * index.html with the page's own title, description and social tags in place of the generic ones and, for a page
+ * rendered on the server, its markup in #root plus its data as JSON (not a script the browser runs: no CSP hash).
+ */
+export function withPageMeta(
+  index: IndexHtml,
+  meta: PageMeta,
+  url: string,
+  origin: string,
+  { body, head }: PageExtras = {},
+): IndexHtml {
+  let html = index.identity
     .toString("utf8")
     .replace(DESCRIPTION, "")
     .replace(TITLE, () => renderHeadTags(meta, url, origin));
+  if (head) html = html.replace("</head>", () => `  ${head}\n  </head>`);
+  if (body) {
+    html = html.replace(
+      EMPTY_ROOT,
+      () =>
+        `<div id="root" data-server-rendered>${body.markup}</div>\n    <script type="application/json" id="server-data">${scriptSafeJson(body.data)}</script>`,
+    );
+  }
   const identity = Buffer.from(html, "utf8");
   return {
     identity,
@@ -58,11 +102,11 @@ export function withPageMeta(index: IndexHtml, meta: PageMeta, url: string, orig
  * Rendered pages by origin and path. Bounded: the origin comes from the Host header when PUBLIC_URL is unset,
  * so a client could otherwise grow it without limit.
  */
-export class PageHtmlCache {
-  private readonly entries = new Map<string, IndexHtml>();
+export class PageHtmlCache<T = IndexHtml> {
+  private readonly entries = new Map<string, T>();
   constructor(private readonly max = 256) {}
 
-  get(key: string, render: () => IndexHtml): IndexHtml {
+  get(key: string, render: () => T): T {
     const hit = this.entries.get(key);
     if (hit) return hit;
     const value = render();

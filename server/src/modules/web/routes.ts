@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type IndexHtml, negotiateEncoding, prepareIndexHtml } from "./index-html.ts";
@@ -11,6 +12,51 @@ export function loadClientBuild(clientDist: string): IndexHtml | null {
   const indexPath = join(clientDist, "index.html");
   if (!existsSync(indexPath)) return null;
   return prepareIndexHtml(readFileSync(indexPath, "utf8"));
+}
+
+type ManifestChunk = { file: string; imports?: string[]; css?: string[]; isEntry?: boolean };
+
+/**
+ * `<link rel="prefetch">` tags for the chunks of the given source modules (Vite manifest keys such as
+ * `src/app/routes/merchant.tsx`) that the entry does not already load: the browser fetches them in idle time,
+ * and evaluates them only when the page is opened. `name` marks them (`data-prefetch`) for the client code that
+ * would otherwise import them in idle time. Empty without a manifest.
+ */
+export function prefetchLinks(clientDist: string, sources: string[], name: string): string {
+  const manifestPath = join(clientDist, ".vite", "manifest.json");
+  if (!existsSync(manifestPath)) return "";
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, ManifestChunk>;
+  const closure = (key: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(key) || !manifest[key]) return seen;
+    seen.add(key);
+    for (const dep of manifest[key].imports ?? []) closure(dep, seen);
+    return seen;
+  };
+  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+  const loaded = entry ? closure(entry) : new Set<string>();
+  const files = new Set<string>();
+  for (const source of sources) {
+    for (const key of closure(source)) {
+      if (loaded.has(key)) continue;
+      const chunk = manifest[key] as ManifestChunk;
+      files.add(chunk.file);
+      for (const css of chunk.css ?? []) files.add(css);
+    }
+  }
+  return [...files]
+    .map((file) => `<link rel="prefetch" href="/${file}" data-prefetch="${name}" />`)
+    .join("\n    ");
+}
+
+/** The server-rendering entry built beside the client (`dist/ssr`, decision 009): the HTML inside #root of a page. */
+export type PageRenderer = (path: string, data: Record<string, unknown>) => Promise<string | null>;
+
+/** Loads the server-rendering entry of the build, or null when there is none (tests with a stub client). */
+export async function loadPageRenderer(clientDist: string): Promise<PageRenderer | null> {
+  const entry = join(dirname(clientDist), "ssr", "entry-server.js");
+  if (!existsSync(entry)) return null;
+  const module = (await import(pathToFileURL(entry).href)) as { renderPage: PageRenderer };
+  return module.renderPage;
 }
 
 /**
@@ -33,10 +79,10 @@ export async function registerClientRoutes(app: FastifyInstance, clientDist: str
   });
 }
 
-export function sendIndexHtml(request: FastifyRequest, reply: FastifyReply, html: IndexHtml) {
+export function sendIndexHtml(request: FastifyRequest, reply: FastifyReply, html: IndexHtml, status = 200) {
   const encoding = negotiateEncoding(request.headers["accept-encoding"]);
   reply
-    .status(200)
+    .status(status)
     .header("Content-Type", "text/html; charset=utf-8")
     .header("Cache-Control", "no-cache")
     .header("Vary", "Accept-Encoding");

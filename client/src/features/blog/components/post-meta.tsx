@@ -1,12 +1,8 @@
 import { CalendarDays, Clock } from "lucide-react";
+import { formatLongDate } from "@/lib/format";
 import { cn } from "@/lib/utils";
 
-export function formatPostDate(isoDay: string): string {
-  return new Date(`${isoDay}T12:00:00Z`).toLocaleDateString("en-US", {
-    dateStyle: "long",
-    timeZone: "UTC",
-  });
-}
+export const formatPostDate = formatLongDate;
 
 /** Date and reading time of a post, on one line. */
 export function PostMeta({

@@ -1,4 +1,5 @@
 import { TrendingUp } from "lucide-react";
+import { formatUtcDateTime, groupThousands } from "@/lib/format";
 import { usePrice } from "../api/get-price";
 
 /** USD per token from its exact decimal string: cents for prices over $1, otherwise up to 6 decimals. */
@@ -6,7 +7,7 @@ export function formatUsdPrice(usdPerToken: string): string {
   const [whole = "0", fraction = ""] = usdPerToken.split(".");
   const digits = Number(whole) >= 1 ? 2 : Math.max(2, Math.min(6, fraction.replace(/0+$/, "").length));
   const padded = `${fraction}000000`.slice(0, digits);
-  return `$${Number(whole).toLocaleString("en-US")}.${padded}`;
+  return `$${groupThousands(whole)}.${padded}`;
 }
 
 function formatAge(iso: string): string {
@@ -35,10 +36,7 @@ export function PriceCard() {
           <span className="font-semibold tabular-nums">
             1 CPXTB = <span data-testid="price-value">{formatUsdPrice(price.data.usdPerToken)}</span>
           </span>
-          <span
-            className="text-muted-foreground text-xs"
-            title={new Date(price.data.updatedAt).toLocaleString()}
-          >
+          <span className="text-muted-foreground text-xs" title={formatUtcDateTime(price.data.updatedAt)}>
             {price.data.stale ? "Price is out of date · " : ""}
             {price.data.source === "fixed" ? "Fixed price" : "From the liquidity pool"} · updated{" "}
             {formatAge(price.data.updatedAt)}
