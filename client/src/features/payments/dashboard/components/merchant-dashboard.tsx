@@ -1,6 +1,6 @@
 import type { Merchant } from "@common/merchant";
 import type { Payment } from "@common/payments";
-import { Activity, CircleAlert, Pencil, RefreshCw } from "lucide-react";
+import { Activity, CircleAlert, Pencil } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
@@ -11,6 +11,7 @@ import { useLiveMerchant } from "../use-live-merchant";
 import { BusinessSetupForm, type SignOwnership } from "./business-setup-form";
 import { CreatePaymentForm } from "./create-payment-form";
 import { EditBusinessForm } from "./edit-business-form";
+import { merchantQueryState } from "./merchant-query-state";
 import { PaymentDetailSheet } from "./payment-detail-sheet";
 import { PaymentHistory } from "./payment-history";
 import { PaymentNotification, playChime } from "./payment-notification";
@@ -18,21 +19,8 @@ import { UnattributedInbox } from "./unattributed-inbox";
 
 export function MerchantDashboard({ signOwnership }: { signOwnership: SignOwnership }) {
   const merchant = useMerchant();
-  if (merchant.isPending) {
-    return (
-      <div aria-busy="true" className="h-64 animate-pulse rounded-xl bg-muted motion-reduce:animate-none" />
-    );
-  }
-  if (merchant.isError) {
-    return (
-      <div role="alert" className="flex flex-col items-start gap-3 rounded-xl border border-border p-4">
-        <p className="font-semibold">Your business could not be loaded.</p>
-        <Button variant="outline" onClick={() => merchant.refetch()}>
-          <RefreshCw aria-hidden="true" /> Try again
-        </Button>
-      </div>
-    );
-  }
+  const fallback = merchantQueryState(merchant);
+  if (fallback) return fallback;
   if (!merchant.data) return <BusinessSetupForm signOwnership={signOwnership} />;
   return <Dashboard merchant={merchant.data} signOwnership={signOwnership} />;
 }

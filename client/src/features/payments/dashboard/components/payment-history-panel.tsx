@@ -1,9 +1,10 @@
-import { Plus, RefreshCw } from "lucide-react";
+import { Plus } from "lucide-react";
 import * as React from "react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { useMerchant } from "../api/get-merchant";
 import { useLiveMerchant } from "../use-live-merchant";
+import { merchantQueryState } from "./merchant-query-state";
 import { PaymentDetailSheet } from "./payment-detail-sheet";
 import { PaymentHistory } from "./payment-history";
 
@@ -13,21 +14,8 @@ const ignore = () => {};
 export function PaymentHistoryPanel() {
   const merchant = useMerchant();
   const [openId, setOpenId] = React.useState<string | null>(null);
-  if (merchant.isPending) {
-    return (
-      <div aria-busy="true" className="h-64 animate-pulse rounded-xl bg-muted motion-reduce:animate-none" />
-    );
-  }
-  if (merchant.isError) {
-    return (
-      <div role="alert" className="flex flex-col items-start gap-3 rounded-xl border border-border p-4">
-        <p className="font-semibold">Your business could not be loaded.</p>
-        <Button variant="outline" onClick={() => merchant.refetch()}>
-          <RefreshCw aria-hidden="true" /> Try again
-        </Button>
-      </div>
-    );
-  }
+  const fallback = merchantQueryState(merchant);
+  if (fallback) return fallback;
   if (!merchant.data) {
     return (
       <div className="flex flex-col items-start gap-3 rounded-xl border border-border bg-card p-4 sm:p-6">
