@@ -148,8 +148,7 @@ export default function HomePage() {
         </div>
       </section>
 
-      {/* Below the first screen of a phone: laid out and painted once scrolled near (`below-fold`, index.css). */}
-      <section aria-labelledby="how-title" className="below-fold border-border border-y bg-card/40">
+      <section aria-labelledby="how-title" className="border-border border-y bg-card/40">
         <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
           <h2 id="how-title" className="font-bold text-3xl tracking-tight">
             How it works
@@ -177,7 +176,7 @@ export default function HomePage() {
         </div>
       </section>
 
-      <section aria-labelledby="who-title" className="below-fold mx-auto max-w-6xl px-4 py-16 sm:px-6">
+      <section aria-labelledby="who-title" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
         <h2 id="who-title" className="font-bold text-3xl tracking-tight">
           For both sides of the counter
         </h2>
@@ -196,7 +195,7 @@ export default function HomePage() {
         </ul>
       </section>
 
-      <section aria-labelledby="cta-title" className="below-fold mx-auto max-w-6xl px-4 pb-20 sm:px-6">
+      <section aria-labelledby="cta-title" className="mx-auto max-w-6xl px-4 pb-20 sm:px-6">
         <div className="flex flex-col items-start gap-6 rounded-2xl border border-border bg-card p-8 sm:p-10 lg:flex-row lg:items-center lg:justify-between">
           <div className="flex flex-col gap-2">
             <h2 id="cta-title" className="font-bold text-2xl tracking-tight sm:text-3xl">
