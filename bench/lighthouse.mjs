@@ -83,6 +83,11 @@ try {
         onlyCategories: ["performance"],
       });
       const { lhr } = result;
+      if (lhr.runtimeError) {
+        // A failed run (e.g. NO_NAVSTART on a busy machine) scores 0: leave it out of the median.
+        console.log(`  ${path} run ${run}: ${lhr.runtimeError.code}, left out`);
+        continue;
+      }
       if (jsonDir) {
         const name = path.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "") || "home";
         writeFileSync(join(jsonDir, `${name}-${run}.json`), result.report);
@@ -102,6 +107,7 @@ try {
         js: `${(scriptKb / 1024).toFixed(1)} KB`,
       });
     }
+    if (measured.length === 0) throw new Error(`every Lighthouse run of ${path} failed`);
     measured.sort((a, b) => a.score - b.score);
     const median = measured[Math.floor((measured.length - 1) / 2)];
     rows.push({ ...median, all: measured.map((m) => m.score).join(" ") });
