@@ -3,12 +3,10 @@ import { Zap } from "lucide-react";
 import { useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
 import { PendingFeature } from "@/components/layout/pending-feature";
-import { PayView, type SendTransfer } from "@/features/payments/components/pay-view";
+import { sendWithBrowserWallet } from "@/features/payments/browser-wallet-transfer";
+import { PayView } from "@/features/payments/components/pay-view";
 import { PaymentLookupForm } from "@/features/payments/components/payment-lookup-form";
 import { useDocumentTitle } from "@/lib/document-title";
-
-const sendTransfer: SendTransfer = (transfer, onStep) =>
-  import("@/features/wallet/send-token-transfer").then((m) => m.sendTokenTransfer(transfer, onStep));
 
 /**
  * /easy-payment?ref=<reference>: the fewest steps to pay one payment. Paying from a social account's managed wallet
@@ -19,7 +17,7 @@ export default function EasyPaymentPage() {
   const ref = new URLSearchParams(useSearch()).get("ref")?.trim() ?? "";
   const valid = referenceParams.safeParse({ reference: ref }).success;
   useDocumentTitle("Easy Payment");
-  if (valid) return <PayView key={ref} reference={ref} sendTransfer={sendTransfer} />;
+  if (valid) return <PayView key={ref} reference={ref} sendTransfer={sendWithBrowserWallet} />;
   return (
     <PageFrame
       title="Easy Payment"
