@@ -12,6 +12,7 @@ if (process.env.DATABASE_URL) {
   steps.push([`server tests on PostgreSQL`, "npm", ["run", "test:server"], {}]);
 }
 steps.push(["client build", "npx", ["vite", "build", "--logLevel", "warn"]]);
+steps.push(["server build", "node", ["scripts/build-server.mjs"]]);
 steps.push(["browser tests (Playwright, Chromium)", "npm", ["run", "test:e2e"], { SKIP_BUILD: "1" }]);
 
 const only = process.argv.slice(2);

@@ -1,6 +1,6 @@
-import { buildApp } from "./app.ts";
+import { buildApp, openConfiguredDatabase } from "./app.ts";
 import { describeEmbeddedChain } from "./chain/describe.ts";
-import { type EmbeddedChain, startEmbeddedChain } from "./chain/embedded.ts";
+import { startEmbeddedChain } from "./chain/embedded.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 
 async function main() {
@@ -15,10 +15,13 @@ async function main() {
     throw error;
   }
 
-  // No RPC_URL: a local anvil chain under DATA_DIR, stopped with the server (see docs/chain.md).
-  let embedded: EmbeddedChain | undefined;
-  if (config.chain.rpcUrls.length === 0) embedded = await startEmbeddedChain(config.chain, config.dataDir);
-  const app = await buildApp(config, embedded ? { chain: embedded.chain } : {});
+  // No RPC_URL: a local anvil chain under DATA_DIR, stopped with the server (see docs/chain.md). It starts while
+  // the database opens (PGlite's WebAssembly takes most of a second): the two do not depend on each other.
+  const [embedded, database] = await Promise.all([
+    config.chain.rpcUrls.length === 0 ? startEmbeddedChain(config.chain, config.dataDir) : undefined,
+    openConfiguredDatabase(config),
+  ]);
+  const app = await buildApp(config, { database, ...(embedded ? { chain: embedded.chain } : {}) });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -27,6 +30,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await app.close();
+    await database.close();
     await embedded?.chain.close();
     process.exit(0);
   };
@@ -37,9 +41,9 @@ async function main() {
   // The indexer and the expiry job (on the one instance that holds the engine lock); stopped by app.close().
   app.payments.start();
   const url = address.replace("[::1]", "localhost").replace("127.0.0.1", "localhost");
-  const database =
+  const databaseName =
     app.database.driver === "pg" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
-  console.log(`\nCPXTB Pay is running at ${url}\n  database: ${database}\n`);
+  console.log(`\nCPXTB Pay is running at ${url}\n  database: ${databaseName}\n`);
   if (embedded) console.log(describeEmbeddedChain(embedded, config.dataDir));
 }
 

@@ -1,0 +1,34 @@
+// Compiles the server once into dist/server/main.mjs (esbuild), so `npm start` runs one JavaScript module instead of
+// compiling TypeScript with tsx and resolving some two thousand package files at every start. npm packages are
+// bundled too, except those that load files of their own at run time (WebAssembly, native addons, the anvil
+// binary, pino's worker transports); they stay imports resolved from node_modules. The SQL migrations are copied
+// beside it: the database client finds them next to its own module.
+import { cpSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+export const serverOutDir = join(root, "dist/server");
+
+export async function buildServer() {
+  rmSync(serverOutDir, { recursive: true, force: true });
+  await build({
+    entryPoints: [join(root, "server/src/main.ts")],
+    outfile: join(serverOutDir, "main.mjs"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: ["@electric-sql/pglite", "@node-rs/argon2", "@foundry-rs/anvil", "pino", "thread-stream"],
+    // Bundled CommonJS packages call require() for Node's built-in modules.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    sourcemap: true,
+    logLevel: "warning",
+  });
+  cpSync(join(root, "server/src/db/migrations"), join(serverOutDir, "migrations"), { recursive: true });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
