@@ -77,7 +77,12 @@ export async function evaluatePayment(
     chainTime: ctx.chainTime,
   });
   const live = payment.live && isLive(next, ctx.now, payment.monitorUntil);
-  const requested = await reserveRequested(db, payment, { next, live, confirmed: sums.confirmed, now: ctx.now });
+  const requested = await reserveRequested(db, payment, {
+    next,
+    live,
+    confirmed: sums.confirmed,
+    now: ctx.now,
+  });
   const overpaid = sums.confirmed > payment.amountDue;
   const paid = next === "completed" || next === "paid_late";
   // Kept through `invalid`, so a payment whose log comes back is restored to what it was.

@@ -175,6 +175,8 @@ export class PaymentsRuntime {
 
   /** Runs the expiry job once now (tests). */
   expireNow() {
-    return this.chain ? expireDue(this.deps, this.chain, this.indexer?.chainTime() ?? null) : Promise.resolve(0);
+    return this.chain
+      ? expireDue(this.deps, this.chain, this.indexer?.chainTime() ?? null)
+      : Promise.resolve(0);
   }
 }
