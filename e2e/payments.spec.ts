@@ -69,6 +69,27 @@ test("the pay page shows the amount, QR and countdown, and turns paid live when 
   );
 });
 
+test("Already paid? a transaction hash pasted on the pay page turns the payment Paid", async ({ page }) => {
+  await createMerchant(page.request);
+  const payment = await createPayment(page.request, { currency: "CPXTB", amount: "7" });
+  await page.goto(`/pay/${payment.reference}`);
+  await expect(page.getByTestId("payment-status")).toHaveText("Awaiting payment");
+  await page.getByText("Already paid? Paste the transaction hash").click();
+  const field = page.getByLabel("Transaction hash");
+  await field.fill("0x1234");
+  await page.getByRole("button", { name: "Check transaction" }).click();
+  await expect(page.getByText(/Enter the transaction hash: 0x followed by 64/)).toBeVisible();
+  // Paid from an exchange: a rounded amount (without the unique tag) that the indexer cannot attribute.
+  const due = BigInt(payment.amountDueBase);
+  const cent = 10n ** 16n;
+  const hash = await payFromDevAccount(page.request, payment.receivingAddress, due + cent - (due % cent));
+  await field.fill(hash);
+  await page.getByRole("button", { name: "Check transaction" }).click();
+  await expect(page.getByTestId("payment-status")).toHaveText("Paid");
+  await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
+  await expect(page.getByText(/CPXTB more than due/)).toBeVisible();
+});
+
 test("an unknown reference says so and asks not to pay", async ({ page }) => {
   await page.goto("/pay/AAAAAAAAAAAAAAAAAAAAAAAAAA");
   await expect(page.getByRole("heading", { name: "Payment not found" })).toBeVisible();

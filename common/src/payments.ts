@@ -56,6 +56,12 @@ const amounts = {
   amountDueBase: z.string(),
   amountReceived: z.string(),
   amountReceivedBase: z.string(),
+  /**
+   * What the payer is asked to send now (the QR code and `paymentUri` carry it): the amount due, or for a partial
+   * payment its reserved remaining amount, matched from any wallet; 0 once covered.
+   */
+  amountToPay: z.string(),
+  amountToPayBase: z.string(),
   amountUsd: z.string().nullable(),
   overpaid: z.boolean(),
   overpaidBase: z.string(),

@@ -229,12 +229,21 @@ describe("two transfers in one transaction", () => {
 describe("expiry", () => {
   it("expires on time; paid inside the monitoring window -> paid_late", async () => {
     const payment = await createPayment(app, merchant.cookie, { expiresInMinutes: 1 });
+    const { expiresAt } = (await getPayment(app, merchant.cookie, payment.id)) as unknown as {
+      expiresAt: string;
+    };
+    const after = (seconds: number) => BigInt(Math.ceil(Date.parse(expiresAt) / 1000) + seconds);
     await app.payments.expireNow();
     expect(await status(payment.id)).toBe("pending");
+    // The chain's time decides (PAYMENTS.md, States): a block after the expiry, indexed.
     clock.advance(61_000);
+    await tools.test.setNextBlockTimestamp({ timestamp: after(1) });
+    await tools.mine(1);
+    await sync();
     await app.payments.expireNow();
     expect(await status(payment.id)).toBe("expired");
     const payer = await tools.payer();
+    await tools.test.setNextBlockTimestamp({ timestamp: after(30) });
     await tools.pay(payer, merchant.wallet.address, payment.amountDueBase);
     await tools.mine(CONFIRMATIONS);
     await sync();
@@ -420,10 +429,13 @@ describe("after the monitoring window", () => {
     const payment = await createPayment(app, merchant.cookie, { expiresInMinutes: 1 });
     const day = 25 * 60 * 60 * 1000;
     clock.advance(day);
+    // The chain's time moves a day too (a block, indexed): the payment expires and leaves its window.
+    await tools.test.increaseTime({ seconds: day / 1000 });
+    await tools.mine(1);
+    await sync();
     await app.payments.expireNow();
     const expired = await getPayment(app, merchant.cookie, payment.id);
     expect(expired.status).toBe("expired");
-    await tools.test.increaseTime({ seconds: day / 1000 });
     const payer = await tools.payer();
     const { hash } = await tools.pay(payer, getAddress(merchant.wallet.address), payment.amountDueBase);
     await tools.mine(CONFIRMATIONS);

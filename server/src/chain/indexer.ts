@@ -19,17 +19,26 @@ export type TransferLog = {
   value: bigint;
 };
 
+export type IndexedRange = {
+  from: bigint;
+  to: bigint;
+  head: bigint;
+  chainTime: Date | null;
+  logs: TransferLog[];
+  present: Set<string>;
+};
+
 /** What the indexer feeds: the payments engine. Every call runs inside the indexer's transaction. */
 export type IndexerSink = {
   /** Addresses whose incoming transfers matter (merchants, and receiving addresses of watched payments). */
   watchedAddresses(db: DbOrTx): Promise<Set<string>>;
-  /** Logs of blocks [from, to] (only to watched addresses), the complete set for that range. */
-  applyRange(
-    db: DbOrTx,
-    range: { from: bigint; to: bigint; head: bigint; logs: TransferLog[]; present: Set<string> },
-  ): Promise<void>;
+  /**
+   * Logs of blocks [from, to] (only to watched addresses), the complete set for that range. `chainTime`: the
+   * chain's time once this range is processed (see `TransferIndexer.chainTime`).
+   */
+  applyRange(db: DbOrTx, range: IndexedRange): Promise<void>;
   /** The chain lost every block above `ancestor`. */
-  applyReorg(db: DbOrTx, reorg: { ancestor: bigint; head: bigint }): Promise<void>;
+  applyReorg(db: DbOrTx, reorg: { ancestor: bigint; head: bigint; chainTime: Date | null }): Promise<void>;
   /** After each committed transaction (publishes the outbox). */
   afterCommit(): void;
 };
@@ -45,6 +54,14 @@ export type IndexerOptions = {
   pollMs: number;
   /** First block to scan when there is no cursor yet; default: the head at first start (no history). */
   startBlock?: bigint;
+  /** The wall clock (tests move it). */
+  now?: () => Date;
+  /**
+   * How far a block that was not yet visible may be stamped before the moment the indexer found the chain's head
+   * already processed (timestamp granularity, producer and RPC lag). Default 30 s; the embedded chain, local and
+   * mining on demand, uses 2 s.
+   */
+  idleClockMarginMs?: number;
   log: {
     info: (obj: object, msg: string) => void;
     warn: (obj: object, msg: string) => void;
@@ -85,6 +102,8 @@ export class TransferIndexer {
   private lastSuccessAt: Date | null = null;
   /** The cursor's block after the last complete catch-up, when it was the chain's head. */
   private cursorTip: { number: bigint; hash: Hash } | null = null;
+  /** The chain's time as far as this indexer has seen it (see `chainTime`). */
+  private clock: Date | null = null;
   private readonly key: { chainId: number; tokenAddress: string };
 
   constructor(private readonly options: IndexerOptions) {
@@ -122,6 +141,29 @@ export class TransferIndexer {
     };
   }
 
+  /**
+   * The chain's time (PAYMENTS.md, States): the timestamp of the newest block processed, or, when the indexer
+   * found at moment W that the chain's head is a block it has processed, W minus `idleClockMarginMs` (a chain
+   * that mines on demand makes no blocks while idle; any block not yet processed is stamped after that). Never
+   * ahead of what was processed: a lagging indexer holds it back, so it cannot expire a payment paid in time.
+   */
+  chainTime(): Date | null {
+    return this.clock;
+  }
+
+  private now() {
+    return this.options.now?.() ?? new Date();
+  }
+
+  private advanceClock(time: Date | null) {
+    if (time && (this.clock === null || time > this.clock)) this.clock = time;
+  }
+
+  private tipSeen(observedAt: Date, blockTime: Date | null) {
+    this.advanceClock(blockTime);
+    this.advanceClock(new Date(observedAt.getTime() - (this.options.idleClockMarginMs ?? 30_000)));
+  }
+
   /** Catches up to the current head (tests call it directly; the loop calls it every pollMs). */
   async runOnce(): Promise<void> {
     if (this.ticking) return this.ticking;
@@ -138,9 +180,11 @@ export class TransferIndexer {
    */
   private async tick(): Promise<void> {
     if (this.cursorTip) {
+      const observedAt = this.now();
       const latest = await this.options.client.getBlock({ blockTag: "latest" });
       if (latest.number === this.cursorTip.number && latest.hash === this.cursorTip.hash) {
         this.head = latest.number;
+        this.tipSeen(observedAt, new Date(Number(latest.timestamp) * 1000));
         this.lastSuccessAt = new Date();
         return;
       }
@@ -191,9 +235,13 @@ export class TransferIndexer {
   }
 
   private async blockHash(blockNumber: bigint): Promise<Hash | null> {
+    return (await this.blockAt(blockNumber))?.hash ?? null;
+  }
+
+  private async blockAt(blockNumber: bigint): Promise<{ hash: Hash; time: Date } | null> {
     try {
       const block = await this.options.client.getBlock({ blockNumber });
-      return block.hash;
+      return { hash: block.hash, time: new Date(Number(block.timestamp) * 1000) };
     } catch (error) {
       if ((error as { name?: string }).name === "BlockNotFoundError") return null;
       throw error;
@@ -203,26 +251,31 @@ export class TransferIndexer {
   private async catchUp() {
     const { db, client } = this.options;
     this.cursorTip = null;
+    // Before asking for the head: a block mined after this moment is not known to be processed.
+    const observedAt = this.now();
     const head = await client.getBlockNumber({ cacheTime: 0 });
     this.head = head;
     let cursor = await this.cursor(db);
     if (!cursor) {
       const start = this.options.startBlock ?? head;
       const at = start > 0n ? start - 1n : 0n;
-      const hash = await this.blockHash(at);
-      if (!hash) throw new Error(`block ${at} not found`);
+      const block = await this.blockAt(at);
+      if (!block) throw new Error(`block ${at} not found`);
       await db
         .insert(indexerBlocks)
-        .values({ ...this.key, blockNumber: at, blockHash: hash })
+        .values({ ...this.key, blockNumber: at, blockHash: block.hash, blockTime: block.time })
         .onConflictDoNothing();
       cursor = await this.cursor(db);
     }
     let at = cursor!.blockNumber;
-    let atHash = await this.blockHash(at);
-    if (atHash !== cursor!.blockHash) {
+    let atBlock = await this.blockAt(at);
+    if (atBlock?.hash !== cursor!.blockHash) {
       at = await this.rewind(at, head);
-      atHash = await this.blockHash(at);
+      atBlock = await this.blockAt(at);
+    } else {
+      this.advanceClock(atBlock.time);
     }
+    let atHash = atBlock?.hash ?? null;
 
     let scanned = false;
     while (at < head) {
@@ -235,7 +288,9 @@ export class TransferIndexer {
       this.lastBlock = at;
     }
     this.lastBlock = at;
-    // Confirmations grow with the head even when no new log arrives (a scan above already counted them).
+    if (at === head) this.tipSeen(observedAt, null);
+    // Confirmations grow with the head (and the chain's time may pass an expiry) even when no new log arrives (a
+    // scan above already counted them).
     if (!scanned) await this.scanNothing(head);
     this.lastSuccessAt = new Date();
     if (at === head && atHash) this.cursorTip = { number: at, hash: atHash };
@@ -247,6 +302,7 @@ export class TransferIndexer {
         from: head + 1n,
         to: head,
         head,
+        chainTime: this.clock,
         logs: [],
         present: new Set(),
       });
@@ -288,7 +344,8 @@ export class TransferIndexer {
       { from: cursorBlock.toString(), ancestor: ancestor.toString() },
       "chain reorganisation",
     );
-    const hash = (await this.blockHash(ancestor)) ?? "0x";
+    const block = await this.blockAt(ancestor);
+    const hash = block?.hash ?? "0x";
     await db.transaction(async (tx) => {
       await tx
         .delete(indexerBlocks)
@@ -301,12 +358,12 @@ export class TransferIndexer {
         );
       await tx
         .insert(indexerBlocks)
-        .values({ ...this.key, blockNumber: ancestor!, blockHash: hash })
+        .values({ ...this.key, blockNumber: ancestor!, blockHash: hash, blockTime: block?.time ?? null })
         .onConflictDoUpdate({
           target: [indexerBlocks.chainId, indexerBlocks.tokenAddress, indexerBlocks.blockNumber],
-          set: { blockHash: hash },
+          set: { blockHash: hash, blockTime: block?.time ?? null },
         });
-      await this.options.sink.applyReorg(tx, { ancestor: ancestor!, head });
+      await this.options.sink.applyReorg(tx, { ancestor: ancestor!, head, chainTime: this.clock });
     });
     this.options.sink.afterCommit();
     return ancestor;
@@ -315,11 +372,13 @@ export class TransferIndexer {
   /** Scans [from, to] and moves the cursor to `to`; returns the hash of block `to` it stored. */
   private async scan(from: bigint, to: bigint, head: bigint): Promise<Hash> {
     const { client, db, sink } = this.options;
-    const [raw, endHash] = await Promise.all([
+    const [raw, end] = await Promise.all([
       client.getLogs({ address: this.options.token, event: transferEvent, fromBlock: from, toBlock: to }),
-      this.blockHash(to),
+      this.blockAt(to),
     ]);
-    if (!endHash) throw new Error(`block ${to} vanished during the scan`);
+    if (!end) throw new Error(`block ${to} vanished during the scan`);
+    const endHash = end.hash;
+    const chainTime = this.clock && this.clock > end.time ? this.clock : end.time;
     const watched = await sink.watchedAddresses(db);
     const relevant = raw.filter((log) => log.args.to && watched.has(log.args.to) && !log.removed);
     const times = new Map<bigint, Date>();
@@ -339,13 +398,13 @@ export class TransferIndexer {
     }));
     await db.transaction(async (tx) => {
       const present = new Set(raw.filter((l) => !l.removed).map((l) => `${l.transactionHash}:${l.logIndex}`));
-      await sink.applyRange(tx, { from, to, head, logs, present });
+      await sink.applyRange(tx, { from, to, head, chainTime, logs, present });
       await tx
         .insert(indexerBlocks)
-        .values({ ...this.key, blockNumber: to, blockHash: endHash })
+        .values({ ...this.key, blockNumber: to, blockHash: endHash, blockTime: end.time })
         .onConflictDoUpdate({
           target: [indexerBlocks.chainId, indexerBlocks.tokenAddress, indexerBlocks.blockNumber],
-          set: { blockHash: endHash },
+          set: { blockHash: endHash, blockTime: end.time },
         });
       await tx
         .delete(indexerBlocks)
@@ -358,6 +417,7 @@ export class TransferIndexer {
         );
     });
     sink.afterCommit();
+    this.advanceClock(end.time);
     return endHash;
   }
 }

@@ -191,6 +191,11 @@ export const payments = pgTable(
     /** Confirmed credits and all (also unconfirmed) credits, kept in step with the credited transfers. */
     amountReceived: baseUnits("amount_received").notNull().default(sql`0`),
     amountSeen: baseUnits("amount_seen").notNull().default(sql`0`),
+    /**
+     * What the payer is asked to send now (QR, link, copy, Pay button): the amount due, or for a partial payment
+     * its reserved remaining amount (a row of payment_amounts); 0 once covered.
+     */
+    amountRequested: baseUnits("amount_requested").notNull().default(sql`0`),
     overpaid: boolean("overpaid").notNull().default(false),
     description: text("description"),
     orderId: text("order_id"),
@@ -208,12 +213,34 @@ export const payments = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("payments_live_amount_key")
-      .on(t.chainId, t.tokenAddress, t.receivingAddress, t.amountDue)
-      .where(sql`${t.live}`),
     index("payments_merchant_created_idx").on(t.merchantId, t.id),
     index("payments_status_expires_idx").on(t.status, t.expiresAt),
     index("payments_match_idx").on(t.chainId, t.tokenAddress, t.receivingAddress, t.amountDue),
+  ],
+);
+
+/**
+ * The amounts a transfer may match, one row each while reserved (PAYMENTS.md, Unique tag and Matching 2): a live
+ * payment's amount due, and a partial payment's remaining amount. Both take part in one unique index, so no two
+ * live amounts at one address are ever equal; a row is deleted when its payment stops being live (or the remainder
+ * changes).
+ */
+export const paymentAmounts = pgTable(
+  "payment_amounts",
+  {
+    chainId: integer("chain_id").notNull(),
+    tokenAddress: text("token_address").notNull(),
+    receivingAddress: text("receiving_address").notNull(),
+    amount: baseUnits("amount").notNull(),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["due", "remainder"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("payment_amounts_key").on(t.chainId, t.tokenAddress, t.receivingAddress, t.amount),
+    index("payment_amounts_payment_idx").on(t.paymentId, t.kind),
   ],
 );
 
@@ -291,6 +318,8 @@ export const indexerBlocks = pgTable(
     tokenAddress: text("token_address").notNull(),
     blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
     blockHash: text("block_hash").notNull(),
+    /** The block's timestamp (the chain's time once the indexer has processed it); null on older rows. */
+    blockTime: timestamp("block_time", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.chainId, t.tokenAddress, t.blockNumber] })],

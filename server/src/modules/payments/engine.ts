@@ -1,33 +1,54 @@
 import type { PaymentStatus } from "@common/payments.ts";
 import { and, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../db/client.ts";
-import { chainTransfers, payments } from "../../db/schema.ts";
-import { toleranceOf } from "./amounts.ts";
+import { type DbOrTx, rowsOf } from "../../db/client.ts";
+import { chainTransfers, paymentAmounts, payments } from "../../db/schema.ts";
+import { MAX_TAG, tagUnit, toleranceOf } from "./amounts.ts";
 import * as repo from "./repository.ts";
-import { isLive, nextStatus } from "./state.ts";
+import { coverTime, isLive, nextStatus, OPEN_STATUSES, type Sums } from "./state.ts";
 
 export type EvaluationContext = {
   /** The chain head the confirmations are counted against. */
   head: bigint;
   confirmations: number;
   now: Date;
+  /**
+   * The chain's time: the newest block the indexer processed (PAYMENTS.md, States). An uncovered payment expires
+   * only once it is past `expiresAt`; null (unknown) never expires anything.
+   */
+  chainTime: Date | null;
   /** Why this evaluation happens, for the timeline ("transfer 0xabc:1 in block 12", "reorg at block 40"...). */
   cause: string;
   transferId?: string | null;
   blockNumber?: bigint | null;
 };
 
-/** Sums of the payment's credited, still-existing transfers: all of them, and the confirmed ones. */
-async function creditSums(db: DbOrTx, paymentId: string, head: bigint, confirmations: number) {
-  const confirmedBelow = head - BigInt(confirmations) + 1n;
-  const [row] = await db
+/** The payment's credited, still-existing transfers. */
+async function liveCredits(db: DbOrTx, paymentId: string) {
+  return db
     .select({
-      seen: sql<string>`coalesce(sum(${chainTransfers.value}), 0)`,
-      confirmed: sql<string>`coalesce(sum(${chainTransfers.value}) filter (where ${chainTransfers.blockNumber} <= ${confirmedBelow.toString()}), 0)`,
+      value: chainTransfers.value,
+      blockNumber: chainTransfers.blockNumber,
+      logIndex: chainTransfers.logIndex,
+      blockTime: chainTransfers.blockTime,
     })
     .from(chainTransfers)
     .where(and(eq(chainTransfers.paymentId, paymentId), isNull(chainTransfers.orphanedAt)));
-  return { seen: BigInt(row?.seen ?? 0), confirmed: BigInt(row?.confirmed ?? 0) };
+}
+
+/** Sums of the credits: all of them, and those with enough confirmations. */
+function creditSums(
+  credits: { value: bigint; blockNumber: bigint }[],
+  head: bigint,
+  confirmations: number,
+): Sums {
+  const confirmedBelow = head - BigInt(confirmations) + 1n;
+  let seen = 0n;
+  let confirmed = 0n;
+  for (const c of credits) {
+    seen += c.value;
+    if (c.blockNumber <= confirmedBelow) confirmed += c.value;
+  }
+  return { seen, confirmed };
 }
 
 /**
@@ -41,17 +62,27 @@ export async function evaluatePayment(
 ): Promise<PaymentStatus | null> {
   const payment = await repo.findPaymentForUpdate(db, paymentId);
   if (!payment) return null;
-  const sums = await creditSums(db, paymentId, ctx.head, ctx.confirmations);
+  const credits = await liveCredits(db, paymentId);
+  const sums = creditSums(credits, ctx.head, ctx.confirmations);
+  const tolerance = toleranceOf(payment.amountDue, payment.toleranceBps);
+  const coveredAt = coverTime(credits, payment.amountDue - tolerance);
   const current = payment.status;
   const next = nextStatus({
     current,
     sums,
     due: payment.amountDue,
-    tolerance: toleranceOf(payment.amountDue, payment.toleranceBps),
-    pastExpiry: ctx.now >= payment.expiresAt,
-    wasPaidLate: payment.completedAt !== null && payment.completedAt > payment.expiresAt,
+    tolerance,
+    expiresAt: payment.expiresAt,
+    coveredAt,
+    chainTime: ctx.chainTime,
   });
   const live = payment.live && isLive(next, ctx.now, payment.monitorUntil);
+  const requested = await reserveRequested(db, payment, {
+    next,
+    live,
+    confirmed: sums.confirmed,
+    now: ctx.now,
+  });
   const overpaid = sums.confirmed > payment.amountDue;
   const paid = next === "completed" || next === "paid_late";
   // Kept through `invalid`, so a payment whose log comes back is restored to what it was.
@@ -59,6 +90,7 @@ export async function evaluatePayment(
   const changed =
     next !== current ||
     live !== payment.live ||
+    requested !== payment.amountRequested ||
     sums.confirmed !== payment.amountReceived ||
     sums.seen !== payment.amountSeen ||
     overpaid !== payment.overpaid;
@@ -68,6 +100,7 @@ export async function evaluatePayment(
     .set({
       status: next,
       live,
+      amountRequested: requested,
       amountReceived: sums.confirmed,
       amountSeen: sums.seen,
       overpaid,
@@ -75,25 +108,113 @@ export async function evaluatePayment(
       updatedAt: ctx.now,
     })
     .where(eq(payments.id, paymentId));
-  if (next !== current) {
+  // Paid after its expiry, before the expiry job saw it: the timeline still shows it expired first, on chain.
+  const steps: { from: PaymentStatus; to: PaymentStatus; cause: string }[] =
+    next === "paid_late" && OPEN_STATUSES.includes(current)
+      ? [
+          {
+            from: current,
+            to: "expired",
+            cause: `expired at ${payment.expiresAt.toISOString()}: covered by a block of ${coveredAt?.toISOString()}`,
+          },
+          { from: "expired", to: next, cause: ctx.cause },
+        ]
+      : next !== current
+        ? [{ from: current, to: next, cause: ctx.cause }]
+        : [];
+  for (const step of steps) {
     await repo.insertTimeline(db, {
       paymentId,
-      fromStatus: current,
-      toStatus: next,
-      cause: ctx.cause,
+      fromStatus: step.from,
+      toStatus: step.to,
+      cause: step.cause,
       transferId: ctx.transferId ?? null,
       blockNumber: ctx.blockNumber ?? null,
       createdAt: ctx.now,
     });
-  }
-  if (next !== current || sums.seen !== payment.amountSeen || sums.confirmed !== payment.amountReceived) {
     await repo.insertEvent(db, {
       paymentId,
       merchantId: payment.merchantId,
-      type: next !== current ? `payment.${next}` : "payment.updated",
+      type: `payment.${step.to}`,
     });
   }
+  if (
+    steps.length === 0 &&
+    (sums.seen !== payment.amountSeen ||
+      sums.confirmed !== payment.amountReceived ||
+      requested !== payment.amountRequested)
+  ) {
+    await repo.insertEvent(db, { paymentId, merchantId: payment.merchantId, type: "payment.updated" });
+  }
   return next;
+}
+
+/** Tries of a free remaining amount: the exact rest, then one micro-token more each time. */
+const REMAINDER_TRIES = MAX_TAG;
+
+/**
+ * What the payer is asked to send now, with its reservation (PAYMENTS.md, Matching 2): a payment that stops being
+ * live releases every amount; a partial payment (or one that expired partly paid, inside its window) reserves its
+ * remaining amount, rounded up to a micro-token and, when another live amount holds it, one micro-token more each
+ * try, in the same unique index as every live amount. The reservation is kept while the rest stays the same.
+ */
+async function reserveRequested(
+  db: DbOrTx,
+  payment: repo.PaymentRow,
+  state: { next: PaymentStatus; live: boolean; confirmed: bigint; now: Date },
+): Promise<bigint> {
+  if (payment.live && !state.live) {
+    await db.delete(paymentAmounts).where(eq(paymentAmounts.paymentId, payment.id));
+  }
+  const left = payment.amountDue - state.confirmed;
+  const owesRest =
+    state.live && (state.next === "partial" || state.next === "expired") && state.confirmed > 0n && left > 0n;
+  if (!owesRest) {
+    if (payment.live && state.live && payment.amountRequested !== payment.amountDue) {
+      await db
+        .delete(paymentAmounts)
+        .where(and(eq(paymentAmounts.paymentId, payment.id), eq(paymentAmounts.kind, "remainder")));
+    }
+    return state.next === "completed" || state.next === "paid_late" || state.next === "invalid" || left < 0n
+      ? 0n
+      : left;
+  }
+  const unit = tagUnit(payment.tokenDecimals);
+  const first = ((left + unit - 1n) / unit) * unit;
+  const last = first + BigInt(REMAINDER_TRIES - 1) * unit;
+  const [held] = await db
+    .select({ amount: paymentAmounts.amount })
+    .from(paymentAmounts)
+    .where(and(eq(paymentAmounts.paymentId, payment.id), eq(paymentAmounts.kind, "remainder")));
+  if (held && held.amount >= first && held.amount <= last) return held.amount;
+  if (held) {
+    await db
+      .delete(paymentAmounts)
+      .where(and(eq(paymentAmounts.paymentId, payment.id), eq(paymentAmounts.kind, "remainder")));
+  }
+  const key = sql`${payment.chainId}::int, ${payment.tokenAddress}::text, ${payment.receivingAddress}::text`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // The first amount no live payment holds (one index probe per try), inserted by the same statement; a
+    // concurrent insert of that amount makes `on conflict` skip it, and the next attempt sees it taken.
+    const result = await db.execute(sql`
+      insert into payment_amounts (chain_id, token_address, receiving_address, amount, payment_id, kind, created_at)
+      select ${key}, c.amount, ${payment.id}::text, 'remainder', ${state.now.toISOString()}::timestamptz
+      from (
+        select ${first.toString()}::numeric + k * ${unit.toString()}::numeric as amount
+        from generate_series(0, ${REMAINDER_TRIES - 1}) as s(k)
+      ) as c
+      where not (select exists (
+        select 1 from payment_amounts a
+        where a.chain_id = ${payment.chainId} and a.token_address = ${payment.tokenAddress}
+          and a.receiving_address = ${payment.receivingAddress} and a.amount = c.amount))
+      limit 1
+      on conflict do nothing
+      returning amount`);
+    const [row] = rowsOf<{ amount: string }>(result);
+    if (row) return BigInt(row.amount);
+  }
+  // Every nearby amount is live elsewhere: the rest is asked for without a reservation (the fast path credits it).
+  return first;
 }
 
 /** Payments whose credits may have changed confirmation state since `fromBlock` (or are awaiting them). */

@@ -46,10 +46,11 @@ export type TagSpace = { maxTag: number; tagUnit: bigint };
  * Inserts payments, each with its first timeline row and its `payment.created` event, in one statement (one round
  * trip, atomic). The statement reads each payment's merchant (receiving address and tolerance as they are now,
  * scoped by the selector) and picks its tag: the first one from a random start, going round, that no live payment
- * of that amount holds (an index probe of `payments_live_amount_key` per tag tried, usually one).
+ * of that amount holds (an index probe of `payment_amounts_key` per tag tried, usually one).
  *
- * The unique index decides (PAYMENTS.md, Unique tag): a row whose amount became taken meanwhile (a concurrent
- * statement, or an earlier row of the same statement) is skipped by `on conflict do nothing` and reported as
+ * The unique index of live amounts decides (PAYMENTS.md, Unique tag; `payment_amounts` also holds the remaining
+ * amounts of partial payments): a row whose amount became taken meanwhile (a concurrent statement, or an earlier
+ * row of the same statement) is skipped by `on conflict do nothing` and reported as
  * `tag-taken`; the caller tries again and then sees it. Outcomes are in the order of `rows`.
  */
 export async function insertPayments(
@@ -91,23 +92,31 @@ export async function insertPayments(
           lateral (select (v.start + s.i) % ${maxTag} + 1 as tag) as t
         -- A scalar subquery: probed tag by tag, never planned as a join over all the merchant's live payments.
         where not (select exists (
-          select 1 from payments p
-          where p.live and p.chain_id = v.chain_id and p.token_address = v.token_address
-            and p.receiving_address = m.wallet_address and p.amount_due = v.base_amount + t.tag * ${unit}))
+          select 1 from payment_amounts a
+          where a.chain_id = v.chain_id and a.token_address = v.token_address
+            and a.receiving_address = m.wallet_address and a.amount = v.base_amount + t.tag * ${unit}))
         limit 1
       ) as pick on m.id is not null
-    ), p as (
-      insert into payments (id, reference, merchant_id, chain_id, token_address, token_decimals, receiving_address,
-        amount_usd_cents, price_e18, price_source, price_at, base_amount, tag, amount_due, tolerance_bps,
-        description, order_id, success_url, payer_email, expires_at, monitor_until, regenerated_from_id,
-        created_at, updated_at)
-      select id, reference, m_id, chain_id, token_address, token_decimals, wallet_address, amount_usd_cents,
-        price_e18, price_source, price_at, base_amount, tag, base_amount + tag * ${unit}, tolerance_bps,
-        description, order_id, success_url, payer_email, expires_at, monitor_until, regenerated_from_id,
-        created_at, created_at
+    ), r as (
+      -- The reservation decides: a row whose amount another statement reserved meanwhile is skipped here, and its
+      -- payment is not inserted (the foreign key is checked at the end of the statement).
+      insert into payment_amounts (chain_id, token_address, receiving_address, amount, payment_id, kind, created_at)
+      select chain_id, token_address, wallet_address, base_amount + tag * ${unit}, id, 'due', created_at
       from c where m_id is not null and tag is not null
       order by ord
-      on conflict (chain_id, token_address, receiving_address, amount_due) where live do nothing
+      on conflict do nothing
+      returning payment_id
+    ), p as (
+      insert into payments (id, reference, merchant_id, chain_id, token_address, token_decimals, receiving_address,
+        amount_usd_cents, price_e18, price_source, price_at, base_amount, tag, amount_due, amount_requested,
+        tolerance_bps, description, order_id, success_url, payer_email, expires_at, monitor_until,
+        regenerated_from_id, created_at, updated_at)
+      select id, reference, m_id, chain_id, token_address, token_decimals, wallet_address, amount_usd_cents,
+        price_e18, price_source, price_at, base_amount, tag, base_amount + tag * ${unit},
+        base_amount + tag * ${unit}, tolerance_bps, description, order_id, success_url, payer_email, expires_at,
+        monitor_until, regenerated_from_id, created_at, created_at
+      from c join r on r.payment_id = c.id
+      order by ord
       returning id
     ), t as (
       insert into payment_timeline (id, payment_id, from_status, to_status, cause, created_at)
@@ -144,6 +153,7 @@ export async function insertPayments(
         receivingAddress: row.receivingAddress!,
         tag,
         amountDue: v.baseAmount + BigInt(tag) * tags.tagUnit,
+        amountRequested: v.baseAmount + BigInt(tag) * tags.tagUnit,
         toleranceBps: Number(row.toleranceBps),
         amountReceived: 0n,
         amountSeen: 0n,

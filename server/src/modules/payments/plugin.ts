@@ -43,6 +43,8 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
       pollMs: config.payments.indexerPollMs,
       maxRange: config.payments.indexerMaxRange,
       startBlock: config.payments.indexerStartBlock,
+      // The embedded chain is local and mines on demand: a block not yet seen is stamped within a second or two.
+      idleClockMarginMs: config.chain.rpcUrls.length === 0 ? 2000 : 30_000,
       expiryEveryMs: 1000,
       lockEveryMs: 5000,
       ...options.runtime,

@@ -5,6 +5,7 @@ import {
   chainTransfers,
   indexerBlocks,
   merchants,
+  paymentAmounts,
   paymentEvents,
   payments,
   paymentTimeline,
@@ -200,6 +201,24 @@ export async function findPaymentByAmount(
 ): Promise<PaymentRow | undefined> {
   // Created before the block (a few minutes of clock skew allowed), still watched at the block's time.
   const createdBefore = new Date(key.blockTime.getTime() + 10 * 60 * 1000);
+  // A partial payment's reserved remaining amount (unique among live amounts), reserved before the block.
+  const [rest] = await db
+    .select({ payment: payments })
+    .from(paymentAmounts)
+    .innerJoin(payments, eq(payments.id, paymentAmounts.paymentId))
+    .where(
+      and(
+        eq(paymentAmounts.chainId, key.chainId),
+        eq(paymentAmounts.tokenAddress, key.tokenAddress),
+        eq(paymentAmounts.receivingAddress, key.to),
+        eq(paymentAmounts.amount, key.value),
+        eq(paymentAmounts.kind, "remainder"),
+        lte(paymentAmounts.createdAt, createdBefore),
+        inArray(payments.status, MATCHABLE_STATUSES),
+        gte(payments.monitorUntil, key.blockTime),
+      ),
+    );
+  if (rest) return rest.payment;
   const [row] = await db
     .select()
     .from(payments)
@@ -267,4 +286,19 @@ export async function findIndexedHead(
     .orderBy(desc(indexerBlocks.blockNumber))
     .limit(1);
   return row?.blockNumber ?? null;
+}
+
+/** The indexer's cursor: the newest processed block and its time (the chain's time as the indexer knows it). */
+export async function findIndexedTip(
+  db: DbOrTx,
+  chainId: number,
+  tokenAddress: string,
+): Promise<{ blockNumber: bigint; blockTime: Date | null } | null> {
+  const [row] = await db
+    .select({ blockNumber: indexerBlocks.blockNumber, blockTime: indexerBlocks.blockTime })
+    .from(indexerBlocks)
+    .where(and(eq(indexerBlocks.chainId, chainId), eq(indexerBlocks.tokenAddress, tokenAddress)))
+    .orderBy(desc(indexerBlocks.blockNumber))
+    .limit(1);
+  return row ?? null;
 }

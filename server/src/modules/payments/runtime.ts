@@ -19,6 +19,8 @@ export type PaymentsRuntimeOptions = {
   pollMs: number;
   maxRange: number;
   startBlock?: bigint;
+  /** See `IndexerOptions.idleClockMarginMs`. */
+  idleClockMarginMs?: number;
   expiryEveryMs: number;
   /** How often a standby instance tries to take the lock, and the holder checks it still has it. */
   lockEveryMs: number;
@@ -61,6 +63,8 @@ export class PaymentsRuntime {
           maxRange: options.maxRange,
           pollMs: options.pollMs,
           startBlock: options.startBlock,
+          now: deps.now,
+          idleClockMarginMs: options.idleClockMarginMs,
           log,
         })
       : null;
@@ -124,7 +128,7 @@ export class PaymentsRuntime {
   private scheduleExpiry() {
     this.expiryTimer = setTimeout(async () => {
       try {
-        if (this.chain) await expireDue(this.deps, this.chain);
+        if (this.chain) await expireDue(this.deps, this.chain, this.indexer?.chainTime() ?? null);
       } catch (error) {
         this.log.warn({ err: error }, "payment expiry run failed");
       }
@@ -171,6 +175,8 @@ export class PaymentsRuntime {
 
   /** Runs the expiry job once now (tests). */
   expireNow() {
-    return this.chain ? expireDue(this.deps, this.chain) : Promise.resolve(0);
+    return this.chain
+      ? expireDue(this.deps, this.chain, this.indexer?.chainTime() ?? null)
+      : Promise.resolve(0);
   }
 }

@@ -1,7 +1,7 @@
 import { type CreatePaymentRequest, MONITORING_WINDOW_HOURS, type PaymentStatus } from "@common/payments.ts";
-import { and, eq, inArray, isNull, lte } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, lte } from "drizzle-orm";
 import { decodeEventLog, getAddress, type Hash, TransactionReceiptNotFoundError } from "viem";
-import { type TransferLog, transferEvent } from "../../chain/indexer.ts";
+import { type IndexedRange, type TransferLog, transferEvent } from "../../chain/indexer.ts";
 import { toChainError } from "../../chain/rpc-errors.ts";
 import type { Chain } from "../../chain/service.ts";
 import type { Config } from "../../config.ts";
@@ -153,7 +153,7 @@ async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantSelector,
           });
     } catch (error) {
       if (
-        isUniqueViolation(error, "payments_live_amount_key") ||
+        isUniqueViolation(error, "payment_amounts_key") ||
         isUniqueViolation(error, "payments_reference_unique")
       )
         continue;
@@ -347,6 +347,7 @@ export async function submitTransaction(deps: PaymentsDeps, payment: repo.Paymen
   } catch (error) {
     throw toChainError(error, "the transaction's block");
   }
+  const tip = await repo.findIndexedTip(deps.db, chain.chainId, chain.token.address);
   const outcome = await deps.db.transaction(async (tx) => {
     const stored: repo.TransferRow[] = [];
     for (const log of candidates) {
@@ -384,6 +385,7 @@ export async function submitTransaction(deps: PaymentsDeps, payment: repo.Paymen
       head,
       confirmations: chain.confirmations,
       now: deps.now(),
+      chainTime: tip?.blockTime ?? null,
       cause: `transaction ${chosen.txHash} (log ${chosen.logIndex}) submitted, block ${chosen.blockNumber}`,
       transferId: chosen.id,
       blockNumber: chosen.blockNumber,
@@ -428,8 +430,8 @@ export async function assignTransfer(
   if (transfer.toAddress !== payment.receivingAddress) {
     throw new AppError("UNPROCESSABLE", "This transfer went to another address than the payment's.");
   }
-  const head =
-    (await repo.findIndexedHead(deps.db, chain.chainId, chain.token.address)) ?? transfer.blockNumber;
+  const tip = await repo.findIndexedTip(deps.db, chain.chainId, chain.token.address);
+  const head = tip?.blockNumber ?? transfer.blockNumber;
   await deps.db.transaction(async (tx) => {
     if (!(await repo.claimTransfer(tx, transfer.id, payment.id, "merchant", payment.merchantId))) {
       throw new AppError("CONFLICT", "This transfer is already credited to a payment.");
@@ -438,6 +440,7 @@ export async function assignTransfer(
       head,
       confirmations: chain.confirmations,
       now: deps.now(),
+      chainTime: tip?.blockTime ?? null,
       cause: `transfer ${transfer.txHash} (log ${transfer.logIndex}) assigned by the merchant`,
       transferId: transfer.id,
       blockNumber: transfer.blockNumber,
@@ -447,19 +450,25 @@ export async function assignTransfer(
   return (await repo.findPaymentOfOwner(deps.db, ownerId, paymentId))!;
 }
 
-/** Expires open payments whose time is up and releases the amounts of those past their monitoring window. */
-export async function expireDue(deps: PaymentsDeps, chain: Chain): Promise<number> {
+/**
+ * Expires open payments once the chain's time (the indexer's, `TransferIndexer.chainTime`) is past their expiry,
+ * and releases the amounts of those past their monitoring window. Without a chain time nothing expires: a payment
+ * paid in a block the indexer has not reached yet must not be called expired.
+ */
+export async function expireDue(deps: PaymentsDeps, chain: Chain, chainTime: Date | null): Promise<number> {
   const now = deps.now();
-  const due = await deps.db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(
-      and(
-        inArray(payments.status, ["pending", "partial"] satisfies PaymentStatus[]),
-        lte(payments.expiresAt, now),
-      ),
-    )
-    .limit(500);
+  const due = chainTime
+    ? await deps.db
+        .select({ id: payments.id })
+        .from(payments)
+        .where(
+          and(
+            inArray(payments.status, ["pending", "partial"] satisfies PaymentStatus[]),
+            lt(payments.expiresAt, chainTime),
+          ),
+        )
+        .limit(500)
+    : [];
   const releasable = await deps.db
     .select({ id: payments.id })
     .from(payments)
@@ -473,7 +482,10 @@ export async function expireDue(deps: PaymentsDeps, chain: Chain): Promise<numbe
         head,
         confirmations: chain.confirmations,
         now,
-        cause: "expiry time reached",
+        chainTime,
+        cause: chainTime
+          ? `expiry time reached (chain time ${chainTime.toISOString()})`
+          : "monitoring window over",
       }),
     );
   }
@@ -484,10 +496,16 @@ export async function expireDue(deps: PaymentsDeps, chain: Chain): Promise<numbe
 /** The indexer's view of payments: what to watch, and how logs and reorgs change payments. */
 export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
   const key = { chainId: chain.chainId, tokenAddress: chain.token.address };
-  const ctx = (head: bigint, cause: string, extra: { transferId?: string; blockNumber?: bigint } = {}) => ({
+  const ctx = (
+    head: bigint,
+    chainTime: Date | null,
+    cause: string,
+    extra: { transferId?: string; blockNumber?: bigint } = {},
+  ) => ({
     head,
     confirmations: chain.confirmations,
     now: deps.now(),
+    chainTime,
     cause,
     ...extra,
   });
@@ -501,10 +519,7 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
         .groupBy(payments.receivingAddress);
       return new Set([...rows, ...paying].map((r) => getAddress(r.a)));
     },
-    async applyRange(
-      db: DbOrTx,
-      range: { from: bigint; to: bigint; head: bigint; logs: TransferLog[]; present: Set<string> },
-    ) {
+    async applyRange(db: DbOrTx, range: IndexedRange) {
       const touched = new Map<string, { cause: string; transferId: string; blockNumber: bigint }>();
       if (range.from <= range.to) {
         for (const id of await orphanMissingInRange(
@@ -556,7 +571,7 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
         await evaluatePayment(
           db,
           paymentId,
-          ctx(range.head, why.cause, {
+          ctx(range.head, range.chainTime, why.cause, {
             transferId: why.transferId || undefined,
             blockNumber: why.blockNumber,
           }),
@@ -568,16 +583,16 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
         await evaluatePayment(
           db,
           paymentId,
-          ctx(range.head, `block ${range.head}: confirmations`, { blockNumber: range.head }),
+          ctx(range.head, range.chainTime, `block ${range.head}: confirmations`, { blockNumber: range.head }),
         );
       }
     },
-    async applyReorg(db: DbOrTx, reorg: { ancestor: bigint; head: bigint }) {
+    async applyReorg(db: DbOrTx, reorg: { ancestor: bigint; head: bigint; chainTime: Date | null }) {
       for (const paymentId of await orphanTransfersAbove(db, key, reorg.ancestor, deps.now())) {
         await evaluatePayment(
           db,
           paymentId,
-          ctx(reorg.head, `chain reorganisation: blocks above ${reorg.ancestor} replaced`, {
+          ctx(reorg.head, reorg.chainTime, `chain reorganisation: blocks above ${reorg.ancestor} replaced`, {
             blockNumber: reorg.ancestor,
           }),
         );

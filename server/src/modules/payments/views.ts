@@ -11,18 +11,21 @@ function amountsOf(p: PaymentRow) {
     amountDueBase: p.amountDue.toString(),
     amountReceived: formatTokens(p.amountReceived, d),
     amountReceivedBase: p.amountReceived.toString(),
+    amountToPay: formatTokens(p.amountRequested, d),
+    amountToPayBase: p.amountRequested.toString(),
     amountUsd: p.amountUsdCents === null ? null : formatCents(p.amountUsdCents),
     overpaid: p.overpaid,
     overpaidBase: excess.toString(),
   };
 }
 
+/** The QR code and wallet link ask for what the payer must send now: a partial payment's reserved remainder. */
 export function uriOf(p: PaymentRow) {
   return paymentUri({
     token: p.tokenAddress,
     chainId: p.chainId,
     to: p.receivingAddress,
-    amount: p.amountDue,
+    amount: p.amountRequested > 0n ? p.amountRequested : p.amountDue,
   });
 }
 

@@ -28,6 +28,7 @@ import { useLivePayment } from "../use-live-payment";
 import { useNow } from "../use-now";
 import { CopyButton } from "./copy-button";
 import { QrCode } from "./qr-code";
+import { TxHashForm } from "./tx-hash-form";
 
 export type TransferStep = "connecting" | "switching" | "confirm" | "mining";
 /** Sends the token transfer from the payer's wallet; composed in by the app layer (the wallet feature). */
@@ -45,9 +46,9 @@ const STEP_LABEL: Record<TransferStep, string> = {
 
 const OPEN = new Set(["pending", "processing", "partial"]);
 
+/** What to send now: the server's amount to pay (a partial payment's reserved remainder, matched from any wallet). */
 export function remainingBase(payment: PublicPayment): bigint {
-  const left = BigInt(payment.amountDueBase) - BigInt(payment.amountReceivedBase);
-  return left > 0n ? left : 0n;
+  return BigInt(payment.amountToPayBase);
 }
 
 /** Base units -> decimal string of whole tokens. */
@@ -313,6 +314,7 @@ function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTr
           <span className="font-medium text-foreground">For:</span> {payment.description}
         </p>
       ) : null}
+      <TxHashForm reference={payment.reference} />
     </>
   );
 }
@@ -429,6 +431,9 @@ function PaymentExpired({ payment }: { payment: PublicPayment }) {
         </p>
       ) : null}
       <TxLinks payment={payment} />
+      <div className="w-full text-left">
+        <TxHashForm reference={payment.reference} />
+      </div>
     </div>
   );
 }

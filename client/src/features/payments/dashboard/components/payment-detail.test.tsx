@@ -18,6 +18,8 @@ function detail(id: string, overrides: Partial<PaymentDetail> = {}): PaymentDeta
     amountDueBase: "5000123000000000000",
     amountReceived: "0",
     amountReceivedBase: "0",
+    amountToPay: "5.000123",
+    amountToPayBase: "5000123000000000000",
     amountUsd: "0.05",
     overpaid: false,
     overpaidBase: "0",

@@ -1,0 +1,74 @@
+import { submitTxRequest } from "@common/payments";
+import { SearchCheck } from "lucide-react";
+import * as React from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Spinner } from "@/components/ui/spinner";
+import { submitPaymentTx } from "../api/submit-payment-tx";
+import { errorText } from "../error-text";
+
+/**
+ * "Already paid? Paste the transaction hash": for a payer who paid from an exchange or another device. The server
+ * reads the transaction from the chain (POST /api/payments/public/:reference/tx) and credits its transfer to this
+ * payment; the page then shows what the chain says. Its refusals (not mined yet, reverted, another token or
+ * address, credited elsewhere) are shown as the server words them.
+ */
+export function TxHashForm({ reference }: { reference: string }) {
+  const [error, setError] = React.useState<string>();
+  const [note, setNote] = React.useState<string>();
+  const [busy, setBusy] = React.useState(false);
+
+  const submit = async (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const parsed = submitTxRequest.safeParse({ txHash: new FormData(form).get("txHash") ?? "" });
+    setNote(undefined);
+    if (!parsed.success) {
+      setError("Enter the transaction hash: 0x followed by 64 letters and digits (0-9, a-f).");
+      return;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      const payment = await submitPaymentTx(reference, parsed.data.txHash);
+      form.reset();
+      // A completed payment replaces this form; anything else says what the transaction did.
+      if (payment.status === "partial" || payment.status === "pending")
+        setNote("Transaction found: its amount is counted above.");
+      else if (payment.status === "processing") setNote("Transaction found: waiting for confirmations.");
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <details className="group rounded-md border border-border text-sm" data-testid="tx-hash-form">
+      <summary className="cursor-pointer select-none rounded-md px-3 py-2 font-medium hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring">
+        Already paid? Paste the transaction hash
+      </summary>
+      <form onSubmit={submit} noValidate className="flex flex-col gap-3 px-3 pt-1 pb-3">
+        <Field
+          name="txHash"
+          label="Transaction hash"
+          placeholder="0x…"
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          error={error}
+          hint="From your wallet or exchange's withdrawal details. We check it on the chain."
+        />
+        <Button type="submit" variant="outline" className="self-start" disabled={busy}>
+          {busy ? <Spinner size="sm" /> : <SearchCheck aria-hidden="true" />}
+          Check transaction
+        </Button>
+        {note ? (
+          <p role="status" className="text-muted-foreground">
+            {note}
+          </p>
+        ) : null}
+      </form>
+    </details>
+  );
+}
