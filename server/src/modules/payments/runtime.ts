@@ -5,6 +5,7 @@ import type { Chain } from "../../chain/service.ts";
 import type { Database, DatabaseLock } from "../../db/client.ts";
 import { indexerBlocks } from "../../db/schema.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
+import type { SessionCache } from "../auth/session-cache.ts";
 import type { RealtimeHub } from "../realtime/hub.ts";
 import { PaymentLive } from "./live.ts";
 import { createPaymentsSink, expireDue, type PaymentsDeps } from "./service.ts";
@@ -45,12 +46,13 @@ export class PaymentsRuntime {
     private readonly database: Database,
     private readonly chain: Chain | null,
     sharedState: SharedState,
+    sessions: SessionCache,
     hub: RealtimeHub,
     private readonly log: FastifyBaseLogger,
     private readonly options: PaymentsRuntimeOptions,
     baseUrl: () => string,
   ) {
-    this.live = new PaymentLive(deps, sharedState, hub, log, baseUrl);
+    this.live = new PaymentLive(deps, sharedState, sessions, hub, log, baseUrl);
     this.indexer = chain
       ? new TransferIndexer({
           db: database.db,
