@@ -130,7 +130,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   registerRateLimits(app, { config, state: sharedState, challenges, clientKey });
 
   let payments: PaymentsRuntime | null = null;
-  await app.register(healthRoutes, { database, indexer: () => payments?.health() ?? null });
+  await app.register(healthRoutes, {
+    database,
+    sharedState,
+    indexer: async () => (payments ? await payments.checkHealth() : null),
+  });
   // Without RPC_URL, main.ts starts the embedded chain and passes it in; tests that need none get chain routes 503.
   const chain =
     deps.chain ??

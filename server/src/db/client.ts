@@ -46,7 +46,12 @@ export type DatabaseOptions =
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.driver === "pg") {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // A database that does not answer fails a request after 5 s (503) instead of holding it forever.
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+    });
     // An idle client that loses its connection emits 'error' on the pool; without a listener that kills the process.
     pool.on("error", () => {});
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
