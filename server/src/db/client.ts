@@ -75,18 +75,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       async tryLock(key) {
         const client = await pool.connect();
         let lost = false;
-        client.on("error", () => {
+        const onError = () => {
           lost = true;
-        });
+        };
+        // The pooled client is reused: its listener goes with each attempt (a standby tries every few seconds).
+        client.on("error", onError);
         try {
           const { rows } = await client.query<{ ok: boolean }>("select pg_try_advisory_lock($1) as ok", [
             key.toString(),
           ]);
           if (!rows[0]?.ok) {
+            client.off("error", onError);
             client.release();
             return null;
           }
         } catch (error) {
+          client.off("error", onError);
           client.release(true);
           throw error;
         }
@@ -106,6 +110,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
             if (released) return;
             released = true;
             await client.query("select pg_advisory_unlock($1)", [key.toString()]).catch(() => {});
+            client.off("error", onError);
             client.release(lost);
           },
         };

@@ -17,7 +17,9 @@ export const SESSIONS_CHANGED_CHANNEL = "sessions:changed";
 
 type Auth = { session: SessionRow; user: UserRow };
 type Entry = Auth & { cachedAt: number; epoch: number };
-type Message = { from: string; userId: string; ended: boolean };
+type Message = { from: string; id: number; userId: string; ended: boolean };
+/** How long `changed` waits for its own announcement to come back through Redis. */
+const ECHO_TIMEOUT_MS = 250;
 
 export class SessionCache {
   private readonly instanceId = randomUUID();
@@ -28,6 +30,8 @@ export class SessionCache {
   private version = 0;
   private endedListeners: ((userId: string) => void)[] = [];
   private unsubscribe: (() => Promise<void>) | null = null;
+  private sent = 0;
+  private echoes = new Map<number, () => void>();
 
   constructor(
     private readonly state: SharedState,
@@ -42,7 +46,11 @@ export class SessionCache {
       } catch {
         return;
       }
-      if (message.from === this.instanceId || typeof message.userId !== "string") return;
+      if (message.from === this.instanceId) {
+        this.echoes.get(message.id)?.();
+        return;
+      }
+      if (typeof message.userId !== "string") return;
       this.forget(message.userId, message.ended === true);
     });
   }
@@ -121,11 +129,23 @@ export class SessionCache {
    */
   async changed(userId: string, { ended }: { ended: boolean }) {
     this.forget(userId, ended);
-    const message: Message = { from: this.instanceId, userId, ended };
+    this.sent += 1;
+    const message: Message = { from: this.instanceId, id: this.sent, userId, ended };
+    // Redis hands a message to every subscriber at once; when this instance hears its own, the others have
+    // theirs too, so the answer to this request leaves after every instance was told.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const echoed = new Promise<void>((resolve) => {
+      this.echoes.set(message.id, resolve);
+      timer = setTimeout(resolve, ECHO_TIMEOUT_MS);
+    });
     try {
       await this.state.publish(SESSIONS_CHANGED_CHANNEL, JSON.stringify(message));
+      if (this.state.status?.().mode === "shared") await echoed;
     } catch (error) {
       this.log.warn({ err: error }, "sessions: could not announce a change to other instances");
+    } finally {
+      clearTimeout(timer);
+      this.echoes.delete(message.id);
     }
   }
 }
