@@ -16,6 +16,20 @@ export const indexerStatus = z.object({
   lastError: z.string().nullable(),
   lastErrorAt: z.string().nullable(),
   lastSuccessAt: z.string().nullable(),
+  /** This instance's own probe of the chain node (every instance probes; a standby does not rely on the leader). */
+  chain: z
+    .object({
+      reachable: z.boolean().nullable(),
+      head: z.string().nullable(),
+      checkedAt: z.string().nullable(),
+      error: z.string().nullable(),
+    })
+    .optional(),
+  /** On a standby: the leader's progress (its newest checkpoint); null on the leader. */
+  leader: z
+    .object({ lastBlock: z.string().nullable(), checkpointAt: z.string().nullable(), stalled: z.boolean() })
+    .nullable()
+    .optional(),
 });
 export type IndexerStatus = z.infer<typeof indexerStatus>;
 
@@ -24,4 +38,13 @@ export const readyResponse = z.object({
   database: z.object({ driver: z.enum(["pglite", "pg"]) }),
   /** Absent when the server has no chain connection. */
   indexer: indexerStatus.optional(),
+  /**
+   * Redis (or the in-process state of a single instance). `local`: Redis is unreachable and this instance
+   * answers from its own limits and counts until it returns (still ready: the site works).
+   */
+  sharedState: z.object({
+    kind: z.enum(["redis", "memory"]),
+    mode: z.enum(["shared", "local"]),
+    since: z.string().nullable(),
+  }),
 });

@@ -18,6 +18,7 @@ import type { SharedState } from "./lib/shared-state/shared-state.ts";
 import { createLoginThrottle, type LoginThrottle } from "./modules/auth/login-throttle.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { resolveAuth, SESSION_COOKIE } from "./modules/auth/session.ts";
+import { SessionCache } from "./modules/auth/session-cache.ts";
 import { chainRoutes } from "./modules/chain/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { liveUsersPlugin } from "./modules/live-users/plugin.ts";
@@ -90,9 +91,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   const sharedState =
     deps.sharedState ??
-    (await openSharedState({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix }));
+    (await openSharedState({
+      redisUrl: config.redisUrl,
+      keyPrefix: config.redisKeyPrefix,
+      commandTimeoutMs: config.redisCommandTimeoutMs,
+      log: app.log,
+    }));
   app.decorate("sharedState", sharedState);
   if (!deps.sharedState) app.addHook("onClose", () => sharedState.close());
+  const sessionCache = new SessionCache(sharedState, app.log);
+  await sessionCache.start();
+  app.decorate("sessionCache", sessionCache);
+  app.addHook("preClose", () => sessionCache.stop());
 
   app.addHook("onSend", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
@@ -120,7 +130,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   registerRateLimits(app, { config, state: sharedState, challenges, clientKey });
 
   let payments: PaymentsRuntime | null = null;
-  await app.register(healthRoutes, { database, indexer: () => payments?.health() ?? null });
+  await app.register(healthRoutes, {
+    database,
+    sharedState,
+    indexer: async () => (payments ? await payments.checkHealth() : null),
+  });
   // Without RPC_URL, main.ts starts the embedded chain and passes it in; tests that need none get chain routes 503.
   const chain =
     deps.chain ??
@@ -138,6 +152,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     database,
     chain,
     sharedState,
+    sessions: sessionCache,
     hub: realtime,
     now: deps.payments?.now,
     runtime: deps.payments?.runtime,
@@ -150,6 +165,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(authRoutes, {
     db: database.db,
     config,
+    sessions: sessionCache,
     mailer:
       deps.mailer ??
       createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),

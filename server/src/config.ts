@@ -28,6 +28,8 @@ const envSchema = z.object({
   // Shared state (rate limits, live counts, events) across instances; in-process when unset.
   REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
   REDIS_KEY_PREFIX: withDefault(z.string().min(1).max(100), "cpxtb:"),
+  // Deadline of one Redis call; past it (or with the connection lost) the instance answers from its own state.
+  REDIS_COMMAND_TIMEOUT_MS: withDefault(z.coerce.number().int().min(5).max(5000), 50),
   WS_MAX_MESSAGE_BYTES: withDefault(
     z.coerce
       .number()
@@ -149,6 +151,7 @@ export type Config = {
   publicUrl: string | undefined;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
+  redisCommandTimeoutMs: number;
   realtime: RealtimeConfig;
   rateLimits: Record<RateLimitGroup, RateLimit>;
   /** Undefined when neither CHALLENGE_SECRET nor SESSION_SECRET is set: one is generated under dataDir. */
@@ -199,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     realtime: {
       maxMessageBytes: e.WS_MAX_MESSAGE_BYTES,
       pingIntervalMs: e.WS_PING_INTERVAL_MS,

@@ -4,7 +4,6 @@ import { sessions } from "../src/db/schema.ts";
 import { MemorySharedState } from "../src/lib/shared-state/memory-shared-state.ts";
 import { openSharedState } from "../src/lib/shared-state/open-shared-state.ts";
 import { createLoginThrottle } from "../src/modules/auth/login-throttle.ts";
-import { forgetUserSessions } from "../src/modules/auth/session-cache.ts";
 import { createTestApp } from "./helpers.ts";
 import { startMailCapture } from "./mail-capture.ts";
 
@@ -210,7 +209,7 @@ describe("login and logout", () => {
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(sessions.tokenHash, hash));
-    forgetUserSessions(user.id);
+    await app.sessionCache.changed(user.id, { ended: false });
     const expired = await me(cookie);
     expect(expired.statusCode).toBe(401);
     expect(expired.cookies.find((c) => c.name === "cpxtb_session")?.value).toBe("");

@@ -46,7 +46,12 @@ export type DatabaseOptions =
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.driver === "pg") {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // A database that does not answer fails a request after 5 s (503) instead of holding it forever.
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+    });
     // An idle client that loses its connection emits 'error' on the pool; without a listener that kills the process.
     pool.on("error", () => {});
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
@@ -70,18 +75,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       async tryLock(key) {
         const client = await pool.connect();
         let lost = false;
-        client.on("error", () => {
+        const onError = () => {
           lost = true;
-        });
+        };
+        // The pooled client is reused: its listener goes with each attempt (a standby tries every few seconds).
+        client.on("error", onError);
         try {
           const { rows } = await client.query<{ ok: boolean }>("select pg_try_advisory_lock($1) as ok", [
             key.toString(),
           ]);
           if (!rows[0]?.ok) {
+            client.off("error", onError);
             client.release();
             return null;
           }
         } catch (error) {
+          client.off("error", onError);
           client.release(true);
           throw error;
         }
@@ -101,6 +110,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
             if (released) return;
             released = true;
             await client.query("select pg_advisory_unlock($1)", [key.toString()]).catch(() => {});
+            client.off("error", onError);
             client.release(lost);
           },
         };

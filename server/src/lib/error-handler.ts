@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, type ErrorCode, errorBody, errorStatus } from "../errors.ts";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./database-errors.ts";
 
 /** Fastify's own error codes that are the client's fault, mapped to ours. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -63,6 +64,18 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       const code = mapped ?? statusToCode(status);
       return reply.status(status).send(errorBody(code, FRIENDLY_MESSAGES[code] ?? error.message));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, "database unavailable");
+      return reply
+        .status(503)
+        .header("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS))
+        .send(
+          errorBody(
+            "SERVICE_UNAVAILABLE",
+            "The service is briefly unavailable. Please try again in a few seconds.",
+          ),
+        );
     }
     // Anything else is our fault: the client gets no internals, the log gets everything.
     request.log.error({ err: error }, "unhandled error");

@@ -29,7 +29,27 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return value
 `;
 
-export type RedisSharedStateOptions = { url: string; keyPrefix: string };
+export type RedisSharedStateOptions = {
+  url: string;
+  keyPrefix: string;
+  /** ioredis's own command timeout: a backstop so commands sent into a dead connection do not pile up. */
+  commandTimeoutMs?: number;
+};
+
+/** Waits at most `ms` for `promise`, without leaving a timer behind. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<undefined>((r) => {
+        timer = setTimeout(() => r(undefined), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export class RedisSharedState implements SharedState {
   readonly kind = "redis" as const;
@@ -37,12 +57,45 @@ export class RedisSharedState implements SharedState {
   private subscriber: Redis | null = null;
   private listeners = new Map<string, Set<(message: string) => void>>();
   private readonly prefix: string;
+  private statusListeners: (() => void)[] = [];
 
   constructor(options: RedisSharedStateOptions) {
     this.prefix = options.keyPrefix;
-    // Fail a command after a few retries instead of queueing forever: callers decide how to degrade.
-    this.redis = new Redis(options.url, { maxRetriesPerRequest: 2, lazyConnect: true });
+    // A command fails at once while the connection is down (no offline queue, no retries of commands sent
+    // into a dropped connection): callers decide how to degrade (see failover-shared-state.ts). The client
+    // itself keeps reconnecting in the background.
+    this.redis = new Redis(options.url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: options.commandTimeoutMs ?? 2000,
+      connectTimeout: 2000,
+      retryStrategy: (times) => Math.min(times * 100, 1000),
+    });
     this.redis.on("error", () => {});
+    this.watch(this.redis);
+  }
+
+  private watch(connection: Redis) {
+    for (const event of ["ready", "close", "end", "reconnecting"]) {
+      connection.on(event, () => {
+        for (const listener of this.statusListeners) listener();
+      });
+    }
+  }
+
+  /** Called whenever a connection (commands or subscriber) comes up or goes down. */
+  onStatusChange(listener: () => void) {
+    this.statusListeners.push(listener);
+  }
+
+  /** Both connections are up: commands are answered and published messages are heard. */
+  isReady() {
+    return this.redis.status === "ready" && (this.subscriber === null || this.subscriber.status === "ready");
+  }
+
+  async ping() {
+    await this.redis.ping();
   }
 
   /** Connects and checks the server answers, so a wrong REDIS_URL fails at boot, not on the first request. */
@@ -148,8 +201,10 @@ export class RedisSharedState implements SharedState {
 
   private async getSubscriber() {
     if (this.subscriber) return this.subscriber;
-    const subscriber = this.redis.duplicate();
+    // The subscriber queues its (re)subscriptions while down and replays them when Redis returns.
+    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
     subscriber.on("error", () => {});
+    this.watch(subscriber);
     subscriber.on("message", (channel: string, message: string) => {
       for (const listener of this.listeners.get(channel) ?? []) listener(message);
     });
@@ -158,8 +213,20 @@ export class RedisSharedState implements SharedState {
     return subscriber;
   }
 
+  /** Quick even while Redis is away: a polite QUIT when connected (bounded), a hard disconnect otherwise. */
   async close() {
     this.listeners.clear();
-    await Promise.allSettled([this.subscriber?.quit(), this.redis.quit()]);
+    this.statusListeners = [];
+    await Promise.allSettled(
+      [this.subscriber, this.redis].map(async (connection) => {
+        if (!connection) return;
+        if (connection.status === "ready")
+          await within(
+            connection.quit().catch(() => {}),
+            500,
+          );
+        connection.disconnect();
+      }),
+    );
   }
 }

@@ -38,7 +38,21 @@ export interface SharedState {
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
 
   close(): Promise<void>;
+
+  /**
+   * Whether the state is really shared right now. Absent: always (the in-process state of a single instance).
+   * Redis in a cluster says `local` while it is unreachable and this instance answers from its own state.
+   */
+  status?(): SharedStateStatus;
 }
+
+export type SharedStateStatus = {
+  mode: "shared" | "local";
+  /** When the current mode began (null: since the start). */
+  since: string | null;
+  /** Incremented at every change of mode: what was learned from the other instances before may be stale. */
+  epoch: number;
+};
 
 export type WindowResult = {
   allowed: boolean;

@@ -1,7 +1,6 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { emailTokens, sessions, users } from "../../db/schema.ts";
-import { forgetUserSessions } from "./session-cache.ts";
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -39,7 +38,6 @@ export async function updateUser(
     .set({ ...values, updatedAt: new Date() })
     .where(eq(users.id, id))
     .returning();
-  forgetUserSessions(id);
   return row;
 }
 
@@ -78,7 +76,6 @@ export async function deleteSession(db: DbOrTx, userId: string, sessionId: strin
     .delete(sessions)
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
     .returning({ id: sessions.id });
-  forgetUserSessions(userId);
   return deleted.length > 0;
 }
 
@@ -92,7 +89,6 @@ export async function deleteUserSessions(
     ? and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId))
     : eq(sessions.userId, userId);
   const deleted = await db.delete(sessions).where(where).returning({ id: sessions.id });
-  forgetUserSessions(userId);
   return deleted.length;
 }
 

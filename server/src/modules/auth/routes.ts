@@ -135,6 +135,7 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
     async (request, reply) => {
       const auth = await requireAuth(request, reply);
       const updated = await repo.updateUser(db, auth.user.id, request.body);
+      await deps.sessions.changed(auth.user.id, { ended: false });
       return service.toUserResponse(updated!);
     },
   );
@@ -166,6 +167,7 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
       if (!(await repo.deleteSession(db, auth.user.id, request.params.id))) {
         throw new AppError("NOT_FOUND", "No such session.");
       }
+      await deps.sessions.changed(auth.user.id, { ended: true });
       if (request.params.id === auth.session.id) await service.logout(deps, reply, null);
       return { ok: true as const };
     },
@@ -175,6 +177,7 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
   app.delete("/api/user/sessions", { schema: { response: { 200: okResponse } } }, async (request, reply) => {
     const auth = await requireAuth(request, reply);
     await repo.deleteUserSessions(db, auth.user.id);
+    await deps.sessions.changed(auth.user.id, { ended: true });
     await service.logout(deps, reply, null);
     return { ok: true as const };
   });

@@ -9,11 +9,19 @@ import type { LoginThrottle } from "./login-throttle.ts";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords.ts";
 import * as repo from "./repository.ts";
 import { type Auth, clearSessionCookie, hashToken, startSession } from "./session.ts";
+import type { SessionCache } from "./session-cache.ts";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export const VERIFY_TOKEN_TTL_MS = 48 * 60 * 60 * 1000;
 
-export type AuthDeps = { db: Db; mailer: Mailer; config: Config; throttle: LoginThrottle };
+export type AuthDeps = {
+  db: Db;
+  mailer: Mailer;
+  config: Config;
+  throttle: LoginThrottle;
+  /** Told after every committed change that ends sessions or changes a user (every instance hears it). */
+  sessions: SessionCache;
+};
 
 export function toUserResponse(user: repo.UserRow): User {
   return {
@@ -119,7 +127,10 @@ export async function login(
 }
 
 export async function logout(deps: AuthDeps, reply: FastifyReply, auth: Auth | null) {
-  if (auth) await repo.deleteSession(deps.db, auth.user.id, auth.session.id);
+  if (auth) {
+    await repo.deleteSession(deps.db, auth.user.id, auth.session.id);
+    await deps.sessions.changed(auth.user.id, { ended: true });
+  }
   clearSessionCookie(reply);
 }
 
@@ -180,6 +191,7 @@ export async function resetPassword(
     return true;
   });
   if (!updated) throw new AppError("GONE", RESET_LINK_PROBLEMS.used);
+  await deps.sessions.changed(user.id, { ended: true });
   await deps.throttle.succeeded(user.username);
   await startSession(deps.db, request, reply, user.id);
   return user;
@@ -189,11 +201,13 @@ export async function verifyEmail(deps: AuthDeps, token: string): Promise<"verif
   const row = await repo.findEmailToken(deps.db, "email_verification", hashToken(token));
   if (!row) return "invalid";
   try {
-    return await deps.db.transaction(async (tx) => {
+    const result = await deps.db.transaction(async (tx) => {
       if (!(await repo.consumeEmailToken(tx, row.id, new Date()))) return "invalid" as const;
       await repo.updateUser(tx, row.userId, { email: row.email, pendingEmail: null });
       return "verified" as const;
     });
+    if (result === "verified") await deps.sessions.changed(row.userId, { ended: false });
+    return result;
   } catch (error) {
     if (isUniqueViolation(error, "users_email_lower_key")) return "taken";
     throw error;
@@ -202,7 +216,9 @@ export async function verifyEmail(deps: AuthDeps, token: string): Promise<"verif
 
 export async function changeUsername(deps: AuthDeps, auth: Auth, username: string) {
   try {
-    return (await repo.updateUser(deps.db, auth.user.id, { username }))!;
+    const user = (await repo.updateUser(deps.db, auth.user.id, { username }))!;
+    await deps.sessions.changed(auth.user.id, { ended: false });
+    return user;
   } catch (error) {
     if (isUniqueViolation(error, "users_username_lower_key")) {
       throw new AppError("CONFLICT", "That username is already taken. Choose another one.");
@@ -213,9 +229,12 @@ export async function changeUsername(deps: AuthDeps, auth: Auth, username: strin
 
 export async function changeEmail(deps: AuthDeps, request: FastifyRequest, auth: Auth, email: string) {
   if (auth.user.email?.toLowerCase() === email.toLowerCase()) {
-    return (await repo.updateUser(deps.db, auth.user.id, { pendingEmail: null }))!;
+    const user = (await repo.updateUser(deps.db, auth.user.id, { pendingEmail: null }))!;
+    await deps.sessions.changed(auth.user.id, { ended: false });
+    return user;
   }
   const user = (await repo.updateUser(deps.db, auth.user.id, { pendingEmail: email }))!;
+  await deps.sessions.changed(auth.user.id, { ended: false });
   await sendEmailVerification(deps, request, user.id, email);
   return user;
 }
@@ -237,4 +256,5 @@ export async function changePassword(
     await repo.updateUser(tx, auth.user.id, { passwordHash });
     await repo.deleteUserSessions(tx, auth.user.id, auth.session.id);
   });
+  await deps.sessions.changed(auth.user.id, { ended: true });
 }

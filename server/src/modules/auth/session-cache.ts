@@ -1,39 +1,158 @@
-import type { SessionRow, UserRow } from "./repository.ts";
+import { randomUUID } from "node:crypto";
+import type { DbOrTx } from "../../db/client.ts";
+import type { SharedState } from "../../lib/shared-state/shared-state.ts";
+import { findLiveSessionByTokenHash, type SessionRow, type UserRow } from "./repository.ts";
 
 /**
- * Recently validated sessions, so a signed-in request does not cost a database query each time.
- * Entries live 2 s. Every write that ends a session or changes a user forgets that user's entries on this
- * instance at once (see repository.ts); another instance notices within those 2 s. Decision 004 explains.
+ * Recently validated sessions of this instance, so a signed-in request does not cost a database query each
+ * time. Entries live 2 s. Every write that ends a session or changes a user calls `changed` after its commit:
+ * this instance forgets that user's entries at once, and the change is published through the shared state so
+ * every other instance forgets them before it answers another request (decision 004). While the shared state
+ * is not shared (Redis away, `status().mode === "local"`) nothing is cached: each request reads the database,
+ * so a revocation made on another instance still counts at once.
  */
 const TTL_MS = 2000;
 const MAX_ENTRIES = 10_000;
+export const SESSIONS_CHANGED_CHANNEL = "sessions:changed";
 
-type Entry = { session: SessionRow; user: UserRow; cachedAt: number };
-const entries = new Map<string, Entry>();
+type Auth = { session: SessionRow; user: UserRow };
+type Entry = Auth & { cachedAt: number; epoch: number };
+type Message = { from: string; id: number; userId: string; ended: boolean };
+/** How long `changed` waits for its own announcement to come back through Redis. */
+const ECHO_TIMEOUT_MS = 250;
 
-export function getCachedSession(
-  tokenHash: string,
-  now: number,
-): { session: SessionRow; user: UserRow } | null {
-  const entry = entries.get(tokenHash);
-  if (!entry) return null;
-  if (now - entry.cachedAt >= TTL_MS || entry.session.expiresAt.getTime() <= now) {
-    entries.delete(tokenHash);
-    return null;
+export class SessionCache {
+  private readonly instanceId = randomUUID();
+  private entries = new Map<string, Entry>();
+  /** Lookups in flight: concurrent requests of one session whose cache entry just expired share one query. */
+  private inFlight = new Map<string, Promise<Auth | null>>();
+  /** Bumped by every change heard: a lookup that started before one does not cache what it read. */
+  private version = 0;
+  private endedListeners: ((userId: string) => void)[] = [];
+  private unsubscribe: (() => Promise<void>) | null = null;
+  private sent = 0;
+  private echoes = new Map<number, () => void>();
+
+  constructor(
+    private readonly state: SharedState,
+    private readonly log: { warn: (obj: object, msg: string) => void },
+  ) {}
+
+  async start() {
+    this.unsubscribe = await this.state.subscribe(SESSIONS_CHANGED_CHANNEL, (text) => {
+      let message: Message;
+      try {
+        message = JSON.parse(text) as Message;
+      } catch {
+        return;
+      }
+      if (message.from === this.instanceId) {
+        this.echoes.get(message.id)?.();
+        return;
+      }
+      if (typeof message.userId !== "string") return;
+      this.forget(message.userId, message.ended === true);
+    });
   }
-  return entry;
+
+  async stop() {
+    await this.unsubscribe?.();
+    this.entries.clear();
+  }
+
+  /** Called when sessions of a user may have ended (sign-out, password change or reset, revocation). */
+  onSessionsEnded(listener: (userId: string) => void) {
+    this.endedListeners.push(listener);
+  }
+
+  private epoch(): number | null {
+    const status = this.state.status?.();
+    if (!status) return 0;
+    return status.mode === "shared" ? status.epoch : null;
+  }
+
+  get(tokenHash: string, now: number): Auth | null {
+    const entry = this.entries.get(tokenHash);
+    if (!entry) return null;
+    if (
+      now - entry.cachedAt >= TTL_MS ||
+      entry.session.expiresAt.getTime() <= now ||
+      entry.epoch !== this.epoch()
+    ) {
+      this.entries.delete(tokenHash);
+      return null;
+    }
+    return entry;
+  }
+
+  /** The live session with this token hash: from the cache, or read from the database (and cached). */
+  lookup(db: DbOrTx, tokenHash: string, now: Date): Promise<Auth | null> {
+    const cached = this.get(tokenHash, now.getTime());
+    if (cached) return Promise.resolve(cached);
+    let pending = this.inFlight.get(tokenHash);
+    if (!pending) {
+      const version = this.version;
+      const epoch = this.epoch();
+      pending = findLiveSessionByTokenHash(db, tokenHash, now)
+        .then((found) => {
+          if (found && version === this.version && epoch !== null && epoch === this.epoch()) {
+            this.put(tokenHash, found, now.getTime(), epoch);
+          }
+          return found ?? null;
+        })
+        .finally(() => this.inFlight.delete(tokenHash));
+      this.inFlight.set(tokenHash, pending);
+    }
+    return pending;
+  }
+
+  private put(tokenHash: string, auth: Auth, now: number, epoch: number) {
+    if (this.entries.size >= MAX_ENTRIES) {
+      // Map iteration is insertion order: drop the oldest.
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(tokenHash, { ...auth, cachedAt: now, epoch });
+  }
+
+  private forget(userId: string, ended: boolean) {
+    this.version += 1;
+    for (const [key, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(key);
+    // Lookups in flight may have read the row before the change: they must not be shared with later requests.
+    this.inFlight.clear();
+    if (ended) for (const listener of this.endedListeners) listener(userId);
+  }
+
+  /**
+   * After a committed write that changed a user (`ended`: some of their sessions ended): forgets here, then
+   * tells every instance. Awaited, so the answer to the request that made the change leaves after the news.
+   */
+  async changed(userId: string, { ended }: { ended: boolean }) {
+    this.forget(userId, ended);
+    this.sent += 1;
+    const message: Message = { from: this.instanceId, id: this.sent, userId, ended };
+    // Redis hands a message to every subscriber at once; when this instance hears its own, the others have
+    // theirs too, so the answer to this request leaves after every instance was told.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const echoed = new Promise<void>((resolve) => {
+      this.echoes.set(message.id, resolve);
+      timer = setTimeout(resolve, ECHO_TIMEOUT_MS);
+    });
+    try {
+      await this.state.publish(SESSIONS_CHANGED_CHANNEL, JSON.stringify(message));
+      if (this.state.status?.().mode === "shared") await echoed;
+    } catch (error) {
+      this.log.warn({ err: error }, "sessions: could not announce a change to other instances");
+    } finally {
+      clearTimeout(timer);
+      this.echoes.delete(message.id);
+    }
+  }
 }
 
-export function cacheSession(tokenHash: string, auth: { session: SessionRow; user: UserRow }, now: number) {
-  if (entries.size >= MAX_ENTRIES) {
-    // Map iteration is insertion order: drop the oldest.
-    const oldest = entries.keys().next().value;
-    if (oldest !== undefined) entries.delete(oldest);
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Validated sessions of this instance, forgotten everywhere when they end (see session-cache.ts). */
+    sessionCache: SessionCache;
   }
-  entries.set(tokenHash, { ...auth, cachedAt: now });
-}
-
-/** Called by every write that ends sessions or changes a user. */
-export function forgetUserSessions(userId: string) {
-  for (const [key, entry] of entries) if (entry.user.id === userId) entries.delete(key);
 }

@@ -2,14 +2,8 @@ import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { DbOrTx } from "../../db/client.ts";
 import { createId, createToken } from "../../lib/ids.ts";
-import {
-  extendSession,
-  findLiveSessionByTokenHash,
-  insertSession,
-  type SessionRow,
-  type UserRow,
-} from "./repository.ts";
-import { cacheSession, getCachedSession } from "./session-cache.ts";
+import { extendSession, insertSession, type SessionRow, type UserRow } from "./repository.ts";
+import "./session-cache.ts";
 
 export const SESSION_COOKIE = "cpxtb_session";
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -64,23 +58,6 @@ export function clearSessionCookie(reply: FastifyReply) {
   reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: "auto" });
 }
 
-/** Lookups in flight: concurrent requests of one session whose cache entry just expired share one query. */
-const inFlight = new Map<string, Promise<Auth | null>>();
-
-function lookUpSession(db: DbOrTx, tokenHash: string, now: Date): Promise<Auth | null> {
-  let pending = inFlight.get(tokenHash);
-  if (!pending) {
-    pending = findLiveSessionByTokenHash(db, tokenHash, now)
-      .then((found) => {
-        if (found) cacheSession(tokenHash, found, now.getTime());
-        return found ?? null;
-      })
-      .finally(() => inFlight.delete(tokenHash));
-    inFlight.set(tokenHash, pending);
-  }
-  return pending;
-}
-
 /**
  * The signed-in user of this request, or null. Looked up once per request, only when a route asks.
  * Extends the session (database and cookie) when it was last extended more than a minute ago.
@@ -98,7 +75,7 @@ export async function resolveAuth(
   }
   const now = new Date();
   const tokenHash = hashToken(token);
-  const found = getCachedSession(tokenHash, now.getTime()) ?? (await lookUpSession(db, tokenHash, now));
+  const found = await request.server.sessionCache.lookup(db, tokenHash, now);
   if (!found) {
     clearSessionCookie(reply);
     request.auth = null;

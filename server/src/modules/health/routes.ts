@@ -3,10 +3,20 @@ import { healthResponse, type IndexerStatus, readyResponse } from "@common/healt
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 
 export async function healthRoutes(
   app: FastifyZod,
-  { database, indexer }: { database: Database; indexer?: () => IndexerStatus | null },
+  {
+    database,
+    indexer,
+    sharedState,
+  }: {
+    database: Database;
+    /** Probes the chain from this instance, then reports (see PaymentsRuntime.checkHealth). */
+    indexer?: () => Promise<IndexerStatus | null>;
+    sharedState: SharedState;
+  },
 ) {
   app.get(
     "/api/health",
@@ -30,11 +40,13 @@ export async function healthRoutes(
       if (pending.length > 0) {
         throw new AppError("SERVICE_UNAVAILABLE", `${pending.length} database migration(s) not applied.`);
       }
-      const status = indexer?.() ?? null;
+      const status = (await indexer?.()) ?? null;
+      const shared = sharedState.status?.();
       return {
         status: "ready" as const,
         database: { driver: database.driver },
         ...(status ? { indexer: status } : {}),
+        sharedState: { kind: sharedState.kind, mode: shared?.mode ?? "shared", since: shared?.since ?? null },
       };
     },
   );

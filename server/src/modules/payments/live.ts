@@ -9,6 +9,7 @@ import { merchants, payments } from "../../db/schema.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import { findLiveSessionByTokenHash } from "../auth/repository.ts";
 import { hashToken, SESSION_COOKIE } from "../auth/session.ts";
+import type { SessionCache } from "../auth/session-cache.ts";
 import type { RealtimeConnection, RealtimeHub } from "../realtime/hub.ts";
 import * as repo from "./repository.ts";
 import { type PaymentsDeps, publicView } from "./service.ts";
@@ -19,6 +20,15 @@ const MAX_REFERENCES_PER_CONNECTION = 20;
 const CLAIM_BATCH = 200;
 /** Added to every live update (the budget is 1 s from the confirming block); batches bursts of commits. */
 const FLUSH_DELAY_MS = 5;
+
+/** What a merchant subscription was authorised by (kept on the connection). */
+type MerchantSubscription = { merchantId: string; userId: string; tokenHash: string };
+const MERCHANT_KEY = "payments:merchant";
+const SIGNED_OUT = {
+  type: "merchantError",
+  code: "UNAUTHENTICATED",
+  message: "You were signed out. Sign in again to see live payment updates.",
+} as const;
 
 /** `reference` is absent in messages of instances older than it. */
 type Published = {
@@ -40,12 +50,15 @@ export class PaymentLive {
   private timer: NodeJS.Timeout | null = null;
   private again = false;
   private unsubscribe: (() => Promise<void>) | null = null;
+  /** The shared-state epoch seen last: a change means revocations may have been missed meanwhile. */
+  private stateEpoch: number | null = null;
   /** Published event ids with their time (bench and tests read it). */
   onPublished: ((eventId: string, type: string) => void) | null = null;
 
   constructor(
     private deps: PaymentsDeps,
     private state: SharedState,
+    private sessions: SessionCache,
     private hub: RealtimeHub,
     private log: FastifyBaseLogger,
     private baseUrl: () => string,
@@ -62,6 +75,60 @@ export class PaymentLive {
       this.byReference.get(m.reference)?.delete(c);
     });
     this.hub.handle("subscribeMerchant", subscribeMerchantMessage, (_m, c) => this.subscribeMerchant(c));
+    // A session that ends (here or on any instance) stops its merchant feed at once.
+    this.sessions.onSessionsEnded((userId) => {
+      void this.recheckOwners((s) => s.userId === userId).catch((error) =>
+        this.log.warn({ err: error }, "payment events: could not re-check merchant sessions"),
+      );
+    });
+  }
+
+  /** The merchant subscriptions of this instance matching `which`, each re-checked against the database. */
+  private async recheckOwners(which: (subscription: MerchantSubscription) => boolean) {
+    const checks: Promise<void>[] = [];
+    for (const set of this.byMerchant.values()) {
+      for (const connection of set) {
+        const subscription = connection.data.get(MERCHANT_KEY) as MerchantSubscription | undefined;
+        if (subscription && which(subscription)) checks.push(this.recheck(connection, subscription));
+      }
+    }
+    await Promise.all(checks);
+  }
+
+  private async recheck(connection: RealtimeConnection, subscription: MerchantSubscription) {
+    const live = await findLiveSessionByTokenHash(this.deps.db, subscription.tokenHash, new Date());
+    if (live && live.user.id === subscription.userId) return;
+    this.endMerchantFeed(connection, subscription);
+  }
+
+  private endMerchantFeed(connection: RealtimeConnection, subscription: MerchantSubscription) {
+    if (connection.data.get(MERCHANT_KEY) !== subscription) return;
+    connection.data.delete(MERCHANT_KEY);
+    const set = this.byMerchant.get(subscription.merchantId);
+    set?.delete(connection);
+    if (set?.size === 0) this.byMerchant.delete(subscription.merchantId);
+    connection.send(SIGNED_OUT);
+  }
+
+  /**
+   * While the shared state is not shared (Redis away), a revocation made on another instance is not heard:
+   * owners are re-checked before each delivery then, and all at once when sharing resumes.
+   */
+  private async ownersStillSignedIn(owners: Set<RealtimeConnection>) {
+    const status = this.state.status?.();
+    if (!status) return;
+    const changed = this.stateEpoch !== null && this.stateEpoch !== status.epoch;
+    this.stateEpoch = status.epoch;
+    if (status.mode === "shared" && !changed) return;
+    if (changed) await this.recheckOwners(() => true);
+    else {
+      await Promise.all(
+        [...owners].map((connection) => {
+          const subscription = connection.data.get(MERCHANT_KEY) as MerchantSubscription | undefined;
+          return subscription ? this.recheck(connection, subscription) : undefined;
+        }),
+      );
+    }
   }
 
   async stop() {
@@ -159,6 +226,7 @@ export class PaymentLive {
         });
       }
     }
+    if (owners?.size) await this.ownersStillSignedIn(owners);
     if (owners?.size) {
       const view = toPaymentResponse(row.payment, this.baseUrl());
       for (const connection of owners) {
@@ -221,10 +289,10 @@ export class PaymentLive {
   /** Authorised by the session cookie the browser sent on the /ws upgrade request. */
   private async subscribeMerchant(connection: RealtimeConnection) {
     const token = connection.cookies[SESSION_COOKIE];
-    const session =
-      token && token.length <= 100
-        ? await findLiveSessionByTokenHash(this.deps.db, hashToken(token), new Date())
-        : undefined;
+    const tokenHash = token && token.length <= 100 ? hashToken(token) : null;
+    const session = tokenHash
+      ? await findLiveSessionByTokenHash(this.deps.db, tokenHash, new Date())
+      : undefined;
     if (!session) {
       connection.send({ type: "merchantError", code: "UNAUTHENTICATED", message: "You are not signed in." });
       return;
@@ -241,7 +309,19 @@ export class PaymentLive {
       });
       return;
     }
+    const previous = connection.data.get(MERCHANT_KEY) as MerchantSubscription | undefined;
+    if (previous && previous.merchantId !== merchant.id)
+      this.byMerchant.get(previous.merchantId)?.delete(connection);
+    const subscription: MerchantSubscription = {
+      merchantId: merchant.id,
+      userId: session.user.id,
+      tokenHash: tokenHash!,
+    };
+    connection.data.set(MERCHANT_KEY, subscription);
     this.track(this.byMerchant, merchant.id, connection);
+    // The session may have ended while it was being read: check once more now that the feed is registered.
+    await this.recheck(connection, subscription);
+    if (connection.data.get(MERCHANT_KEY) !== subscription) return;
     connection.send({ type: "merchantSubscribed", merchantId: merchant.id });
   }
 }

@@ -3,6 +3,7 @@ import type { Config } from "../../config.ts";
 import type { Database } from "../../db/client.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
+import type { SessionCache } from "../auth/session-cache.ts";
 import { merchantRoutes } from "../merchants/routes.ts";
 import type { RealtimeHub } from "../realtime/hub.ts";
 import { paymentRoutes } from "./routes.ts";
@@ -14,6 +15,8 @@ export type PaymentsPluginOptions = {
   database: Database;
   chain: Chain | null;
   sharedState: SharedState;
+  /** Tells the live channel when sessions end, so their merchant feeds stop. */
+  sessions: SessionCache;
   hub: RealtimeHub;
   /** Tests move time; production uses the wall clock. */
   now?: () => Date;
@@ -37,6 +40,7 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
     database,
     chain,
     options.sharedState,
+    options.sessions,
     options.hub,
     app.log,
     {
