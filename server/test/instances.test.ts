@@ -1,6 +1,10 @@
 // Several instances and their faults (issue 20): two apps in one process on one PostgreSQL database and one
 // Redis (keys under a test prefix, reached through a TCP proxy this file controls), one anvil chain.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../src/app.ts";
@@ -298,6 +302,64 @@ describe.skipIf(needsBoth !== null)("two instances on one PostgreSQL and one Red
       for (let i = 0; i < 3; i++) expect((await api(a).get("/api/test/limited")).statusCode).toBe(200);
       expect((await api(b).get("/api/test/limited")).statusCode).toBe(429);
       await a.sharedState.delete("rl:claim:ip:127.0.0.1");
+    });
+  });
+
+  describe("SIGTERM while Redis is away", () => {
+    it("the server process (main.ts) exits within 2 s", async () => {
+      const target = new URL(redisUrl!);
+      const own = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
+      const dataDir = await mkdtemp(join(tmpdir(), "cpxtb-sigterm-"));
+      const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
+        env: {
+          ...process.env,
+          NODE_ENV: "development",
+          HOST: "127.0.0.1",
+          PORT: "0",
+          DATA_DIR: dataDir,
+          DATABASE_URL: database.url,
+          REDIS_URL: own.url(redisUrl!),
+          REDIS_KEY_PREFIX: uniquePrefix("sigterm"),
+          RPC_URL: chain.url,
+          CHAIN_ID: "31337",
+          TOKEN_ADDRESS: chain.deployment.token,
+          PRICE_SOURCE: "fixed",
+          CLIENT_DIST: "/nonexistent",
+          LOG_LEVEL: "silent",
+        },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = "";
+          const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
+          child.stdout!.on("data", (chunk) => {
+            out += chunk;
+            const match = /running at (http:\/\/\S+)/.exec(out);
+            if (match) {
+              clearTimeout(timer);
+              resolve(match[1]!.replace("localhost", "127.0.0.1"));
+            }
+          });
+          child.on("exit", () => reject(new Error(`server exited: ${out}`)));
+        });
+        own.cut();
+        await expect
+          .poll(async () => {
+            const res = await fetch(`${url}/api/ready`);
+            return ((await res.json()) as { sharedState?: { mode: string } }).sharedState?.mode;
+          })
+          .toBe("local");
+        const started = Date.now();
+        child.kill("SIGTERM");
+        expect(await exited).toBe(0);
+        expect(Date.now() - started).toBeLessThan(2000);
+      } finally {
+        child.kill("SIGKILL");
+        await own.close();
+        await rm(dataDir, { recursive: true, force: true });
+      }
     });
   });
 
