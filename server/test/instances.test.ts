@@ -255,18 +255,27 @@ describe.skipIf(needsBoth !== null)("two instances on one PostgreSQL and one Red
       const payment = await createPayment(a, merchant.cookie);
       expect((await ready(a)).sharedState).toMatchObject({ kind: "redis", mode: "shared" });
 
-      proxy.cut();
-      const timings: number[] = [];
+      let timings: number[] = [];
       const timed = async (run: () => Promise<{ statusCode: number }>, status: number) => {
         const started = performance.now();
         const res = await run();
         timings.push(performance.now() - started);
         expect(res.statusCode).toBe(status);
       };
-      for (const app of [a, b, a, b, a, b]) {
-        await timed(() => api(app, cookie).get("/api/user"), 200);
-        await timed(() => api(app).get(`/api/payments/public/${payment.reference}`), 200);
-      }
+      const median = () => timings.sort((x, y) => x - y)[Math.floor(timings.length / 2)]!;
+      const reads = async () => {
+        for (const app of [a, b, a, b, a, b]) {
+          await timed(() => api(app, cookie).get("/api/user"), 200);
+          await timed(() => api(app).get(`/api/payments/public/${payment.reference}`), 200);
+        }
+      };
+      // The same reads with Redis up: what this (possibly busy) machine takes anyway.
+      await reads();
+      const usual = median();
+      timings = [];
+
+      proxy.cut();
+      await reads();
       for (const app of [a, b]) {
         expect((await ready(app)).sharedState).toMatchObject({ kind: "redis", mode: "local" });
       }
@@ -275,9 +284,9 @@ describe.skipIf(needsBoth !== null)("two instances on one PostgreSQL and one Red
       expect(signedIn.statusCode).toBe(200);
       expect(await me(a, sessionCookie(signedIn)!)).toBe(200);
       await signUp(b);
-      // No request waited for Redis: a few ms each, never the seconds of ioredis's retries.
-      timings.sort((x, y) => x - y);
-      expect(timings[Math.floor(timings.length / 2)]!).toBeLessThan(100);
+      // No request waited for Redis: as fast as with Redis up (under 100 ms on an idle machine), never the
+      // seconds of ioredis's retries.
+      expect(median()).toBeLessThan(Math.max(100, usual * 3));
       expect(timings.at(-1)!).toBeLessThan(1000);
 
       // Limits fall back to each instance's own count.
@@ -333,7 +342,8 @@ describe.skipIf(needsBoth !== null)("two instances on one PostgreSQL and one Red
       try {
         const url = await new Promise<string>((resolve, reject) => {
           let out = "";
-          const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
+          // Generous: tsx compiles the server on start, slow on a busy machine.
+          const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 200_000);
           child.stdout!.on("data", (chunk) => {
             out += chunk;
             const match = /running at (http:\/\/\S+)/.exec(out);
@@ -360,7 +370,7 @@ describe.skipIf(needsBoth !== null)("two instances on one PostgreSQL and one Red
         await own.close();
         await rm(dataDir, { recursive: true, force: true });
       }
-    });
+    }, 240_000);
   });
 
   describe("the chain node stopped", () => {
