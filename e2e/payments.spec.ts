@@ -73,7 +73,8 @@ test("Already paid? a transaction hash pasted on the pay page turns the payment 
   await createMerchant(page.request);
   const payment = await createPayment(page.request, { currency: "CPXTB", amount: "7" });
   await page.goto(`/pay/${payment.reference}`);
-  await expect(page.getByTestId("payment-status")).toHaveText("Awaiting payment");
+  // The first page load on a loaded machine may take longer than expect's default.
+  await expect(page.getByTestId("payment-status")).toHaveText("Awaiting payment", { timeout: 20_000 });
   await page.getByText("Already paid? Paste the transaction hash").click();
   const field = page.getByLabel("Transaction hash");
   await field.fill("0x1234");

@@ -67,6 +67,7 @@ describe("health", () => {
     expect(res.json()).toEqual({
       status: "ready",
       database: { driver: process.env.DATABASE_URL ? "pg" : "pglite" },
+      sharedState: { kind: "memory", mode: "shared", since: null },
     });
   });
 });

@@ -1,6 +1,10 @@
 // Several instances and their faults (issue 20): two apps in one process on one PostgreSQL database and one
 // Redis (keys under a test prefix, reached through a TCP proxy this file controls), one anvil chain.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../src/app.ts";
@@ -251,18 +255,27 @@ describe.skipIf(needsBoth !== null)("two instances on one PostgreSQL and one Red
       const payment = await createPayment(a, merchant.cookie);
       expect((await ready(a)).sharedState).toMatchObject({ kind: "redis", mode: "shared" });
 
-      proxy.cut();
-      const timings: number[] = [];
+      let timings: number[] = [];
       const timed = async (run: () => Promise<{ statusCode: number }>, status: number) => {
         const started = performance.now();
         const res = await run();
         timings.push(performance.now() - started);
         expect(res.statusCode).toBe(status);
       };
-      for (const app of [a, b, a, b, a, b]) {
-        await timed(() => api(app, cookie).get("/api/user"), 200);
-        await timed(() => api(app).get(`/api/payments/public/${payment.reference}`), 200);
-      }
+      const median = () => timings.sort((x, y) => x - y)[Math.floor(timings.length / 2)]!;
+      const reads = async () => {
+        for (const app of [a, b, a, b, a, b]) {
+          await timed(() => api(app, cookie).get("/api/user"), 200);
+          await timed(() => api(app).get(`/api/payments/public/${payment.reference}`), 200);
+        }
+      };
+      // The same reads with Redis up: what this (possibly busy) machine takes anyway.
+      await reads();
+      const usual = median();
+      timings = [];
+
+      proxy.cut();
+      await reads();
       for (const app of [a, b]) {
         expect((await ready(app)).sharedState).toMatchObject({ kind: "redis", mode: "local" });
       }
@@ -271,9 +284,9 @@ describe.skipIf(needsBoth !== null)("two instances on one PostgreSQL and one Red
       expect(signedIn.statusCode).toBe(200);
       expect(await me(a, sessionCookie(signedIn)!)).toBe(200);
       await signUp(b);
-      // No request waited for Redis: a few ms each, never the seconds of ioredis's retries.
-      timings.sort((x, y) => x - y);
-      expect(timings[Math.floor(timings.length / 2)]!).toBeLessThan(100);
+      // No request waited for Redis: as fast as with Redis up (under 100 ms on an idle machine), never the
+      // seconds of ioredis's retries.
+      expect(median()).toBeLessThan(Math.max(100, usual * 3));
       expect(timings.at(-1)!).toBeLessThan(1000);
 
       // Limits fall back to each instance's own count.
@@ -299,6 +312,65 @@ describe.skipIf(needsBoth !== null)("two instances on one PostgreSQL and one Red
       expect((await api(b).get("/api/test/limited")).statusCode).toBe(429);
       await a.sharedState.delete("rl:claim:ip:127.0.0.1");
     });
+  });
+
+  describe("SIGTERM while Redis is away", () => {
+    it("the server process (main.ts) exits within 2 s", async () => {
+      const target = new URL(redisUrl!);
+      const own = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
+      const dataDir = await mkdtemp(join(tmpdir(), "cpxtb-sigterm-"));
+      const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
+        env: {
+          ...process.env,
+          NODE_ENV: "development",
+          HOST: "127.0.0.1",
+          PORT: "0",
+          DATA_DIR: dataDir,
+          DATABASE_URL: database.url,
+          REDIS_URL: own.url(redisUrl!),
+          REDIS_KEY_PREFIX: uniquePrefix("sigterm"),
+          RPC_URL: chain.url,
+          CHAIN_ID: "31337",
+          TOKEN_ADDRESS: chain.deployment.token,
+          PRICE_SOURCE: "fixed",
+          CLIENT_DIST: "/nonexistent",
+          LOG_LEVEL: "silent",
+        },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = "";
+          // Generous: tsx compiles the server on start, slow on a busy machine.
+          const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 200_000);
+          child.stdout!.on("data", (chunk) => {
+            out += chunk;
+            const match = /running at (http:\/\/\S+)/.exec(out);
+            if (match) {
+              clearTimeout(timer);
+              resolve(match[1]!.replace("localhost", "127.0.0.1"));
+            }
+          });
+          child.on("exit", () => reject(new Error(`server exited: ${out}`)));
+        });
+        own.cut();
+        await expect
+          .poll(async () => {
+            const res = await fetch(`${url}/api/ready`);
+            return ((await res.json()) as { sharedState?: { mode: string } }).sharedState?.mode;
+          })
+          .toBe("local");
+        const started = Date.now();
+        child.kill("SIGTERM");
+        expect(await exited).toBe(0);
+        expect(Date.now() - started).toBeLessThan(2000);
+      } finally {
+        child.kill("SIGKILL");
+        await own.close();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    }, 240_000);
   });
 
   describe("the chain node stopped", () => {

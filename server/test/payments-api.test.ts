@@ -264,6 +264,11 @@ describe("payment requests", () => {
         p.receiving_address, p.amount_usd_cents, p.price_e18, p.price_source, p.price_at, p.base_amount, t,
         p.base_amount + t * 1000000000000, p.tolerance_bps, p.expires_at, p.monitor_until
       from payments p, generate_series(1, 999) t where p.id = ${first.id} and t <> p.tag`);
+    // Their amounts reserved, as the creation statement does (decision 007: payment_amounts).
+    await app.database.db.execute(sql`
+      insert into payment_amounts (chain_id, token_address, receiving_address, amount, payment_id, kind)
+      select chain_id, token_address, receiving_address, amount_due, id, 'due' from payments
+      where id like ${`${first.id}\_%`}`);
     const refused = await api(app, cookie).post("/api/merchant/payments", {
       currency: "USD",
       amount: "3.00",
@@ -272,6 +277,9 @@ describe("payment requests", () => {
     expect(refused.json().error.message).toMatch(/999/);
     await app.database.db.execute(
       sql`update payments set live = false where id = ${`${first.id}_1`} or id = ${first.id}`,
+    );
+    await app.database.db.execute(
+      sql`delete from payment_amounts where payment_id = ${`${first.id}_1`} or payment_id = ${first.id}`,
     );
     expect(
       (await api(app, cookie).post("/api/merchant/payments", { currency: "USD", amount: "3.00" })).statusCode,

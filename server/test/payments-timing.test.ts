@@ -59,8 +59,11 @@ describe.each([1, 3])("with CONFIRMATIONS=%i", (CONFIRMATIONS) => {
       amountReceivedBase: string;
       paymentUri: string;
     };
-  /** The newest block's timestamp, in ms. */
-  const chainNow = async () => Number((await tools.test.getBlock({ blockTag: "latest" })).timestamp) * 1000;
+  /** The chain's time now: a block mined now (anvil stamps it with its clock), in ms. */
+  const chainNow = async () => {
+    await tools.mine(1);
+    return Number((await tools.test.getBlock({ blockTag: "latest" })).timestamp) * 1000;
+  };
   /** The server's clock at the chain's time; a 1-minute payment created then (expiresAt on a whole second). */
   async function paymentAtChainTime(body: Record<string, unknown> = {}) {
     nowMs = (await chainNow()) + 1000;

@@ -5,8 +5,14 @@ import type { SharedState, SharedStateStatus, WindowResult } from "./shared-stat
 export type FailoverOptions = {
   /** Deadline of one shared-state call; past it the call is answered from this instance's own state. */
   commandTimeoutMs: number;
-  /** Consecutive failed calls that open the circuit (a lost connection opens it at once). */
+  /**
+   * The circuit opens after this many failed calls in a row with no answer from Redis for `silenceMs` (a slow
+   * moment of a busy machine is not an outage); a lost connection opens it at once.
+   */
   failureThreshold?: number;
+  silenceMs?: number;
+  /** Deadline of calls no request waits for (heartbeats, publishing events): longer, so they rarely miss. */
+  backgroundTimeoutMs?: number;
   /** While open: how often Redis is tried again. */
   probeEveryMs?: number;
   log: { warn: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
@@ -64,11 +70,14 @@ export class FailoverSharedState implements SharedState {
   private since: Date | null = null;
   private epoch = 0;
   private failures = 0;
+  private lastAnswerAt = Date.now();
   private probeTimer: NodeJS.Timeout | null = null;
   private probing = false;
   private closed = false;
   private readonly threshold: number;
   private readonly probeEveryMs: number;
+  private readonly silenceMs: number;
+  private readonly backgroundMs: number;
 
   constructor(
     private readonly primary: RedisSharedState,
@@ -77,6 +86,8 @@ export class FailoverSharedState implements SharedState {
   ) {
     this.threshold = options.failureThreshold ?? 3;
     this.probeEveryMs = options.probeEveryMs ?? 500;
+    this.silenceMs = options.silenceMs ?? 1000;
+    this.backgroundMs = options.backgroundTimeoutMs ?? Math.max(1000, options.commandTimeoutMs * 20);
     primary.onStatusChange(() => {
       if (this.closed) return;
       if (!primary.isReady()) this.trip("connection to Redis lost");
@@ -119,6 +130,7 @@ export class FailoverSharedState implements SharedState {
       if (this.closed || !this.primary.isReady()) return;
       this.open = false;
       this.failures = 0;
+      this.lastAnswerAt = Date.now();
       this.since = new Date();
       this.epoch += 1;
       if (this.probeTimer) clearInterval(this.probeTimer);
@@ -132,15 +144,18 @@ export class FailoverSharedState implements SharedState {
   }
 
   /** Runs `op` on Redis within the deadline, or on the local state when Redis is away or too slow. */
-  private async call<T>(op: (state: SharedState) => Promise<T>): Promise<T> {
+  private async call<T>(op: (state: SharedState) => Promise<T>, background = false): Promise<T> {
     if (this.open || this.closed) return op(this.local);
     if (!this.primary.isReady()) {
       this.trip("connection to Redis lost");
       return op(this.local);
     }
     try {
-      const value = await deadline(op(this.primary), this.options.commandTimeoutMs);
-      this.failures = 0;
+      const value = await deadline(
+        op(this.primary),
+        background ? this.backgroundMs : this.options.commandTimeoutMs,
+      );
+      this.answered();
       return value;
     } catch (error) {
       this.failed(error);
@@ -148,9 +163,15 @@ export class FailoverSharedState implements SharedState {
     }
   }
 
+  private answered() {
+    this.failures = 0;
+    this.lastAnswerAt = Date.now();
+  }
+
   private failed(error: unknown) {
     this.failures += 1;
-    if (this.failures >= this.threshold || !this.primary.isReady()) {
+    const silent = Date.now() - this.lastAnswerAt >= this.silenceMs;
+    if ((this.failures >= this.threshold && silent) || !this.primary.isReady()) {
       this.trip(error instanceof Error ? error.message : String(error));
     }
   }
@@ -180,17 +201,17 @@ export class FailoverSharedState implements SharedState {
   }
 
   heartbeat(group: string, instanceId: string, value: string, ttlMs: number) {
-    return this.call((s) => s.heartbeat(group, instanceId, value, ttlMs));
+    return this.call((s) => s.heartbeat(group, instanceId, value, ttlMs), true);
   }
 
   readHeartbeats(group: string) {
-    return this.call((s) => s.readHeartbeats(group));
+    return this.call((s) => s.readHeartbeats(group), true);
   }
 
   async removeHeartbeat(group: string, instanceId: string) {
     await Promise.all([
       this.local.removeHeartbeat(group, instanceId),
-      this.call((s) => (s === this.local ? Promise.resolve() : s.removeHeartbeat(group, instanceId))),
+      this.call((s) => (s === this.local ? Promise.resolve() : s.removeHeartbeat(group, instanceId)), true),
     ]);
   }
 
@@ -204,8 +225,8 @@ export class FailoverSharedState implements SharedState {
       return this.local.publish(channel, message);
     }
     try {
-      await deadline(this.primary.publish(channel, message), this.options.commandTimeoutMs);
-      this.failures = 0;
+      await deadline(this.primary.publish(channel, message), this.backgroundMs);
+      this.answered();
     } catch (error) {
       this.failed(error);
       if (!(error instanceof DeadlineError)) await this.local.publish(channel, message);
