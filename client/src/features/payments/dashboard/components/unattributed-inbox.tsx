@@ -2,14 +2,18 @@ import { Inbox } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { errorText } from "../../error-text";
 import { formatTokenAmount, shortAddress } from "../../format";
-import { useAssignTransfer, useInbox, useRecentPayments } from "../api/payments";
+import { usePaymentHistory } from "../api/get-payment-history";
+import { useAssignTransfer, useInbox } from "../api/payments";
+
+const ALL = { q: "", status: "" } as const;
 
 /** Transfers to the merchant's address that matched no payment; each can be assigned to an open one. */
 export function UnattributedInbox() {
   const inbox = useInbox();
-  const payments = useRecentPayments();
+  // The unfiltered history the dashboard lists anyway (one query, not a second fetch of the same page).
+  const payments = usePaymentHistory(ALL);
   const assign = useAssignTransfer();
-  const candidates = (payments.data?.items ?? []).filter((p) =>
+  const candidates = (payments.data?.pages.flatMap((page) => page.items) ?? []).filter((p) =>
     ["pending", "partial", "expired"].includes(p.status),
   );
   return (
