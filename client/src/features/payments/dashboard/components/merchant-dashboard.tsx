@@ -77,7 +77,7 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
         </p>
       </div>
       <CreatePaymentForm onOpen={setOpenId} />
-      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <PaymentHistory onOpen={setOpenId} />
         <UnattributedInbox />
       </div>
