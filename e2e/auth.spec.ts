@@ -162,7 +162,13 @@ test.describe("accounts", () => {
     await expect(toast(page, "Preferences saved")).toBeVisible();
     await page.goto("/settings");
     await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+    // Asked first; Cancel keeps the session.
     await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await expect(page.getByRole("button", { name: "Yes, sign out everywhere" })).toBeFocused();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByRole("button", { name: "Sign out everywhere" })).toBeFocused();
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await page.getByRole("button", { name: "Yes, sign out everywhere" }).click();
     await expect(page).toHaveURL(/\/$/);
     await page.goto("/merchant");
     await expect(page).toHaveURL(/\/auth$/);

@@ -353,6 +353,32 @@ describe("live updates over /ws", () => {
   });
 });
 
+describe("live news for the owner's dashboard", () => {
+  it("a payment created elsewhere and a transfer that matches nothing reach the owner's socket", async () => {
+    const owner = await createMerchant(app);
+    const socket = await TestSocket.open(wsUrl, { headers: { cookie: owner.cookie } });
+    try {
+      socket.ws.send(JSON.stringify({ type: "subscribeMerchant" }));
+      await socket.next((m) => m.type === "merchantSubscribed");
+      const payment = await createPayment(app, owner.cookie);
+      await socket.next(
+        (m) =>
+          m.type === "merchantPaymentUpdate" &&
+          m.event === "payment.created" &&
+          (m.payment as { id: string }).id === payment.id,
+      );
+      const tools = chainTools(chain);
+      await tools.pay(await tools.payer(), owner.wallet.address, 1234n);
+      await app.payments.indexer!.runOnce();
+      await socket.next((m) => m.type === "merchantInboxUpdate");
+      const inbox = (await api(app, owner.cookie).get("/api/merchant/inbox")).json();
+      expect(inbox.items.map((t: { valueBase: string }) => t.valueBase)).toContain("1234");
+    } finally {
+      socket.ws.close();
+    }
+  });
+});
+
 describe("several instances", () => {
   it.skipIf(!process.env.DATABASE_URL)(
     "exactly one runs the indexer; another takes over when it stops",

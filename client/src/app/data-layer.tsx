@@ -1,6 +1,10 @@
+import type { QueryClient } from "@tanstack/react-query";
 import * as React from "react";
+import type { SessionUser } from "@/features/auth/api/get-user";
+import { USER_QUERY_KEY } from "@/features/auth/api/get-user";
 import { AuthProvider } from "@/features/auth/auth-provider";
 import { ProtectedRoute } from "@/features/auth/components/protected-route";
+import { liveSocket } from "@/lib/live-socket";
 import { queryClient, startMemoryClean } from "@/lib/query-client";
 import { QueryProvider } from "@/lib/query-provider";
 import { takeServerData } from "@/lib/server-data";
@@ -22,10 +26,32 @@ export function DataProviders({ children }: { children?: React.ReactNode }) {
   );
 }
 
-/** Mounted once at start: fetches the user (spec section 4) and runs the memory-clean routine (section 9). */
+/**
+ * Mounted once at start: fetches the user (spec section 4), runs the memory-clean routine (section 9) and keeps
+ * the live socket on the current session.
+ */
 export function SessionStart() {
   React.useEffect(() => startMemoryClean(queryClient), []);
+  React.useEffect(() => followSession(queryClient), []);
   return <DataProviders />;
+}
+
+/**
+ * The live channel authorises by the session cookie of its upgrade request, so when the signed-in account
+ * changes in the page (sign-in at /auth, registration, password reset, Sign in with Ethereum, sign-out, another
+ * account) the socket connects again and every live feature subscribes anew with the new session.
+ */
+export function followSession(client: QueryClient): () => void {
+  // undefined until the first answer: the socket opened at start already carries that session's cookie.
+  let account: string | null | undefined;
+  return client.getQueryCache().subscribe((event) => {
+    if (event.query.queryKey[0] !== USER_QUERY_KEY[0]) return;
+    const data = event.query.state.data as SessionUser | null | undefined;
+    if (data === undefined) return;
+    const next = data?.id ?? null;
+    if (account !== undefined && next !== account) liveSocket.reconnect();
+    account = next;
+  });
 }
 
 export function withDataProviders<P extends object>(

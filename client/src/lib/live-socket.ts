@@ -54,6 +54,23 @@ class LiveSocket {
     return () => this.openHandlers.delete(handler);
   }
 
+  /**
+   * Starts a new connection at once. The server knows who is signed in only from the cookie of the upgrade
+   * request, so the socket is opened again whenever the session changes (sign-in, sign-out, another account);
+   * the open handlers then send their subscriptions with the new session.
+   */
+  reconnect() {
+    if (this.users === 0) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const previous = this.socket;
+    this.socket = null;
+    if (previous) closeQuietly(previous);
+    this.setOpen(false);
+    this.attempt = 0;
+    this.connect();
+  }
+
   send(message: Message): boolean {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
     this.socket.send(JSON.stringify(message));
@@ -65,11 +82,13 @@ class LiveSocket {
     const socket = new WebSocket(`${protocol}//${window.location.host}${REALTIME_PATH}`);
     this.socket = socket;
     socket.onopen = () => {
+      if (this.socket !== socket) return;
       this.attempt = 0;
       this.setOpen(true);
       for (const handler of this.openHandlers) handler();
     };
-    socket.onmessage = (event) => this.dispatch(event.data);
+    // A replaced connection's late messages belong to the previous session: dropped.
+    socket.onmessage = (event) => this.socket === socket && this.dispatch(event.data);
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
@@ -110,7 +129,7 @@ class LiveSocket {
     this.retryTimer = null;
     const socket = this.socket;
     this.socket = null;
-    socket?.close();
+    if (socket) closeQuietly(socket);
     this.setOpen(false);
   }
 
@@ -119,6 +138,12 @@ class LiveSocket {
     this.isOpen = open;
     for (const listener of this.statusListeners) listener(open);
   }
+}
+
+/** Closing a socket that is still connecting makes the browser log an error: it is closed once open instead. */
+function closeQuietly(socket: WebSocket) {
+  if (socket.readyState === WebSocket.CONNECTING) socket.onopen = () => socket.close();
+  else socket.close();
 }
 
 export const liveSocket = new LiveSocket();

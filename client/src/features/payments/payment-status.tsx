@@ -34,9 +34,13 @@ const tones: Record<Tone, string> = {
 /** Status as a word and an icon, never colour alone (UI.md). */
 export function PaymentStatusBadge({
   status,
+  label,
   className,
   ...props
-}: React.ComponentProps<"span"> & { status: PaymentStatus }) {
+}: React.ComponentProps<"span"> & {
+  status: PaymentStatus /** A more precise word for the status. */;
+  label?: string;
+}) {
   const info = STATUS_INFO[status];
   const Icon = info.icon;
   return (
@@ -54,7 +58,7 @@ export function PaymentStatusBadge({
         aria-hidden="true"
         className={cn("size-3.5", status === "processing" && "motion-safe:animate-spin")}
       />
-      {info.label}
+      {label ?? info.label}
     </span>
   );
 }

@@ -38,6 +38,8 @@ type Published = {
   merchantId: string;
   reference?: string | null;
 };
+/** A transfer to the merchant's address matched no payment: the owner's inbox changed. */
+const INBOX_EVENT = "transfer.unmatched";
 
 /**
  * Publishes the outbox over shared state (every instance hears it) and delivers it to this instance's /ws
@@ -194,6 +196,19 @@ export class PaymentLive {
     }
   }
 
+  /**
+   * Tells the owners' open dashboards that their inbox changed. Not an outbox event (such a transfer has no
+   * payment): the indexer calls this after its commit, and a message lost here costs only the live refresh (the
+   * inbox is read again on the next load or reconnection).
+   */
+  publishInbox(merchantIds: Iterable<string>) {
+    for (const merchantId of merchantIds) {
+      this.state
+        .publish(PAYMENT_EVENTS_CHANNEL, JSON.stringify({ event: INBOX_EVENT, merchantId }))
+        .catch((error) => this.log.warn({ err: error }, "payment events: inbox publish failed"));
+    }
+  }
+
   /** Builds the views only when this instance has someone listening (most events have nobody). */
   private async deliver(text: string) {
     let message: Published;
@@ -203,6 +218,10 @@ export class PaymentLive {
       return;
     }
     const owners = this.byMerchant.get(message.merchantId);
+    if (message.event === INBOX_EVENT) {
+      for (const connection of owners ?? []) connection.send({ type: "merchantInboxUpdate" });
+      return;
+    }
     const watched =
       message.reference === undefined
         ? this.byReference.size > 0

@@ -34,6 +34,7 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
     config,
     now: options.now ?? (() => new Date()),
     notify: () => runtime?.live.notify(),
+    inboxChanged: (merchantIds) => runtime?.live.publishInbox(merchantIds),
   };
   runtime = new PaymentsRuntime(
     deps,

@@ -44,6 +44,8 @@ export type PaymentsDeps = {
   now: () => Date;
   /** Asks the outbox publisher to publish what was just committed. */
   notify: () => void;
+  /** Transfers that matched no payment were committed for these merchants (their inbox changed). */
+  inboxChanged?: (merchantIds: Iterable<string>) => void;
 };
 
 const MONITORING_WINDOW_MS = MONITORING_WINDOW_HOURS * 60 * 60 * 1000;
@@ -496,6 +498,8 @@ export async function expireDue(deps: PaymentsDeps, chain: Chain, chainTime: Dat
 /** The indexer's view of payments: what to watch, and how logs and reorgs change payments. */
 export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
   const key = { chainId: chain.chainId, tokenAddress: chain.token.address };
+  /** Merchants with a new unmatched transfer since the last commit (told after it; extra news is harmless). */
+  const inboxes = new Set<string>();
   const ctx = (
     head: bigint,
     chainTime: Date | null,
@@ -565,6 +569,8 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
         });
         if (payment && (await repo.claimTransfer(db, row.id, payment.id, "amount", payment.merchantId))) {
           touched.set(payment.id, { cause, transferId: row.id, blockNumber: log.blockNumber });
+        } else if (inserted && row.merchantId) {
+          inboxes.add(row.merchantId);
         }
       }
       for (const [paymentId, why] of touched) {
@@ -598,6 +604,11 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
         );
       }
     },
-    afterCommit: deps.notify,
+    afterCommit() {
+      deps.notify();
+      if (inboxes.size === 0) return;
+      deps.inboxChanged?.([...inboxes]);
+      inboxes.clear();
+    },
   };
 }

@@ -319,15 +319,7 @@ export function SessionsSection() {
             ))}
           </ul>
         )}
-        <Button
-          variant="destructive"
-          className="self-start"
-          disabled={everywhere.isPending}
-          onClick={() => everywhere.mutate()}
-        >
-          <LogOut aria-hidden="true" />
-          {everywhere.isPending ? "Signing out..." : "Sign out everywhere"}
-        </Button>
+        <SignOutEverywhere pending={everywhere.isPending} onConfirm={() => everywhere.mutate()} />
       </CardContent>
     </Card>
   );
@@ -476,5 +468,47 @@ export function LinkedWalletsSection({ user, signer }: { user: SessionUser; sign
         </Button>
       </CardContent>
     </Card>
+  );
+}
+
+/** Ending every session (this one too) is asked twice: the button, then a confirmation with Cancel. */
+function SignOutEverywhere({ pending, onConfirm }: { pending: boolean; onConfirm: () => void }) {
+  const [asking, setAsking] = React.useState(false);
+  const confirm = React.useRef<HTMLButtonElement>(null);
+  const ask = React.useRef<HTMLButtonElement>(null);
+  const answered = React.useRef(false);
+  React.useEffect(() => {
+    if (asking) confirm.current?.focus();
+    else if (answered.current) ask.current?.focus();
+  }, [asking]);
+  if (!asking) {
+    return (
+      <Button ref={ask} variant="destructive" className="self-start" onClick={() => setAsking(true)}>
+        <LogOut aria-hidden="true" /> Sign out everywhere
+      </Button>
+    );
+  }
+  return (
+    <fieldset className="flex flex-col gap-3 rounded-lg border border-destructive/50 p-3">
+      <legend className="float-left font-medium text-sm">
+        Sign out on every device, this one included? You will have to sign in again everywhere.
+      </legend>
+      <div className="flex flex-wrap gap-2">
+        <Button ref={confirm} variant="destructive" disabled={pending} onClick={onConfirm}>
+          <LogOut aria-hidden="true" />
+          {pending ? "Signing out..." : "Yes, sign out everywhere"}
+        </Button>
+        <Button
+          variant="outline"
+          disabled={pending}
+          onClick={() => {
+            answered.current = true;
+            setAsking(false);
+          }}
+        >
+          Cancel
+        </Button>
+      </div>
+    </fieldset>
   );
 }

@@ -3,38 +3,60 @@ import * as React from "react";
 import { liveSocket } from "@/lib/live-socket";
 import { queryClient } from "@/lib/query-client";
 import { paymentDetailQueryKey } from "./api/get-payment-detail";
-import { upsertHistoryPayment } from "./api/get-payment-history";
-import { inboxQueryKey, upsertRecentPayment } from "./api/payments";
+import { historyQueryKeyRoot, upsertHistoryPayment } from "./api/get-payment-history";
+import { inboxQueryKey } from "./api/payments";
 
 /**
- * The signed-in owner's payments over the shared socket: every change lands in the recent list; `onPayment`
- * hears each change (the notification screen). Returns whether the subscription is active.
+ * The signed-in owner's payments over the shared socket: every change (a payment created elsewhere too) lands in
+ * the history lists; `onPayment` hears each change (the notification screen). The socket connects again when
+ * the session changes (app/data-layer.tsx), and this subscribes again on every connection. Returns whether the
+ * subscription is active.
  */
 export function useLiveMerchant(onPayment: (payment: Payment, event: string) => void): boolean {
   const [subscribed, setSubscribed] = React.useState(false);
   const listener = React.useRef(onPayment);
   listener.current = onPayment;
   React.useEffect(() => {
+    // Set once a subscription was lost: what changed meanwhile was not heard, so the lists are fetched again.
+    let missed = false;
+    let active = false;
     const release = liveSocket.retain();
-    const offStatus = liveSocket.onStatus((open) => !open && setSubscribed(false));
-    const offOk = liveSocket.on("merchantSubscribed", () => setSubscribed(true));
+    const offStatus = liveSocket.onStatus((open) => {
+      if (open) return;
+      if (active) missed = true;
+      active = false;
+      setSubscribed(false);
+    });
+    const offOk = liveSocket.on("merchantSubscribed", () => {
+      active = true;
+      setSubscribed(true);
+      if (!missed) return;
+      missed = false;
+      void queryClient.invalidateQueries({ queryKey: historyQueryKeyRoot });
+      void queryClient.invalidateQueries({ queryKey: inboxQueryKey });
+    });
     const offError = liveSocket.on("merchantError", (m) => {
       setSubscribed(false);
       console.warn("Live payments unavailable:", m.message);
     });
     const offUpdate = liveSocket.on("merchantPaymentUpdate", (message) => {
       const payment = message.payment as Payment;
-      upsertRecentPayment(payment);
       upsertHistoryPayment(payment);
       // An open detail view refetches its timeline and transfers.
       void queryClient.invalidateQueries({ queryKey: paymentDetailQueryKey(payment.id) });
-      // An assignment or a new unmatched transfer changes the inbox too.
-      void queryClient.invalidateQueries({ queryKey: inboxQueryKey });
+      // An assignment changes the inbox too (a created payment cannot).
+      if (message.event !== "payment.created")
+        void queryClient.invalidateQueries({ queryKey: inboxQueryKey });
       listener.current(payment, String(message.event));
+    });
+    // A transfer to the business's address that matched no payment.
+    const offInbox = liveSocket.on("merchantInboxUpdate", () => {
+      void queryClient.invalidateQueries({ queryKey: inboxQueryKey });
     });
     const offOpen = liveSocket.onOpen(() => liveSocket.send({ type: "subscribeMerchant" }));
     return () => {
       offOpen();
+      offInbox();
       offUpdate();
       offError();
       offOk();

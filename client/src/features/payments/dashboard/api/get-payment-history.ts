@@ -52,6 +52,9 @@ export function upsertHistoryPayment(payment: Payment) {
     } else if (unfiltered) {
       const [first, ...rest] = data.pages;
       if (!first) continue;
+      // Newest first: an older payment that changed but is not loaded stays where it is (a later page).
+      const newest = first.items[0];
+      if (newest && payment.createdAt < newest.createdAt) continue;
       queryClient.setQueryData<InfiniteData<PaymentPage>>(key, {
         ...data,
         pages: [{ ...first, items: [payment, ...first.items] }, ...rest],

@@ -4,7 +4,6 @@ import { apiRequest } from "@/lib/api-client";
 import { queryClient } from "@/lib/query-client";
 import { paymentDetailQueryKey } from "./get-payment-detail";
 import { upsertHistoryPayment } from "./get-payment-history";
-import { upsertRecentPayment } from "./payments";
 
 /** POST /api/merchant/payments/:id/regenerate: a new payment (new rate, new expiry) for an expired unpaid one. */
 export async function regenerateMerchantPayment(id: string): Promise<Payment> {
@@ -16,7 +15,6 @@ export function useRegenerateMerchantPayment(id: string) {
   return useMutation({
     mutationFn: () => regenerateMerchantPayment(id),
     onSuccess: (payment) => {
-      upsertRecentPayment(payment);
       upsertHistoryPayment(payment);
       // The old payment now links to its successor.
       void queryClient.invalidateQueries({ queryKey: paymentDetailQueryKey(id) });

@@ -3,7 +3,6 @@ import { apiRequest } from "@/lib/api-client";
 import { queryClient } from "@/lib/query-client";
 import { type PaymentDetail, paymentDetailQueryKey } from "./get-payment-detail";
 import { upsertHistoryPayment } from "./get-payment-history";
-import { upsertRecentPayment } from "./payments";
 
 /**
  * POST /api/merchant/payments/:id/tx: the server reads the transaction's receipt itself and credits its
@@ -20,7 +19,6 @@ export function useVerifyPaymentTx(id: string) {
     onSuccess: (detail) => {
       queryClient.setQueryData(paymentDetailQueryKey(id), detail);
       const { timeline: _timeline, transfers: _transfers, ...payment } = detail;
-      upsertRecentPayment(payment);
       upsertHistoryPayment(payment);
     },
   });

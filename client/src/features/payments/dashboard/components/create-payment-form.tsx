@@ -62,6 +62,10 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
             </select>
           </div>
         </div>
+        <p className="text-muted-foreground text-sm sm:col-span-2" id="amount-tag-hint">
+          A few millionths of a CPXTB are added to the amount: the last digits identify this payment, so the
+          payer must send exactly the amount shown.
+        </p>
         <Field name="description" label="Description (optional)" maxLength={500} error={errors.description} />
         <Field name="orderId" label="Order id (optional)" maxLength={100} error={errors.orderId} />
         <Field
@@ -90,9 +94,16 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
 }
 
 function NewPayment({ payment, onOpen }: { payment: Payment; onOpen: (id: string) => void }) {
+  // Focus moves to what "Create payment" made, so a keyboard or screen-reader user lands on it.
+  const region = React.useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new payment takes the focus once
+  React.useEffect(() => region.current?.focus(), [payment.id]);
   return (
-    <div
-      className="mt-6 flex flex-col gap-4 border-border border-t pt-6 sm:flex-row sm:items-start"
+    <section
+      ref={region}
+      tabIndex={-1}
+      aria-label={`New payment of ${formatTokenAmount(payment.amountDue)} CPXTB`}
+      className="mt-6 flex flex-col gap-4 rounded-md border-border border-t pt-6 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60 sm:flex-row sm:items-start"
       data-testid="new-payment"
     >
       <QrCode value={payment.paymentUri} label="QR code of the new payment" className="w-40 shrink-0" />
@@ -129,6 +140,6 @@ function NewPayment({ payment, onOpen }: { payment: Payment; onOpen: (id: string
           </Button>
         </div>
       </div>
-    </div>
+    </section>
   );
 }

@@ -1,12 +1,13 @@
 import type { Merchant } from "@common/merchant";
 import type { Payment } from "@common/payments";
-import { Activity, CircleAlert, Pencil } from "lucide-react";
+import { Activity, CircleAlert, Pencil, Volume2, VolumeX } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { shortAddress } from "../../format";
 import { useDetectionHealthy } from "../api/get-detection-health";
 import { useMerchant } from "../api/get-merchant";
+import { playChime, useSound } from "../sound";
 import { useLiveMerchant } from "../use-live-merchant";
 import { BusinessSetupForm, type SignOwnership } from "./business-setup-form";
 import { CreatePaymentForm } from "./create-payment-form";
@@ -14,7 +15,7 @@ import { EditBusinessForm } from "./edit-business-form";
 import { merchantQueryState } from "./merchant-query-state";
 import { PaymentDetailSheet } from "./payment-detail-sheet";
 import { PaymentHistory } from "./payment-history";
-import { PaymentNotification, playChime } from "./payment-notification";
+import { PaymentNotification } from "./payment-notification";
 import { UnattributedInbox } from "./unattributed-inbox";
 
 export function MerchantDashboard({ signOwnership }: { signOwnership: SignOwnership }) {
@@ -41,6 +42,7 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
   }, []);
   const live = useLiveMerchant(onPayment);
   const detecting = useDetectionHealthy();
+  const sound = useSound();
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -59,6 +61,15 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
           <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
             <Pencil aria-hidden="true" /> Edit business
           </Button>
+          {sound.on ? (
+            <Button variant="ghost" size="sm" aria-pressed="true" onClick={sound.disable}>
+              <Volume2 aria-hidden="true" /> Sound on
+            </Button>
+          ) : (
+            <Button variant="outline" size="sm" onClick={sound.enable}>
+              <VolumeX aria-hidden="true" /> Enable sound
+            </Button>
+          )}
         </div>
         <p className="flex items-center gap-2 text-sm" role="status" data-testid="detection-status">
           {detecting && live ? (
@@ -77,7 +88,7 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
         </p>
       </div>
       <CreatePaymentForm onOpen={setOpenId} />
-      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <PaymentHistory onOpen={setOpenId} />
         <UnattributedInbox />
       </div>

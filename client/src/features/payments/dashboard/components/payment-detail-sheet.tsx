@@ -1,3 +1,4 @@
+import * as React from "react";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { PaymentDetailView, type PosterMerchant } from "./payment-detail";
 
@@ -13,9 +14,19 @@ export function PaymentDetailSheet({
   onClose: () => void;
   onOpen: (id: string) => void;
 }) {
+  // The last payment shown: its row takes the focus back when the sheet closes (the list may have re-rendered,
+  // and the sheet may have been opened from elsewhere, e.g. the new payment's "Details" button).
+  const shown = React.useRef<string | null>(null);
+  if (id) shown.current = id;
   return (
     <Sheet open={id !== null} onOpenChange={(open) => !open && onClose()}>
       <SheetContent
+        onCloseAutoFocus={(event) => {
+          const row = document.querySelector<HTMLElement>(`[data-payment-id="${shown.current}"]`);
+          if (!row) return;
+          event.preventDefault();
+          row.focus();
+        }}
         side="right"
         closeLabel="Close payment details"
         className="w-full overflow-y-auto sm:max-w-xl"

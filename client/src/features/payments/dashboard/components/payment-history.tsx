@@ -148,14 +148,17 @@ export function PaymentHistory({
 
 function PaymentRow({ payment, onOpen }: { payment: Payment; onOpen: (id: string) => void }) {
   const title = payment.description ?? (payment.orderId ? `Order ${payment.orderId}` : "Payment");
+  // Expired with something received: the payer did pay part of it, and the merchant must see how much.
+  const partlyPaid = payment.status === "expired" && payment.amountReceivedBase !== "0";
   return (
     <li className="flex items-center gap-1" data-reference={payment.reference}>
+      {/* Its name is its visible text (amount, description, time, status): what a person sees is what they say. */}
       <button
         type="button"
         onClick={() => onOpen(payment.id)}
+        data-payment-id={payment.id}
         // On a phone the status goes under the amount; from `sm` on, to the right of it.
         className="-mx-2 flex min-h-14 min-w-0 flex-1 flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-md px-2 py-2 text-left outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/60"
-        aria-label={`${title}: ${formatTokenAmount(payment.amountDue)} CPXTB, ${STATUS_INFO[payment.status].label}. Open details`}
       >
         <span className="min-w-0 basis-full sm:basis-0 sm:grow">
           <span className="block whitespace-nowrap font-medium tabular-nums">
@@ -171,9 +174,18 @@ function PaymentRow({ payment, onOpen }: { payment: Payment; onOpen: (id: string
               {formatRelative(payment.createdAt)}
             </time>
           </span>
+          {partlyPaid ? (
+            <span className="block text-sm tabular-nums" data-testid="received-before-expiry">
+              Received {formatTokenAmount(payment.amountReceived)} of {formatTokenAmount(payment.amountDue)}{" "}
+              CPXTB
+            </span>
+          ) : null}
         </span>
         <span className="flex shrink-0 items-center gap-1">
-          <PaymentStatusBadge status={payment.status} />
+          <PaymentStatusBadge
+            status={payment.status}
+            label={partlyPaid ? "Partly paid, then expired" : undefined}
+          />
           <ChevronRight aria-hidden="true" className="size-4 text-muted-foreground" />
         </span>
       </button>

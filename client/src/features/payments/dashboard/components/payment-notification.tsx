@@ -4,29 +4,6 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { formatTokenAmount } from "../../format";
 
-/** A short chime with WebAudio (no audio file): rising for paid, two low notes for partial. */
-export function playChime(kind: "completed" | "partial") {
-  try {
-    const context = new AudioContext();
-    const notes = kind === "completed" ? [660, 880, 1320] : [440, 330];
-    notes.forEach((frequency, i) => {
-      const oscillator = context.createOscillator();
-      const gain = context.createGain();
-      const start = context.currentTime + i * 0.14;
-      oscillator.frequency.value = frequency;
-      gain.gain.setValueAtTime(0.0001, start);
-      gain.gain.exponentialRampToValueAtTime(0.2, start + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.3);
-      oscillator.connect(gain).connect(context.destination);
-      oscillator.start(start);
-      oscillator.stop(start + 0.32);
-    });
-    setTimeout(() => void context.close(), 1200);
-  } catch {
-    // No audio (autoplay policy, no device): the screen alone tells the news.
-  }
-}
-
 /** Full-screen notice of a completed or partial payment; Escape, the button or a click closes it. */
 export function PaymentNotification({ payment, onClose }: { payment: Payment; onClose: () => void }) {
   const close = React.useRef<HTMLButtonElement>(null);

@@ -2,14 +2,18 @@ import { Inbox } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { errorText } from "../../error-text";
 import { formatTokenAmount, shortAddress } from "../../format";
-import { useAssignTransfer, useInbox, useRecentPayments } from "../api/payments";
+import { usePaymentHistory } from "../api/get-payment-history";
+import { useAssignTransfer, useInbox } from "../api/payments";
+
+const ALL = { q: "", status: "" } as const;
 
 /** Transfers to the merchant's address that matched no payment; each can be assigned to an open one. */
 export function UnattributedInbox() {
   const inbox = useInbox();
-  const payments = useRecentPayments();
+  // The unfiltered history the dashboard lists anyway (one query, not a second fetch of the same page).
+  const payments = usePaymentHistory(ALL);
   const assign = useAssignTransfer();
-  const candidates = (payments.data?.items ?? []).filter((p) =>
+  const candidates = (payments.data?.pages.flatMap((page) => page.items) ?? []).filter((p) =>
     ["pending", "partial", "expired"].includes(p.status),
   );
   return (
@@ -29,11 +33,9 @@ export function UnattributedInbox() {
       ) : (
         <ul className="mt-4 divide-y divide-border">
           {inbox.data.items.map((transfer) => (
-            <li
-              key={transfer.id}
-              className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between"
-            >
-              <div>
+            // A narrow column on a desktop, the full width on a phone: stacked in both.
+            <li key={transfer.id} className="flex flex-col gap-2 py-3">
+              <div className="min-w-0">
                 <p className="font-medium tabular-nums">{formatTokenAmount(transfer.value)} CPXTB</p>
                 <p className="text-muted-foreground text-sm">
                   from <span className="font-mono">{shortAddress(transfer.from)}</span> · tx{" "}
@@ -41,7 +43,7 @@ export function UnattributedInbox() {
                 </p>
               </div>
               <form
-                className="flex gap-2"
+                className="flex flex-wrap gap-2"
                 onSubmit={(event) => {
                   event.preventDefault();
                   const paymentId = String(new FormData(event.currentTarget).get("paymentId") ?? "");
@@ -54,7 +56,7 @@ export function UnattributedInbox() {
                 <select
                   id={`assign-${transfer.id}`}
                   name="paymentId"
-                  className="h-11 max-w-56 rounded-md border border-input bg-background px-2 text-sm"
+                  className="h-11 min-w-0 flex-1 basis-40 rounded-md border border-input bg-background px-2 text-sm"
                 >
                   {candidates.map((p) => (
                     <option key={p.id} value={p.id}>
