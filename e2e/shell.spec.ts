@@ -22,7 +22,7 @@ const ROUTES: { path: string; heading: string | RegExp; title: string }[] = [
   { path: "/payment/AAAAAAAAAAAAAAAAAAAAAA", heading: "Payment status", title: `Payment status · ${APP}` },
   { path: "/easy-payment", heading: "Easy Payment", title: `Easy Payment · ${APP}` },
   { path: "/social-login-test", heading: "Social Login Test", title: `Social Login Test · ${APP}` },
-  { path: "/pay/AAAAAAAAAAAAAAAAAAAAAA", heading: "CPXTB Payment", title: `Pay · ${APP}` },
+  { path: "/pay/AAAAAAAAAAAAAAAAAAAAAA", heading: "CPXTB Pay", title: `Pay · ${APP}` },
   { path: "/buy-cpxtb", heading: "Buy CPXTB Tokens", title: `Buy CPXTB Tokens · ${APP}` },
   { path: "/reports", heading: "Reports & Analytics", title: `Reports & Analytics · ${APP}` },
   { path: "/payments", heading: "Payment History", title: `Payment History · ${APP}` },
@@ -56,8 +56,9 @@ async function openMenu(page: Page) {
 test.describe("routes", () => {
   for (const route of ROUTES) {
     test(`${route.path} renders its screen`, async ({ page, consoleGuard }) => {
-      // The server answers an unknown post with 404 (and the app's not-found state).
-      if (route.path === "/blog/some-article") consoleGuard.allow(/status of 404/);
+      // The server answers an unknown post or path with 404 (and the app's not-found state).
+      if (route.path === "/blog/some-article" || route.path === "/no/such/page")
+        consoleGuard.allow(/status of 404/);
       await page.goto(route.path);
       await expect(page.getByRole("heading", { level: 1, name: route.heading })).toBeVisible();
       await expect(page).toHaveTitle(route.title);
@@ -80,8 +81,10 @@ test.describe("routes", () => {
     });
   }
 
-  test("the not-found page names the path and leads home", async ({ page }) => {
-    await page.goto("/definitely-missing");
+  test("the not-found page answers 404, names the path and leads home", async ({ page, consoleGuard }) => {
+    consoleGuard.allow(/status of 404/);
+    const response = await page.goto("/definitely-missing");
+    expect(response?.status()).toBe(404);
     await expect(page.getByText("/definitely-missing")).toBeVisible();
     await page.getByRole("link", { name: "Back to home" }).click();
     await expect(page).toHaveURL(/\/$/);

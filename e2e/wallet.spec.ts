@@ -193,7 +193,12 @@ test.describe("browser wallet", () => {
     await expect(control.getByRole("button", { name: shortened(devAccount.address) })).toBeVisible();
     await control.getByRole("button", { name: shortened(devAccount.address) }).click();
     await expect(page.getByTestId("wallet-address")).toHaveText(devAccount.address);
-    await expect(page.getByTestId("wallet-balance")).toHaveText(`Balance: ${expected} CPXTB`);
+    // Grouped thousands, at most 4 decimals; the network by name, never by its number.
+    const [whole = "0", fraction = ""] = String(expected).split(".");
+    const cut = fraction.slice(0, 4).replace(/0+$/, "");
+    const grouped = `${BigInt(whole).toLocaleString("en-US")}${cut ? `.${cut}` : ""}`;
+    await expect(page.getByTestId("wallet-balance")).toHaveText(`Balance: ${grouped} CPXTB`);
+    await expect(page.getByTestId("wallet-network")).toHaveText("Network: Local development chain");
 
     await page.getByRole("button", { name: "Copy address" }).click();
     await expect(toast(page, "Address Copied")).toBeVisible();

@@ -73,6 +73,8 @@ export const publicPaymentResponse = z.object({
   merchant: z.object({
     name: z.string(),
     logoUrl: z.string().nullable(),
+    /** The merchant's own site (https), linked from the pay page once the payment is paid. */
+    website: z.string().nullable(),
     /** The pay page's accent colour (#rrggbb) and theme, as the merchant set them. */
     brandColor: z.string().nullable(),
     pageTheme,

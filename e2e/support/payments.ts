@@ -79,9 +79,18 @@ export async function sendSigned(request: APIRequestContext, key: Hex, tx: { to:
     },
     transport: custom({ request: ({ method, params }) => rpc(method, params ?? []) }),
   });
-  const prepared = await client.prepareTransactionRequest(tx);
-  const raw = await client.signTransaction(prepared);
-  return (await rpc("eth_sendRawTransaction", [raw])) as Hex;
+  // Spec files run in parallel and several send from the same account: two sends may take the same nonce. The
+  // one that loses is signed again with the next free nonce (the chain answers at once, so this never waits long).
+  for (let attempt = 1; ; attempt++) {
+    const prepared = await client.prepareTransactionRequest(tx);
+    const raw = await client.signTransaction(prepared);
+    try {
+      return (await rpc("eth_sendRawTransaction", [raw])) as Hex;
+    } catch (error) {
+      const nonceTaken = /nonce|already known|underpriced/i.test((error as Error).message);
+      if (!nonceTaken || attempt >= 8) throw error;
+    }
+  }
 }
 
 /** An ERC-20 transfer of the token from the payer account (anvil key #0). */

@@ -1,3 +1,4 @@
+import { isClientRoute } from "@common/client-routes.ts";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
@@ -218,7 +219,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     }
     const isPageRequest = request.method === "GET" || request.method === "HEAD";
     if (!isApi && isPageRequest && clientBuild && !path.startsWith("/assets/")) {
-      if (!pageHtml) return sendIndexHtml(request, reply, clientBuild);
+      if (!pageHtml) return sendIndexHtml(request, reply, clientBuild, isClientRoute(path) ? 200 : 404);
       const page = await pageHtml(request, path);
       return sendIndexHtml(request, reply, page.html, page.status);
     }

@@ -20,7 +20,7 @@ function makeClientBuild(): string {
   writeFileSync(join(dir, "assets/index-abc123.js"), js);
   writeFileSync(join(dir, "assets/index-abc123.js.br"), brotliCompressSync(js));
   writeFileSync(join(dir, "assets/index-abc123.js.gz"), gzipSync(js));
-  writeFileSync(join(dir, "robots.txt"), "User-agent: *\n");
+  writeFileSync(join(dir, "humans.txt"), "Team: CPXTB Pay\n");
   return dir;
 }
 
@@ -175,11 +175,12 @@ describe("client build", () => {
     expect(plain.body).toContain("console.log('app')");
   });
 
-  it("answers every client route and unknown page path with index.html, never cached", async () => {
-    // An unknown blog post is the one page path answered 404 (still the app, which shows its not-found state).
-    for (const path of ["/", "/merchant", "/pay/abc123", "/blog/some-post", "/no/such/page?x=1"]) {
+  it("answers every client route with index.html, and unknown page paths with 404 and the same app", async () => {
+    // The app shows its not-found page for an unknown post or path; the status tells crawlers and tools.
+    const missing = new Set(["/blog/some-post", "/no/such/page?x=1", "/merchant/extra", "/pay"]);
+    for (const path of ["/", "/merchant", "/Merchant/", "/pay/abc123", "/payment", ...missing]) {
       const res = await app.inject({ url: path });
-      expect(res.statusCode, path).toBe(path === "/blog/some-post" ? 404 : 200);
+      expect(res.statusCode, path).toBe(missing.has(path) ? 404 : 200);
       expect(res.headers["content-type"], path).toBe("text/html; charset=utf-8");
       expect(res.headers["cache-control"], path).toBe("no-cache");
       expect(res.body, path).toContain('<div id="root">');
@@ -209,8 +210,19 @@ describe("client build", () => {
   });
 
   it("serves other public files with a short cache", async () => {
-    const res = await app.inject({ url: "/robots.txt" });
+    const res = await app.inject({ url: "/humans.txt" });
     expect(res.statusCode).toBe(200);
     expect(res.headers["cache-control"]).toBe("public, max-age=3600");
+  });
+
+  it("serves a robots file that keeps private pages out and names the sitemap", async () => {
+    const res = await app.inject({ url: "/robots.txt", headers: { host: "shop.example:8080" } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(res.body).toMatch(/^User-agent: \*$/m);
+    expect(res.body).toMatch(/^Disallow: \/merchant$/m);
+    expect(res.body).toMatch(/^Disallow: \/pay\/$/m);
+    expect(res.body).not.toMatch(/^Disallow: \/$/m);
+    expect(res.body).toMatch(/^Sitemap: http:\/\/shop\.example:8080\/sitemap\.xml$/m);
   });
 });

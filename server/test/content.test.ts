@@ -209,7 +209,7 @@ describe("served HTML", () => {
   it("gives static public pages their own tags and leaves other paths generic", async () => {
     expect((await page("/about-us")).body).toContain("<title>About us · CPXTB Pay</title>");
     const other = await page("/no/such/page");
-    expect(other.statusCode).toBe(200); // the client routes it
+    expect(other.statusCode).toBe(404); // the app, which shows its not-found page
     expect(other.body).toContain("<title>CPXTB Pay</title>");
   });
 

@@ -73,7 +73,11 @@ describe("editing the business", () => {
 
 describe("pay page appearance", () => {
   it("stores brand colour and theme, validates them strictly, and shows them in the public view only", async () => {
-    const owner = await createMerchant(app, { brandColor: "#1A7F5A", pageTheme: "light" });
+    const owner = await createMerchant(app, {
+      brandColor: "#1A7F5A",
+      pageTheme: "light",
+      website: "https://corner.example/",
+    });
     const as = api(app, owner.cookie);
     expect((await as.get("/api/merchant")).json()).toMatchObject({
       brandColor: "#1a7f5a",
@@ -84,6 +88,7 @@ describe("pay page appearance", () => {
     expect(pub.json().merchant).toEqual({
       name: "Corner Coffee",
       logoUrl: null,
+      website: "https://corner.example/",
       brandColor: "#1a7f5a",
       pageTheme: "light",
     });

@@ -1,5 +1,5 @@
 import * as React from "react";
-import { Link, useLocation } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import { Spinner } from "@/components/ui/spinner";
 import { ChallengeHost } from "@/features/challenge/challenge-host";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
@@ -22,8 +22,20 @@ function PageFallback() {
   );
 }
 
+/**
+ * A checkout (one payment shown to its payer) is the merchant's page: the app's header (menu, live count, wallet
+ * menu) is hidden and the page draws a minimal header of its own (the merchant and the theme toggle).
+ */
+export function isCheckoutPath(location: string, search: string): boolean {
+  if (/^\/(pay|payment)\/[^/]+\/?$/i.test(location)) return true;
+  // The same reference shape as @common/payments' referenceParams (no zod in the shell).
+  const ref = new URLSearchParams(search).get("ref")?.trim() ?? "";
+  return /^\/easy-payment\/?$/i.test(location) && /^[A-Za-z0-9_-]{22,64}$/.test(ref);
+}
+
 export function AppLayout() {
   const [location] = useLocation();
+  const checkout = isCheckoutPath(location, useSearch());
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -32,7 +44,10 @@ export function AppLayout() {
       >
         Skip to content
       </a>
-      <header className="fixed inset-x-0 top-0 z-40 flex h-16 items-center justify-between gap-2 border-border/60 border-b bg-background/80 px-3 backdrop-blur-md supports-[backdrop-filter]:bg-background/65 sm:px-4">
+      <header
+        hidden={checkout}
+        className="fixed inset-x-0 top-0 z-40 flex h-16 items-center justify-between gap-2 border-border/60 border-b bg-background/80 px-3 backdrop-blur-md supports-[backdrop-filter]:bg-background/65 sm:px-4"
+      >
         <div className="flex items-center gap-2">
           <SideMenu />
           <Link
@@ -52,7 +67,7 @@ export function AppLayout() {
         </div>
       </header>
       {/* At least a screen tall: the footer starts below the fold, so a page arriving lazily shifts nothing. */}
-      <main id="main" tabIndex={-1} className="min-h-dvh flex-1 pt-16 outline-none">
+      <main id="main" tabIndex={-1} className={`min-h-dvh flex-1 outline-none ${checkout ? "" : "pt-16"}`}>
         {/* Keyed by location so that leaving a broken page clears the error. */}
         <ErrorBoundary key={location}>
           <TestHooks />

@@ -77,10 +77,11 @@ export default function AuthPage() {
                   Register
                 </Tabs.Trigger>
               </Tabs.List>
-              <Tabs.Content value="login" className="outline-none">
+              {/* Not a tab stop of its own (Radix makes panels focusable): the form's first field comes next. */}
+              <Tabs.Content value="login" tabIndex={-1} className="outline-none">
                 <LoginForm onSuccess={goToDashboard} />
               </Tabs.Content>
-              <Tabs.Content value="register" className="outline-none">
+              <Tabs.Content value="register" tabIndex={-1} className="outline-none">
                 <RegisterForm onSuccess={goToDashboard} />
               </Tabs.Content>
             </Tabs.Root>

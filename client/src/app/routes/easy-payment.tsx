@@ -6,6 +6,7 @@ import { PendingFeature } from "@/components/layout/pending-feature";
 import { sendWithBrowserWallet } from "@/features/payments/browser-wallet-transfer";
 import { PayView } from "@/features/payments/components/pay-view";
 import { PaymentLookupForm } from "@/features/payments/components/payment-lookup-form";
+import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { useDocumentTitle } from "@/lib/document-title";
 
 /**
@@ -17,7 +18,10 @@ export default function EasyPaymentPage() {
   const ref = new URLSearchParams(useSearch()).get("ref")?.trim() ?? "";
   const valid = referenceParams.safeParse({ reference: ref }).success;
   useDocumentTitle("Easy Payment");
-  if (valid) return <PayView key={ref} reference={ref} sendTransfer={sendWithBrowserWallet} />;
+  if (valid)
+    return (
+      <PayView key={ref} reference={ref} sendTransfer={sendWithBrowserWallet} headerEnd={<ThemeToggle />} />
+    );
   return (
     <PageFrame
       title="Easy Payment"

@@ -3,22 +3,30 @@ import { useParams } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
 import { PaymentLookupForm } from "@/features/payments/components/payment-lookup-form";
 import { PaymentReceipt } from "@/features/payments/components/payment-receipt";
+import { ThemeToggle } from "@/features/theme/theme-toggle";
+import { useDocumentTitle } from "@/lib/document-title";
 
-/** Serves /payment (look-up) and /payment/:reference (status and receipt). */
+/** Serves /payment (look-up) and /payment/:reference (status and receipt: a checkout page, no app header). */
 export default function PaymentPage() {
   const { reference } = useParams<{ reference?: string }>();
+  if (reference) return <PaymentStatusPage key={reference} reference={reference} />;
   return (
     <PageFrame
-      title={reference ? "Payment status" : "Find a payment"}
+      title="Find a payment"
       icon={Search}
       width="narrow"
-      description={
-        reference
-          ? "The status and receipt of one payment, updated live."
-          : "Look up a payment by the reference on your receipt or payment link."
-      }
+      description="Look up a payment by the reference on your receipt or payment link."
     >
-      {reference ? <PaymentReceipt key={reference} reference={reference} /> : <PaymentLookupForm />}
+      <PaymentLookupForm />
     </PageFrame>
+  );
+}
+
+function PaymentStatusPage({ reference }: { reference: string }) {
+  useDocumentTitle("Payment status");
+  return (
+    <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 pt-3 pb-16 sm:px-6 sm:pt-8">
+      <PaymentReceipt reference={reference} headerEnd={<ThemeToggle />} />
+    </div>
   );
 }

@@ -19,7 +19,21 @@ export function walletErrorCode(error: unknown): number | undefined {
   return undefined;
 }
 
+/** What a visitor without a browser wallet can do instead (wagmi's own text is "Provider not found."). */
+export const NO_WALLET_ADVICE =
+  "No browser wallet was found. Install one (such as MetaMask or Coinbase Wallet) and reload this page, or pay by scanning the payment's QR code with a wallet app on your phone.";
+
+/** True when no wallet provider exists in this browser (wagmi's ProviderNotFoundError). */
+export function isNoWalletError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 6; depth++) {
+    if ((e as { name?: unknown }).name === "ProviderNotFoundError") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export function describeWalletError(error: unknown): string {
+  if (isNoWalletError(error)) return NO_WALLET_ADVICE;
   const code = walletErrorCode(error);
   if (code === USER_REJECTED) return "You rejected the request in your wallet.";
   if (code === UNRECOGNIZED_CHAIN) return "Your wallet does not know this network yet.";

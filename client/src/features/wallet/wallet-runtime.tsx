@@ -1,5 +1,6 @@
 import type { ChainConfigResponse } from "@common/chain";
 import { useQuery } from "@tanstack/react-query";
+import { Wallet as WalletIcon } from "lucide-react";
 import * as React from "react";
 import {
   type Connector,
@@ -11,10 +12,11 @@ import {
 } from "wagmi";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/hooks/use-toast";
+import { groupedAmount, networkName } from "@/lib/network-name";
 import { BALANCE_REFRESH_MS, getBalance } from "./api/get-balance";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
-import { describeWalletError, UNRECOGNIZED_CHAIN, walletErrorCode } from "./wallet-errors";
+import { describeWalletError, NO_WALLET_ADVICE, UNRECOGNIZED_CHAIN, walletErrorCode } from "./wallet-errors";
 import { clearWalletKeys, displayBalance, rememberBalance } from "./wallet-storage";
 
 type Eip1193 = { request(args: { method: string; params?: unknown }): Promise<unknown> };
@@ -66,7 +68,7 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
         toast({
           variant: "destructive",
           title: "Connection Failed",
-          description: "No browser wallet was found.",
+          description: NO_WALLET_ADVICE,
         });
         return;
       }
@@ -141,6 +143,13 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
 
   const status = connection.status;
   if (status !== "connected" || !address) {
+    const label =
+      status === "connecting"
+        ? "Connecting…"
+        : status === "reconnecting"
+          ? "Reconnecting…"
+          : "Connect Wallet";
+    // Like the idle control: on phones the top bar has room for the icon only; the label stays for assistive technology.
     return (
       <Button
         variant="outline"
@@ -149,38 +158,51 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
         data-status={status}
         disabled={isPending || status === "connecting" || status === "reconnecting"}
         onClick={() => void connect()}
+        aria-label={label}
       >
-        {status === "connecting"
-          ? "Connecting…"
-          : status === "reconnecting"
-            ? "Reconnecting…"
-            : "Connect Wallet"}
+        <WalletIcon aria-hidden="true" />
+        <span className="hidden sm:inline">{label}</span>
       </Button>
     );
   }
 
   const shown = displayBalance(balance.data?.balance ?? null, balance.isFetching);
   const wrongChain = connection.chainId !== chainConfig.chainId;
+  const tokenNetwork = networkName(chainConfig.chainId, chainConfig);
   return (
     <div className="relative" data-testid="wallet-control" data-status={status}>
-      <Button variant="outline" size="sm" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+      <Button
+        variant="outline"
+        size="sm"
+        aria-expanded={open}
+        aria-controls="wallet-panel"
+        aria-label={`Wallet ${address.slice(0, 6)}…${address.slice(-4)}`}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <WalletIcon aria-hidden="true" />
         <span className="font-mono">{`${address.slice(0, 6)}…${address.slice(-4)}`}</span>
       </Button>
+      {/* A panel of details and buttons, not a menu: it is not marked role="menu" (it holds no menu items). */}
       {open && (
-        <div
-          role="menu"
-          className="absolute right-0 mt-2 w-72 space-y-2 rounded-md border border-border bg-popover p-3 text-popover-foreground text-sm shadow-lg"
+        <section
+          id="wallet-panel"
+          aria-label="Wallet"
+          className="absolute right-0 mt-2 w-72 max-w-[calc(100vw-1.5rem)] space-y-2 rounded-md border border-border bg-popover p-3 text-popover-foreground text-sm shadow-lg"
         >
-          <p className="text-muted-foreground">Status: {status}</p>
+          <p className="text-muted-foreground">Connected</p>
           <p className="break-all font-mono text-xs" data-testid="wallet-address">
             {address}
           </p>
-          <p data-testid="wallet-balance">
-            Balance: {shown ?? "…"} {chainConfig.token.symbol}
+          <p data-testid="wallet-network">
+            Network: {networkName(connection.chainId ?? chainConfig.chainId, chainConfig)}
+          </p>
+          <p data-testid="wallet-balance" className="tabular-nums">
+            Balance: {shown ? groupedAmount(shown) : "…"} {chainConfig.token.symbol}
           </p>
           {wrongChain && (
-            <p className="text-destructive">
-              Your wallet is on another network (chain {connection.chainId}).
+            <p className="text-destructive-emphasis">
+              Your wallet is on {networkName(connection.chainId ?? 0, chainConfig)};{" "}
+              {chainConfig.token.symbol} payments use {tokenNetwork}.
             </p>
           )}
           <div className="flex flex-wrap gap-2">
@@ -243,7 +265,7 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
               Disconnect
             </Button>
           </div>
-        </div>
+        </section>
       )}
     </div>
   );

@@ -65,3 +65,31 @@ ${entries}
 </urlset>
 `;
 }
+
+/**
+ * Crawlers may read every public page (the sitemap lists them); accounts, dashboards, checkouts of one payment and
+ * the API are nobody's search result.
+ */
+const PRIVATE_PATHS = [
+  "/api/",
+  "/merchant",
+  "/profile",
+  "/settings",
+  "/payments",
+  "/reports",
+  "/pay/",
+  "/payment/",
+  "/easy-payment",
+  "/reset-password",
+  "/social-login-test",
+];
+
+export function renderRobots(origin: string): string {
+  return [
+    "User-agent: *",
+    ...PRIVATE_PATHS.map((path) => `Disallow: ${path}`),
+    "",
+    `Sitemap: ${origin}/sitemap.xml`,
+    "",
+  ].join("\n");
+}

@@ -1,3 +1,4 @@
+import { isClientRoute } from "@common/client-routes.ts";
 import { blogListResponse, blogPostResponse, legalDocumentResponse, legalSlug } from "@common/content.ts";
 import { apiErrorBody } from "@common/errors.ts";
 import { type PageMeta, PUBLIC_PAGES } from "@common/page-meta.ts";
@@ -9,7 +10,7 @@ import type { IndexHtml } from "../web/index-html.ts";
 import { PageHtmlCache, type RenderedBody, withPageMeta } from "../web/page-meta.ts";
 import type { PageRenderer } from "../web/routes.ts";
 import type { ContentStore } from "./content-store.ts";
-import { renderRss, renderSitemap } from "./feeds.ts";
+import { renderRobots, renderRss, renderSitemap } from "./feeds.ts";
 
 type ContentOptions = { content: ContentStore; publicUrl: string | undefined };
 
@@ -67,6 +68,13 @@ export async function contentRoutes(app: FastifyZod, { content, publicUrl }: Con
       .send(renderRss(siteOrigin(request, publicUrl), content.posts)),
   );
 
+  app.get("/robots.txt", async (request, reply) =>
+    reply
+      .header("Content-Type", "text/plain; charset=utf-8")
+      .header("Cache-Control", PUBLIC_CACHE)
+      .send(renderRobots(siteOrigin(request, publicUrl))),
+  );
+
   app.get("/sitemap.xml", async (request, reply) =>
     reply
       .header("Content-Type", "application/xml; charset=utf-8")
@@ -103,7 +111,8 @@ export type PageHtml = { html: IndexHtml; status: number };
  * Picks the index.html to serve for a client route: with the page's own head tags when it is a public page or
  * a post (so link previews and crawlers see them without JavaScript), the generic one otherwise. With a `render`
  * (the build's server-rendering entry) the content pages also carry their HTML (decision 009); `head` adds
- * elements to the head of a path's HTML. An unknown post answers 404 (the client shows its not-found state).
+ * elements to the head of a path's HTML. An unknown post, and any path outside the client's route table, answers
+ * 404 (the client shows its not-found page).
  */
 export function createPageHtmlResolver(
   index: IndexHtml,
@@ -121,7 +130,8 @@ export function createPageHtmlResolver(
     }
     if (!meta) {
       const canonical = path.length > 1 ? path.replace(/\/+$/, "") : path;
-      return { html: index, status: BLOG_POST_PATH.test(canonical) ? 404 : 200 };
+      const known = isClientRoute(canonical) && !BLOG_POST_PATH.test(canonical);
+      return { html: index, status: known ? 200 : 404 };
     }
     const pageMeta = meta;
     const origin = siteOrigin(request, publicUrl);

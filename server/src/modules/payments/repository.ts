@@ -15,10 +15,11 @@ import { MATCHABLE_STATUSES } from "./state.ts";
 
 export type PaymentRow = typeof payments.$inferSelect;
 
-/** What the pay page may show of a merchant: name, logo and the page's appearance. */
+/** What the pay page may show of a merchant: name, logo, website and the page's appearance. */
 export const publicMerchantColumns = {
   name: merchants.name,
   logoUrl: merchants.logoUrl,
+  website: merchants.website,
   brandColor: merchants.brandColor,
   pageTheme: merchants.pageTheme,
 };

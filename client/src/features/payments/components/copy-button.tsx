@@ -7,14 +7,20 @@ import { toast } from "@/hooks/use-toast";
 export function CopyButton({
   value,
   label,
+  copiedText,
   ...props
-}: Omit<React.ComponentProps<typeof Button>, "value" | "onClick"> & { value: string; label: string }) {
+}: Omit<React.ComponentProps<typeof Button>, "value" | "onClick"> & {
+  value: string;
+  label: string;
+  /** Said in the confirmation toast: what to do with the copied text. */
+  copiedText?: string;
+}) {
   const [copied, setCopied] = React.useState(false);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
       setCopied(true);
-      toast({ title: `${label} copied` });
+      toast({ title: `${label} copied`, description: copiedText });
       setTimeout(() => setCopied(false), 1500);
     } catch {
       toast({

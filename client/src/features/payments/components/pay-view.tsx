@@ -17,6 +17,7 @@ import { Link, useLocation } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { isApiError } from "@/lib/api-client";
+import { networkName } from "@/lib/network-name";
 import { cn } from "@/lib/utils";
 import { usePublicPayment } from "../api/get-public-payment";
 import { useRegeneratePayment } from "../api/regenerate-payment";
@@ -28,6 +29,7 @@ import { useLivePayment } from "../use-live-payment";
 import { useNow } from "../use-now";
 import { CopyButton } from "./copy-button";
 import { QrCode } from "./qr-code";
+import { ReceiptButton } from "./receipt-button";
 import { TxHashForm } from "./tx-hash-form";
 
 export type TransferStep = "connecting" | "switching" | "confirm" | "mining";
@@ -61,14 +63,29 @@ function Amount({ value, className }: { value: string; className?: string }) {
   return <span className={cn("tabular-nums", className)}>{formatTokenAmount(value)} CPXTB</span>;
 }
 
-export function PayView({ reference, sendTransfer }: { reference: string; sendTransfer: SendTransfer }) {
+/** The token's network by name ("Base", "Local development chain"), never a bare chain id. */
+function useNetworkName(chainId: number): string {
+  const chain = useQuery<ChainConfigResponse>({ queryKey: ["/api/chain-config"] });
+  return networkName(chainId, chain.data);
+}
+
+export function PayView({
+  reference,
+  sendTransfer,
+  headerEnd,
+}: {
+  reference: string;
+  sendTransfer: SendTransfer;
+  /** Controls of the page's minimal header (the app layer passes the theme toggle). */
+  headerEnd?: React.ReactNode;
+}) {
   const query = usePublicPayment(reference);
   const live = useLivePayment(reference);
   const payment = query.data;
 
   if (query.isPending) {
     return (
-      <PayShell>
+      <PayShell headerEnd={headerEnd}>
         <div className="flex flex-col items-center gap-4 py-8" aria-busy="true">
           <div className="h-8 w-48 animate-pulse rounded bg-muted motion-reduce:animate-none" />
           <div className="size-52 animate-pulse rounded-lg bg-muted motion-reduce:animate-none" />
@@ -80,7 +97,7 @@ export function PayView({ reference, sendTransfer }: { reference: string; sendTr
   if (query.isError || !payment) {
     const notFound = isApiError(query.error) && (query.error.status === 404 || query.error.status === 400);
     return (
-      <PayShell>
+      <PayShell headerEnd={headerEnd}>
         <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
           <CircleX aria-hidden="true" className="size-10 text-destructive-emphasis" />
           <h2 className="font-semibold text-xl">
@@ -105,7 +122,7 @@ export function PayView({ reference, sendTransfer }: { reference: string; sendTr
     );
   }
   return (
-    <PayShell payment={payment}>
+    <PayShell payment={payment} headerEnd={headerEnd}>
       <StatusLine payment={payment} live={live} />
       {OPEN.has(payment.status) ? (
         <OpenPayment payment={payment} sendTransfer={sendTransfer} />
@@ -120,52 +137,63 @@ export function PayView({ reference, sendTransfer }: { reference: string; sendTr
   );
 }
 
-function PayShell({ payment, children }: { payment?: PublicPayment; children: React.ReactNode }) {
+function PayShell({
+  payment,
+  headerEnd,
+  children,
+}: {
+  payment?: PublicPayment;
+  headerEnd?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   // The merchant's look: its theme on this page's subtree, its brand colour as the accent.
   const appearance = appearanceProps(payment?.merchant);
+  const merchant = payment?.merchant;
   return (
     <div
-      className={cn("min-h-[calc(100dvh-4rem)] bg-background text-foreground", appearance.className)}
+      className={cn("min-h-dvh bg-background text-foreground", appearance.className)}
       style={appearance.style}
       data-testid="pay-page"
-      data-page-theme={payment?.merchant.pageTheme}
+      data-page-theme={merchant?.pageTheme}
     >
       <div className="mx-auto flex w-full max-w-md flex-col gap-3 px-3 pt-3 pb-8 sm:pt-8">
+        {/* The checkout's minimal header: whom the payer pays (the app's own header is hidden here). */}
+        <header className="flex items-center gap-3" data-testid="checkout-header">
+          {merchant?.logoUrl ? (
+            <img
+              src={merchant.logoUrl}
+              alt=""
+              width={44}
+              height={44}
+              className="size-11 shrink-0 rounded-md border border-border bg-white object-contain"
+            />
+          ) : (
+            <span
+              aria-hidden="true"
+              className="inline-flex size-11 shrink-0 items-center justify-center rounded-md bg-primary font-bold text-lg text-primary-foreground"
+            >
+              {merchant ? merchant.name.slice(0, 1).toUpperCase() : "C"}
+            </span>
+          )}
+          <div className="min-w-0 flex-1">
+            <h1
+              className="text-balance break-words font-bold text-xl leading-tight"
+              data-testid="merchant-name"
+            >
+              {merchant ? merchant.name : "CPXTB Pay"}
+            </h1>
+            <p className="text-muted-foreground text-sm">
+              Payment request · {payment?.token.symbol ?? "CPXTB"}
+            </p>
+          </div>
+          {/* A merchant's fixed page theme leaves nothing for the toggle to change here. */}
+          {!merchant || merchant.pageTheme === "auto" ? headerEnd : null}
+        </header>
         <section className="flex flex-col gap-3 rounded-xl border border-border border-t-4 border-t-primary bg-card p-4 text-card-foreground shadow-sm sm:p-6">
-          <header className="flex items-center gap-3">
-            {payment?.merchant.logoUrl ? (
-              <img
-                src={payment.merchant.logoUrl}
-                alt=""
-                width={40}
-                height={40}
-                className="size-10 shrink-0 rounded-md border border-border bg-white object-contain"
-              />
-            ) : (
-              <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-md bg-primary font-bold text-primary-foreground">
-                {payment?.merchant.name.slice(0, 1).toUpperCase() ?? "C"}
-              </span>
-            )}
-            <div className="min-w-0">
-              <h1 className="font-bold text-lg leading-tight">CPXTB Payment</h1>
-              <p className="truncate text-muted-foreground text-sm">
-                {payment ? (
-                  <>
-                    Pay with CPXTB tokens to{" "}
-                    <span className="font-medium text-foreground" data-testid="merchant-name">
-                      {payment.merchant.name}
-                    </span>
-                  </>
-                ) : (
-                  "Pay with CPXTB tokens"
-                )}
-              </p>
-            </div>
-          </header>
           {children}
         </section>
         <p className="text-center text-muted-foreground text-xs">
-          Powered by CPXTB Platform • Secure Payment Processing
+          Powered by CPXTB Pay • Secure Payment Processing
         </p>
       </div>
     </div>
@@ -210,6 +238,7 @@ function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTr
   const remaining = remainingBase(payment);
   const remainingText = baseToDecimal(remaining, payment.token.decimals);
   const partial = payment.status === "partial" || BigInt(payment.amountReceivedBase) > 0n;
+  const network = useNetworkName(payment.chainId);
 
   const pay = async () => {
     setProblem(null);
@@ -251,6 +280,12 @@ function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTr
         {payment.amountUsd ? (
           <p className="text-muted-foreground text-sm tabular-nums">≈ {formatUsd(payment.amountUsd)} USD</p>
         ) : null}
+        <p className="mt-1 text-pretty text-sm" data-testid="exact-amount-note">
+          <span className="font-semibold">Send exactly this amount.</span>{" "}
+          <span className="text-muted-foreground">
+            Its last digits identify your payment: a rounded amount cannot be matched to it.
+          </span>
+        </p>
         {partial ? (
           <p className="mt-1 rounded-md bg-warning px-2 py-1 text-sm text-warning-foreground">
             Received <Amount value={payment.amountReceived} /> so far: send the remaining{" "}
@@ -282,31 +317,42 @@ function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTr
           </div>
         </div>
       ) : null}
+      {/* Each row: the term, then its value with its copy button (a <dl> holds only dt/dd groups). */}
       <dl className="flex flex-col gap-2 text-sm">
-        <div className="flex items-center justify-between gap-2">
-          <div className="min-w-0">
-            <dt className="text-muted-foreground">Exact amount</dt>
-            <dd className="font-mono tabular-nums" data-testid="exact-amount">
+        <div>
+          <dt className="text-muted-foreground">Exact amount (to the last digit)</dt>
+          <dd className="flex items-center justify-between gap-2">
+            <span className="min-w-0 font-mono tabular-nums" data-testid="exact-amount">
               {plainTokenAmount(remainingText)}
-            </dd>
-          </div>
-          <CopyButton value={plainTokenAmount(remainingText)} label="Amount" />
+            </span>
+            <CopyButton
+              value={plainTokenAmount(remainingText)}
+              label="Amount"
+              copiedText="Paste it unchanged: its last digits identify your payment."
+            />
+          </dd>
         </div>
-        <div className="flex items-center justify-between gap-2">
-          <div className="min-w-0">
-            <dt className="text-muted-foreground">To address</dt>
-            <dd className="font-mono" title={payment.receivingAddress}>
+        <div>
+          <dt className="text-muted-foreground">To address</dt>
+          <dd className="flex items-center justify-between gap-2">
+            <span className="min-w-0 font-mono" title={payment.receivingAddress}>
               {shortAddress(payment.receivingAddress)}
-            </dd>
-          </div>
-          <CopyButton value={payment.receivingAddress} label="Address" />
+            </span>
+            <CopyButton value={payment.receivingAddress} label="Address" />
+          </dd>
+        </div>
+        <div className="flex items-baseline justify-between gap-2">
+          <dt className="text-muted-foreground">Network</dt>
+          <dd className="text-right font-medium" data-testid="network-name">
+            {network}
+          </dd>
         </div>
       </dl>
       <p className="flex gap-2 rounded-md border border-warning/60 bg-warning/10 p-3 text-sm">
         <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        <span>
-          Send only {payment.token.symbol} on chain {payment.chainId} ({shortAddress(payment.token.address)}),
-          exactly this amount. Other tokens or networks cannot be detected and are lost.
+        <span data-testid="network-warning">
+          Send only {payment.token.symbol} (token {shortAddress(payment.token.address)}) on {network}, exactly
+          this amount. Other tokens or networks cannot be detected and are lost.
         </span>
       </p>
       {payment.description ? (
@@ -350,6 +396,7 @@ function TxLinks({ payment }: { payment: PublicPayment }) {
 
 function PaymentSuccess({ payment }: { payment: PublicPayment }) {
   const late = payment.status === "paid_late";
+  const network = useNetworkName(payment.chainId);
   return (
     <div className="flex flex-col items-center gap-3 py-2 text-center">
       <CircleCheck aria-hidden="true" className="size-14 text-success" />
@@ -382,7 +429,14 @@ function PaymentSuccess({ payment }: { payment: PublicPayment }) {
             Return to Merchant
           </a>
         </Button>
+      ) : payment.merchant.website ? (
+        <Button asChild size="lg" className="w-full">
+          <a href={payment.merchant.website} rel="noreferrer" data-testid="merchant-website">
+            Back to {payment.merchant.name} <ExternalLink aria-hidden="true" />
+          </a>
+        </Button>
       ) : null}
+      <ReceiptButton payment={payment} network={network} size="lg" className="w-full" />
       <p className="flex items-center gap-1 text-muted-foreground text-xs">
         <ShieldCheck aria-hidden="true" className="size-3.5" /> Verified on chain.
       </p>

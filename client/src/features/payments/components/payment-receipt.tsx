@@ -1,11 +1,16 @@
-import { ArrowRight, CircleX } from "lucide-react";
+import type { ChainConfigResponse } from "@common/chain";
+import { useQuery } from "@tanstack/react-query";
+import { ArrowRight, CircleX, ExternalLink } from "lucide-react";
+import type * as React from "react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { isApiError } from "@/lib/api-client";
+import { networkName } from "@/lib/network-name";
 import { usePublicPayment } from "../api/get-public-payment";
 import { formatTokenAmount, formatUsd, shortAddress } from "../format";
 import { PaymentStatusBadge } from "../payment-status";
 import { useLivePayment } from "../use-live-payment";
+import { ReceiptButton } from "./receipt-button";
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -16,90 +21,143 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   );
 }
 
+/** The checkout's minimal header: the merchant (logo, full name) as the page's heading, and `end` controls. */
+function ReceiptHeader({
+  merchant,
+  end,
+}: {
+  merchant?: { name: string; logoUrl: string | null };
+  end?: React.ReactNode;
+}) {
+  return (
+    <header className="flex items-center gap-3" data-testid="checkout-header">
+      {merchant?.logoUrl ? (
+        <img
+          src={merchant.logoUrl}
+          alt=""
+          width={44}
+          height={44}
+          className="size-11 shrink-0 rounded-md border border-border bg-white object-contain"
+        />
+      ) : (
+        <img src="/favicon.svg" alt="" width={44} height={44} className="size-11 shrink-0" />
+      )}
+      <div className="min-w-0 flex-1">
+        <h1 className="text-balance break-words font-bold text-xl leading-tight" data-testid="merchant-name">
+          {merchant?.name ?? "Payment status"}
+        </h1>
+        <p className="text-muted-foreground text-sm">Payment status and receipt</p>
+      </div>
+      {end}
+    </header>
+  );
+}
+
 /** Status and receipt of one payment (public fields only), kept live over the page's socket. */
-export function PaymentReceipt({ reference }: { reference: string }) {
+export function PaymentReceipt({ reference, headerEnd }: { reference: string; headerEnd?: React.ReactNode }) {
   const query = usePublicPayment(reference);
   useLivePayment(reference);
+  const chain = useQuery<ChainConfigResponse>({ queryKey: ["/api/chain-config"] });
   const payment = query.data;
   if (query.isPending) {
     return (
-      <div aria-busy="true" className="h-64 animate-pulse rounded-xl bg-muted motion-reduce:animate-none" />
+      <>
+        <ReceiptHeader end={headerEnd} />
+        <div aria-busy="true" className="h-64 animate-pulse rounded-xl bg-muted motion-reduce:animate-none" />
+      </>
     );
   }
   if (!payment) {
     const notFound = isApiError(query.error) && (query.error.status === 404 || query.error.status === 400);
     return (
-      <div role="alert" className="flex flex-col items-start gap-3 rounded-xl border border-border p-4">
-        <p className="flex items-center gap-2 font-semibold">
-          <CircleX aria-hidden="true" className="size-5 text-destructive-emphasis" />
-          {notFound ? "No payment has this reference" : "The payment could not be loaded"}
-        </p>
-        <p className="text-muted-foreground text-sm">
-          {notFound
-            ? "Check the reference on your receipt or payment link and try again."
-            : "Check your connection and try again."}
-        </p>
-        <Button asChild variant="outline">
-          <Link href="/payment">Look up another payment</Link>
-        </Button>
-      </div>
+      <>
+        <ReceiptHeader end={headerEnd} />
+        <div role="alert" className="flex flex-col items-start gap-3 rounded-xl border border-border p-4">
+          <p className="flex items-center gap-2 font-semibold">
+            <CircleX aria-hidden="true" className="size-5 text-destructive-emphasis" />
+            {notFound ? "No payment has this reference" : "The payment could not be loaded"}
+          </p>
+          <p className="text-muted-foreground text-sm">
+            {notFound
+              ? "Check the reference on your receipt or payment link and try again."
+              : "Check your connection and try again."}
+          </p>
+          <Button asChild variant="outline">
+            <Link href="/payment">Look up another payment</Link>
+          </Button>
+        </div>
+      </>
     );
   }
   const open = ["pending", "processing", "partial"].includes(payment.status);
+  const paid = payment.status === "completed" || payment.status === "paid_late";
+  const network = networkName(payment.chainId, chain.data);
   return (
-    <section className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 sm:p-6">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 className="font-semibold text-lg">{payment.merchant.name}</h2>
-        <div role="status" aria-live="polite">
-          <PaymentStatusBadge status={payment.status} data-testid="payment-status" />
+    <>
+      <ReceiptHeader merchant={payment.merchant} end={headerEnd} />
+      <section className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 sm:p-6">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 className="font-semibold text-lg">{paid ? "Receipt" : "Payment"}</h2>
+          <div role="status" aria-live="polite">
+            <PaymentStatusBadge status={payment.status} data-testid="payment-status" />
+          </div>
         </div>
-      </div>
-      <dl className="text-sm">
-        <Row label="Amount due">
-          <span className="tabular-nums">{formatTokenAmount(payment.amountDue)} CPXTB</span>
-          {payment.amountUsd ? (
-            <span className="block text-muted-foreground tabular-nums">
-              {formatUsd(payment.amountUsd)} USD
+        <dl className="text-sm">
+          <Row label="Amount due">
+            <span className="tabular-nums">{formatTokenAmount(payment.amountDue)} CPXTB</span>
+            {payment.amountUsd ? (
+              <span className="block text-muted-foreground tabular-nums">
+                {formatUsd(payment.amountUsd)} USD
+              </span>
+            ) : null}
+          </Row>
+          <Row label="Received">
+            <span className="tabular-nums" data-testid="amount-received">
+              {formatTokenAmount(payment.amountReceived)} CPXTB
             </span>
-          ) : null}
-        </Row>
-        <Row label="Received">
-          <span className="tabular-nums" data-testid="amount-received">
-            {formatTokenAmount(payment.amountReceived)} CPXTB
-          </span>
-          {payment.overpaid ? <span className="block text-muted-foreground">more than due</span> : null}
-        </Row>
-        {payment.description ? <Row label="For">{payment.description}</Row> : null}
-        <Row label="To">
-          <span className="font-mono" title={payment.receivingAddress}>
-            {shortAddress(payment.receivingAddress)}
-          </span>
-        </Row>
-        <Row label={payment.completedAt ? "Paid" : "Expires"}>
-          {new Date(payment.completedAt ?? payment.expiresAt).toLocaleString()}
-        </Row>
-        {payment.txHashes.map((hash) => (
-          <Row key={hash} label="Transaction">
-            <span className="font-mono" title={hash}>
-              {shortAddress(hash)}
+            {payment.overpaid ? <span className="block text-muted-foreground">more than due</span> : null}
+          </Row>
+          {payment.description ? <Row label="For">{payment.description}</Row> : null}
+          <Row label="To">
+            <span className="font-mono" title={payment.receivingAddress}>
+              {shortAddress(payment.receivingAddress)}
             </span>
           </Row>
-        ))}
-        <Row label="Reference">
-          <code className="break-all font-mono text-xs">{payment.reference}</code>
-        </Row>
-      </dl>
-      {open ? (
-        <Button asChild size="lg">
-          <Link href={`/pay/${payment.reference}`}>
-            Open the payment page <ArrowRight aria-hidden="true" />
-          </Link>
-        </Button>
-      ) : payment.regeneratedTo ? (
-        <Button asChild variant="outline">
-          <Link href={`/pay/${payment.regeneratedTo}`}>Go to the new payment</Link>
-        </Button>
-      ) : null}
-    </section>
+          <Row label={payment.completedAt ? "Paid" : "Expires"}>
+            {new Date(payment.completedAt ?? payment.expiresAt).toLocaleString()}
+          </Row>
+          <Row label="Network">{network}</Row>
+          {payment.txHashes.map((hash) => (
+            <Row key={hash} label="Transaction">
+              <span className="font-mono" title={hash}>
+                {shortAddress(hash)}
+              </span>
+            </Row>
+          ))}
+          <Row label="Reference">
+            <code className="break-all font-mono text-xs">{payment.reference}</code>
+          </Row>
+        </dl>
+        {open ? (
+          <Button asChild size="lg">
+            <Link href={`/pay/${payment.reference}`}>
+              Open the payment page <ArrowRight aria-hidden="true" />
+            </Link>
+          </Button>
+        ) : payment.regeneratedTo ? (
+          <Button asChild variant="outline">
+            <Link href={`/pay/${payment.regeneratedTo}`}>Go to the new payment</Link>
+          </Button>
+        ) : null}
+        {paid ? <ReceiptButton payment={payment} network={network} size="lg" /> : null}
+        {paid && payment.merchant.website ? (
+          <Button asChild variant="outline">
+            <a href={payment.merchant.website} rel="noreferrer" data-testid="merchant-website">
+              Back to {payment.merchant.name} <ExternalLink aria-hidden="true" />
+            </a>
+          </Button>
+        ) : null}
+      </section>
+    </>
   );
 }

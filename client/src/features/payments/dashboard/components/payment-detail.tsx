@@ -104,7 +104,11 @@ export function PaymentDetailView({
       ) : null}
       <Amounts payment={payment} />
       <Regeneration payment={payment} onOpen={onOpen} />
-      <ShareBlock payment={payment} merchant={merchant} />
+      {["pending", "processing", "partial"].includes(payment.status) ? (
+        <ShareBlock payment={payment} merchant={merchant} />
+      ) : (
+        <ClosedPaymentLink payment={payment} />
+      )}
       <VerifyByHash payment={payment} />
       <Transfers payment={payment} />
       <Timeline payment={payment} />
@@ -261,6 +265,32 @@ function ShareBlock({ payment, merchant }: { payment: PaymentDetail; merchant: P
             The QR code holds a standard payment request (EIP-681) that wallets read directly.
           </p>
         </div>
+      </div>
+    </Section>
+  );
+}
+
+/** A payment that is no longer open is not shared to be paid: its page now shows the payer its outcome. */
+function ClosedPaymentLink({ payment }: { payment: PaymentDetail }) {
+  const paid = payment.status === "completed" || payment.status === "paid_late";
+  const receiptUrl = payment.paymentUrl.replace(/\/pay\/([^/]+)$/, "/payment/$1");
+  return (
+    <Section title={paid ? "Receipt" : "Payment page"}>
+      <p className="text-muted-foreground" data-testid="detail-closed-link">
+        {paid
+          ? "Paid: this payment takes no more transfers. The payer's receipt is at:"
+          : `${STATUS_INFO[payment.status].label}: this payment takes no transfers now, so it is not shared any more. Its status page:`}
+      </p>
+      <div className="flex flex-wrap items-center gap-2">
+        <a
+          href={receiptUrl}
+          target="_blank"
+          rel="noreferrer"
+          className="min-w-0 break-all font-mono text-primary underline-offset-4 hover:underline"
+        >
+          {receiptUrl}
+        </a>
+        <CopyButton value={receiptUrl} label={paid ? "Receipt link" : "Status link"} />
       </div>
     </Section>
   );

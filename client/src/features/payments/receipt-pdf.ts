@@ -1,0 +1,152 @@
+import type { PublicPayment } from "@common/payments";
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { saveFile } from "./components/qr-code";
+import { formatTokenAmount, formatUsd } from "./format";
+
+/**
+ * The payer's receipt of a paid payment as an A4 PDF, made in the browser from the public view. This module and
+ * pdf-lib load only when the payer asks for the receipt (a dynamic import of this file).
+ */
+export type ReceiptInput = {
+  payment: PublicPayment;
+  /** The network by name ("Base", "Local development chain"). */
+  network: string;
+  /** The page that shows this receipt online: <origin>/payment/<reference>. */
+  receiptUrl: string;
+};
+
+const A4 = { width: 595.28, height: 841.89 };
+const MARGIN = 56;
+const WIDTH = A4.width - 2 * MARGIN;
+const GREY = rgb(0.32, 0.35, 0.42);
+
+/** The standard PDF fonts know Latin-1 only: anything else is shown as "?" rather than failing. */
+function printable(font: PDFFont, text: string): string {
+  const known = new Set(font.getCharacterSet());
+  return Array.from(text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"'))
+    .map((c) => (known.has(c.codePointAt(0)!) ? c : "?"))
+    .join("");
+}
+
+/** Splits `text` into lines no wider than `width` (long words, such as hashes, are cut). */
+function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of printable(font, text).split(/\s+/)) {
+    let next = line ? `${line} ${word}` : word;
+    while (font.widthOfTextAtSize(next, size) > width && next.length > 1) {
+      if (line) {
+        lines.push(line);
+        line = "";
+        next = word;
+        continue;
+      }
+      let cut = next.length - 1;
+      while (cut > 1 && font.widthOfTextAtSize(next.slice(0, cut), size) > width) cut--;
+      lines.push(next.slice(0, cut));
+      next = next.slice(cut);
+    }
+    line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+function utc(iso: string): string {
+  return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+export async function createReceiptPdf({ payment, network, receiptUrl }: ReceiptInput): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(`Receipt - ${payment.merchant.name}`);
+  pdf.setSubject(`CPXTB payment ${payment.reference}`);
+  pdf.setCreator("CPXTB Pay");
+  pdf.setProducer("CPXTB Pay");
+  const page: PDFPage = pdf.addPage([A4.width, A4.height]);
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const mono = await pdf.embedFont(StandardFonts.Courier);
+
+  let y = A4.height - MARGIN - 10;
+  const text = (
+    value: string,
+    font: PDFFont,
+    size: number,
+    color = rgb(0, 0, 0),
+    x = MARGIN,
+    width = WIDTH,
+  ) => {
+    for (const line of wrap(font, value, size, width)) {
+      page.drawText(line, { x, y, size, font, color });
+      y -= size * 1.35;
+    }
+  };
+
+  text(payment.merchant.name, bold, 24);
+  y -= 4;
+  text("Payment receipt", regular, 14, GREY);
+  y -= 14;
+  page.drawLine({
+    start: { x: MARGIN, y },
+    end: { x: A4.width - MARGIN, y },
+    thickness: 1,
+    color: rgb(0.85, 0.87, 0.92),
+  });
+  y -= 28;
+  text(`${formatTokenAmount(payment.amountReceived)} ${payment.token.symbol}`, bold, 26);
+  text(
+    payment.status === "paid_late" ? "Paid late (after the payment had expired)" : "Paid",
+    regular,
+    13,
+    GREY,
+  );
+  y -= 18;
+
+  const rows: [string, string, PDFFont][] = [
+    ["Amount due", `${formatTokenAmount(payment.amountDue)} ${payment.token.symbol}`, regular],
+    ...(payment.amountUsd
+      ? [["Price", `${formatUsd(payment.amountUsd)} USD`, regular] as [string, string, PDFFont]]
+      : []),
+    ["Amount paid", `${formatTokenAmount(payment.amountReceived)} ${payment.token.symbol}`, regular],
+    ...(payment.description ? [["For", payment.description, regular] as [string, string, PDFFont]] : []),
+    ...(payment.completedAt
+      ? [["Paid on", utc(payment.completedAt), regular] as [string, string, PDFFont]]
+      : []),
+    ["Network", network, regular],
+    ["Token", `${payment.token.symbol} ${payment.token.address}`, mono],
+    ["Paid to", payment.receivingAddress, mono],
+    ...payment.txHashes.map((hash) => ["Transaction", hash, mono] as [string, string, PDFFont]),
+    ["Reference", payment.reference, mono],
+  ];
+  const labelWidth = 110;
+  for (const [label, value, font] of rows) {
+    const top = y;
+    page.drawText(label, { x: MARGIN, y, size: 10.5, font: regular, color: GREY });
+    text(value, font, font === mono ? 9.5 : 10.5, rgb(0, 0, 0), MARGIN + labelWidth, WIDTH - labelWidth);
+    y = Math.min(y, top - 14) - 6;
+  }
+  y -= 16;
+  text(
+    "Verified on chain: the transfer above paid this request to the merchant's own wallet.",
+    regular,
+    10,
+    GREY,
+  );
+  text(`Check it online at ${receiptUrl}`, regular, 10, GREY);
+  page.drawText(printable(regular, `Made by CPXTB Pay on ${utc(new Date().toISOString())}`), {
+    x: MARGIN,
+    y: MARGIN - 20,
+    size: 8.5,
+    font: regular,
+    color: GREY,
+  });
+  return pdf.save();
+}
+
+export async function downloadReceipt(input: ReceiptInput) {
+  const bytes = await createReceiptPdf(input);
+  saveFile(
+    new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/pdf" }),
+    `receipt-${input.payment.reference.slice(0, 8)}.pdf`,
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * The page paths of the client's route table (client/src/app/router.tsx, spec section 2), as wouter patterns.
+ * The server answers any other page path with 404 (and the app, which shows its not-found page); a test keeps
+ * this list and the router in step. No zod: the server imports it for every page request.
+ */
+export const CLIENT_ROUTES = [
+  "/",
+  "/blog",
+  "/blog/:slug",
+  "/about",
+  "/about-us",
+  "/contact",
+  "/privacy-policy",
+  "/terms-of-service",
+  "/legal-documents",
+  "/auth",
+  "/forgot-password",
+  "/reset-password",
+  "/profile",
+  "/merchant",
+  "/payment",
+  "/payment/:reference",
+  "/easy-payment",
+  "/social-login-test",
+  "/pay/:paymentReference",
+  "/buy-cpxtb",
+  "/reports",
+  "/payments",
+  "/settings",
+  "/presentation",
+] as const;
+
+const patterns = CLIENT_ROUTES.map(
+  (route) => new RegExp(`^${route.replace(/:[A-Za-z]+/g, "[^/]+").replace(/\/$/, "")}/?$`, "i"),
+);
+
+/** True when the client's router shows a page of its own for `path` (no query string), as wouter matches it. */
+export function isClientRoute(path: string): boolean {
+  return patterns.some((pattern) => pattern.test(path));
+}
