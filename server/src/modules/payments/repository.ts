@@ -6,6 +6,7 @@ import {
   indexerBlocks,
   merchants,
   paymentEvents,
+  paymentSearchText,
   payments,
   paymentTimeline,
 } from "../../db/schema.ts";
@@ -74,6 +75,9 @@ export async function listPaymentsOfOwner(
         eq(merchants.ownerId, ownerId),
         filter.status ? eq(payments.status, filter.status) : undefined,
         filter.orderId ? eq(payments.orderId, filter.orderId) : undefined,
+        // The joined text is what the trigram index holds (it lets the index find candidates); the exact
+        // per-field test keeps a match from spanning two fields.
+        pattern ? sql`(${paymentSearchText(payments)}) ilike ${pattern}` : undefined,
         pattern
           ? or(
               ilike(payments.description, pattern),

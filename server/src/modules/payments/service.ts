@@ -180,6 +180,18 @@ async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantSelector,
   );
 }
 
+/** The rate for valuing a payment asked in CPXTB when it is paid; never blocks the payment when unavailable. */
+function completionPriceOf(chain: Chain) {
+  return async () => {
+    try {
+      const price = await chain.price.getPrice();
+      return price.stale ? null : { priceE18: price.priceE18, at: price.updatedAt };
+    } catch {
+      return null;
+    }
+  };
+}
+
 async function lockPrice(chain: Chain) {
   const price = await chain.price.getQuotablePrice();
   return { priceE18: price.priceE18, source: price.source, at: price.updatedAt };
@@ -383,6 +395,7 @@ export async function submitTransaction(deps: PaymentsDeps, payment: repo.Paymen
     await evaluatePayment(tx, payment.id, {
       head,
       confirmations: chain.confirmations,
+      completionPrice: completionPriceOf(chain),
       now: deps.now(),
       cause: `transaction ${chosen.txHash} (log ${chosen.logIndex}) submitted, block ${chosen.blockNumber}`,
       transferId: chosen.id,
@@ -437,6 +450,7 @@ export async function assignTransfer(
     await evaluatePayment(tx, payment.id, {
       head,
       confirmations: chain.confirmations,
+      completionPrice: completionPriceOf(chain),
       now: deps.now(),
       cause: `transfer ${transfer.txHash} (log ${transfer.logIndex}) assigned by the merchant`,
       transferId: transfer.id,
@@ -472,6 +486,7 @@ export async function expireDue(deps: PaymentsDeps, chain: Chain): Promise<numbe
       evaluatePayment(tx, id, {
         head,
         confirmations: chain.confirmations,
+        completionPrice: completionPriceOf(chain),
         now,
         cause: "expiry time reached",
       }),
@@ -487,6 +502,7 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
   const ctx = (head: bigint, cause: string, extra: { transferId?: string; blockNumber?: bigint } = {}) => ({
     head,
     confirmations: chain.confirmations,
+    completionPrice: completionPriceOf(chain),
     now: deps.now(),
     cause,
     ...extra,
