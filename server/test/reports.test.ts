@@ -152,7 +152,7 @@ async function csv(merchant: { cookie: string }, q: Record<string, string>) {
 }
 
 /** Decimal strings added exactly (as integers of 10^-18). */
-function sum(values: string[], decimals = 18): bigint {
+function sum(values: Array<string | undefined>, decimals = 18): bigint {
   return values.reduce((total, v) => {
     if (!v) return total;
     const [whole, fraction = ""] = v.split(".");
