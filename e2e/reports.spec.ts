@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { PDFDocument } from "pdf-lib";
-import { expect, test } from "./fixtures";
+import { expect as baseExpect, test } from "./fixtures";
 import { createMerchant, createPayment, type Payment, payFromDevAccount } from "./support/payments";
 
 /**
@@ -13,6 +13,10 @@ const TZ = "Pacific/Auckland"; // far from UTC, so "today" there is often anothe
 test.use({ timezoneId: TZ });
 // The dev payer account sends the transfers: one test of this file at a time.
 test.describe.configure({ mode: "serial" });
+// Each test makes a business, pays on the chain and loads a page of its own on a shared, busy machine.
+test.setTimeout(120_000);
+// What a person waits for can take long while eight engineers share two cores; auto-waiting returns at once otherwise.
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 function todayIn(tz: string, now = new Date()): string {
   return new Intl.DateTimeFormat("en-CA", {
@@ -58,7 +62,7 @@ test("a payment just paid on the chain appears in the totals and the chart, live
   const today = todayIn(TZ);
 
   await page.goto("/reports");
-  await expect(page.getByRole("heading", { name: "Reports & Analytics" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Reports & Analytics" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByLabel("Time zone")).toHaveValue(TZ);
   await expect(page.getByRole("button", { name: "Last 30 days" })).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByLabel("From")).toHaveValue(addDays(today, -29));
@@ -104,7 +108,7 @@ test("presets are calendar days in the chosen time zone; CSV and PDF download an
   const today = todayIn(TZ);
 
   await page.goto("/reports");
-  await expect(stat(page, "stat-revenue")).toHaveText("$7.25");
+  await expect(stat(page, "stat-revenue")).toHaveText("$7.25", { timeout: 30_000 });
   const from = page.getByLabel("From");
   const to = page.getByLabel("To");
   const presets: [string, string, string][] = [
@@ -188,7 +192,7 @@ for (const theme of ["light", "dark"] as const) {
     await waitForStatus(page, payment.reference, "completed");
     await page.goto("/reports");
     await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
-    await expect(stat(page, "stat-paid")).toHaveText("1");
+    await expect(stat(page, "stat-paid")).toHaveText("1", { timeout: 30_000 });
     const bar = page.locator(`[data-bucket="${todayIn(TZ)}"] rect`);
     await expect(bar).toBeVisible();
     // The chart draws with the theme's own colours: bars in its primary, labels in its muted text colour.

@@ -7,8 +7,11 @@ import { type DbOrTx, rowsOf } from "../../db/client.ts";
 export type ReportScope = { ownerId: string; from: string; to: string; tz: string };
 
 /** Token amounts normalised to 18 decimals, so payments of tokens with other decimals still add up exactly. */
-const received18 = sql`(p.amount_received * (10::numeric ^ (18 - p.token_decimals)))`;
-const due18 = sql`(p.amount_due * (10::numeric ^ (18 - p.token_decimals)))`;
+// (The power is skipped for the usual 18 decimals: numeric powers per row are what made year-long sums slow.)
+const to18 = (column: SQL) =>
+  sql`(case when p.token_decimals = 18 then ${column} else ${column} * (10::numeric ^ (18 - p.token_decimals)) end)`;
+const received18 = to18(sql`p.amount_received`);
+const due18 = to18(sql`p.amount_due`);
 /** The payment's rate: the one locked at creation, or for an amount asked in CPXTB the one when it was paid. */
 const rateE18 = sql`coalesce(p.price_e18, p.completed_price_e18)`;
 /** USD value in cents of what was received, rounded per payment (so the CSV's rows add up to the totals). */
@@ -48,20 +51,14 @@ export async function findRangeInstants(db: DbOrTx, scope: ReportScope) {
   return { start: new Date(row!.start), end: new Date(row!.end) };
 }
 
+/** Totals per status; `received_count` counts the payments that received anything (for the partial totals). */
 export async function sumByStatus(db: DbOrTx, scope: ReportScope) {
   const result = await db.execute(sql`
-    select p.status, ${moneyColumns}, coalesce(sum(${due18}), 0)::numeric(78, 0)::text as due
+    select p.status, ${moneyColumns}, coalesce(sum(${due18}), 0)::numeric(78, 0)::text as due,
+      (count(*) filter (where p.amount_received > 0))::int as received_count
     from ${paymentsInRange(scope)}
     group by p.status`);
-  return rowsOf<MoneyRow & { status: PaymentStatus; due: string }>(result);
-}
-
-/** Received by payments not paid in full: partial, or expired after receiving part. */
-export async function sumPartial(db: DbOrTx, scope: ReportScope) {
-  const result = await db.execute(sql`
-    select ${moneyColumns}
-    from ${paymentsInRange(scope, sql`p.status in ('partial', 'expired') and p.amount_received > 0`)}`);
-  return rowsOf<MoneyRow>(result)[0]!;
+  return rowsOf<MoneyRow & { status: PaymentStatus; due: string; received_count: number }>(result);
 }
 
 /** Paid payments per bucket (days or ISO weeks in the time zone), every bucket of the range present. */

@@ -72,10 +72,16 @@ export async function getSummary(
     // Sequential on purpose: PGlite is one connection, and on PostgreSQL these are a few index range scans.
     const instants = await repo.findRangeInstants(db, scope);
     const byStatus = await repo.sumByStatus(db, scope);
-    const partial = await repo.sumPartial(db, scope);
     const buckets = await repo.sumPaidByBucket(db, scope, bucket);
     const of = (status: string) => byStatus.find((r) => r.status === status) ?? ZERO;
     const revenue = addMoney(of("completed"), of("paid_late"));
+    // Not paid in full but received something: partial, or expired after a partial payment (the expired ones
+    // that received nothing add nothing to the sums, only to the count).
+    const expired = of("expired");
+    const partial = addMoney(of("partial"), {
+      ...expired,
+      count: "received_count" in expired ? (expired.received_count as number) : 0,
+    });
     const valued = revenue.count - revenue.unvalued;
     return {
       from: range.from,
