@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -207,6 +208,12 @@ export const payments = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     monitorUntil: timestamp("monitor_until", { withTimezone: true }).notNull(),
     completedAt: timestamp("completed_at", { withTimezone: true }),
+    /**
+     * For a payment asked in CPXTB (no locked price): the USD rate when it was paid, so reports can value it.
+     * Null when no price could be read then (reports count those as without a USD value).
+     */
+    completedPriceE18: baseUnits("completed_price_e18"),
+    completedPriceAt: timestamp("completed_price_at", { withTimezone: true }),
     regeneratedFromId: text("regenerated_from_id"),
     regeneratedToId: text("regenerated_to_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -216,6 +223,10 @@ export const payments = pgTable(
     index("payments_merchant_created_idx").on(t.merchantId, t.id),
     index("payments_status_expires_idx").on(t.status, t.expiresAt),
     index("payments_match_idx").on(t.chainId, t.tokenAddress, t.receivingAddress, t.amountDue),
+    // Reports: a merchant's payments by creation time (range scans for totals, buckets and the CSV).
+    index("payments_merchant_created_at_idx").on(t.merchantId, t.createdAt, t.id),
+    // The history search `q` (a substring of description, order id or reference): trigrams (pg_trgm).
+    index("payments_search_trgm_idx").using("gin", sql`(${paymentSearchText(t)}) gin_trgm_ops`),
   ],
 );
 
@@ -243,6 +254,18 @@ export const paymentAmounts = pgTable(
     index("payment_amounts_payment_idx").on(t.paymentId, t.kind),
   ],
 );
+
+/**
+ * What the history search looks in, as one expression: the query must repeat it exactly for the trigram index to
+ * serve it (repository `listPaymentsOfOwner`).
+ */
+export function paymentSearchText(t: {
+  description: AnyPgColumn;
+  orderId: AnyPgColumn;
+  reference: AnyPgColumn;
+}) {
+  return sql`coalesce(${t.description}, '') || ' ' || coalesce(${t.orderId}, '') || ' ' || ${t.reference}`;
+}
 
 /** Token Transfer logs to merchant addresses: each (chain, tx, log index) once; credited to at most one payment. */
 export const chainTransfers = pgTable(

@@ -1,9 +1,53 @@
-import { ChartColumn } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { ChartColumn, Plus } from "lucide-react";
+import { Link } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
-import { PendingFeature } from "@/components/layout/pending-feature";
+import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { useAuth } from "@/features/auth/auth-provider";
 import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
+import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
+import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
+import { useLiveMerchant } from "@/features/payments/dashboard/use-live-merchant";
+import { reportsQueryKeyRoot } from "@/features/reports/api/get-report-summary";
+import { ReportsView } from "@/features/reports/components/reports-view";
+
+/** Any change to one of the business's payments (paid, expired...) refetches the report on screen. */
+function LiveReports() {
+  const queryClient = useQueryClient();
+  useLiveMerchant(() => {
+    void queryClient.invalidateQueries({ queryKey: reportsQueryKeyRoot });
+  });
+  return null;
+}
+
+function MerchantReports() {
+  const merchant = useMerchant();
+  const fallback = merchantQueryState(merchant);
+  if (fallback) return fallback;
+  if (!merchant.data) {
+    return (
+      <div className="flex flex-col items-start gap-3 rounded-xl border border-border bg-card p-4 sm:p-6">
+        <p className="font-semibold">No business registered yet</p>
+        <p className="text-muted-foreground text-sm">
+          Reports are built from the payments your business receives. Register it on the merchant dashboard
+          first.
+        </p>
+        <Button asChild>
+          <Link href="/merchant">
+            <Plus aria-hidden="true" /> Register your business
+          </Link>
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <>
+      <LiveReports />
+      <ReportsView businessName={merchant.data.name} />
+    </>
+  );
+}
 
 export default function ReportsPage() {
   const { user, isLoading } = useAuth();
@@ -17,10 +61,7 @@ export default function ReportsPage() {
       {isLoading ? (
         <Spinner size="lg" label="Checking your session" />
       ) : user ? (
-        <PendingFeature title="No reports yet">
-          Reports are built from your payments, which are not available on accounts yet. They will appear
-          here, with CSV and PDF export, once your business receives payments.
-        </PendingFeature>
+        <MerchantReports />
       ) : (
         <SignInPrompt reason="Sign in to see reports on your business's payments." />
       )}

@@ -20,6 +20,8 @@ export type EvaluationContext = {
   cause: string;
   transferId?: string | null;
   blockNumber?: bigint | null;
+  /** The USD rate now, read when a payment asked in CPXTB (no locked price) becomes paid; null if unavailable. */
+  completionPrice?: () => Promise<{ priceE18: bigint; at: Date } | null>;
 };
 
 /** The payment's credited, still-existing transfers. */
@@ -87,6 +89,11 @@ export async function evaluatePayment(
   const paid = next === "completed" || next === "paid_late";
   // Kept through `invalid`, so a payment whose log comes back is restored to what it was.
   const completedAt = paid && !payment.completedAt ? ctx.now : payment.completedAt;
+  // Reports value a CPXTB-asked payment at the rate of its completion (decision 011).
+  const completedPrice =
+    paid && !payment.completedAt && payment.priceE18 === null && ctx.completionPrice
+      ? await ctx.completionPrice()
+      : null;
   const changed =
     next !== current ||
     live !== payment.live ||
@@ -105,6 +112,9 @@ export async function evaluatePayment(
       amountSeen: sums.seen,
       overpaid,
       completedAt,
+      ...(completedPrice
+        ? { completedPriceE18: completedPrice.priceE18, completedPriceAt: completedPrice.at }
+        : {}),
       updatedAt: ctx.now,
     })
     .where(eq(payments.id, paymentId));

@@ -161,6 +161,8 @@ export async function insertPayments(
         status: "pending",
         live: true,
         completedAt: null,
+        completedPriceE18: null,
+        completedPriceAt: null,
         regeneratedToId: null,
         updatedAt: v.createdAt,
       },

@@ -6,6 +6,7 @@ import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import type { SessionCache } from "../auth/session-cache.ts";
 import { merchantRoutes } from "../merchants/routes.ts";
 import type { RealtimeHub } from "../realtime/hub.ts";
+import { reportRoutes } from "../reports/routes.ts";
 import { paymentRoutes } from "./routes.ts";
 import { PaymentsRuntime, type PaymentsRuntimeOptions } from "./runtime.ts";
 import type { PaymentsDeps } from "./service.ts";
@@ -63,4 +64,5 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
   });
   await app.register(merchantRoutes, { db: database.db });
   await app.register(paymentRoutes, { deps, config });
+  await app.register(reportRoutes, { db: database.db, tokenSymbol: chain?.token.symbol ?? "CPXTB" });
 }

@@ -7,6 +7,7 @@ import {
   merchants,
   paymentAmounts,
   paymentEvents,
+  paymentSearchText,
   payments,
   paymentTimeline,
 } from "../../db/schema.ts";
@@ -76,6 +77,9 @@ export async function listPaymentsOfOwner(
         eq(merchants.ownerId, ownerId),
         filter.status ? eq(payments.status, filter.status) : undefined,
         filter.orderId ? eq(payments.orderId, filter.orderId) : undefined,
+        // The joined text is what the trigram index holds (it lets the index find candidates); the exact
+        // per-field test keeps a match from spanning two fields.
+        pattern ? sql`(${paymentSearchText(payments)}) ilike ${pattern}` : undefined,
         pattern
           ? or(
               ilike(payments.description, pattern),

@@ -182,6 +182,18 @@ async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantSelector,
   );
 }
 
+/** The rate for valuing a payment asked in CPXTB when it is paid; never blocks the payment when unavailable. */
+function completionPriceOf(chain: Chain) {
+  return async () => {
+    try {
+      const price = await chain.price.getPrice();
+      return price.stale ? null : { priceE18: price.priceE18, at: price.updatedAt };
+    } catch {
+      return null;
+    }
+  };
+}
+
 async function lockPrice(chain: Chain) {
   const price = await chain.price.getQuotablePrice();
   return { priceE18: price.priceE18, source: price.source, at: price.updatedAt };
@@ -386,6 +398,7 @@ export async function submitTransaction(deps: PaymentsDeps, payment: repo.Paymen
     await evaluatePayment(tx, payment.id, {
       head,
       confirmations: chain.confirmations,
+      completionPrice: completionPriceOf(chain),
       now: deps.now(),
       chainTime: tip?.blockTime ?? null,
       cause: `transaction ${chosen.txHash} (log ${chosen.logIndex}) submitted, block ${chosen.blockNumber}`,
@@ -441,6 +454,7 @@ export async function assignTransfer(
     await evaluatePayment(tx, payment.id, {
       head,
       confirmations: chain.confirmations,
+      completionPrice: completionPriceOf(chain),
       now: deps.now(),
       chainTime: tip?.blockTime ?? null,
       cause: `transfer ${transfer.txHash} (log ${transfer.logIndex}) assigned by the merchant`,
@@ -483,6 +497,7 @@ export async function expireDue(deps: PaymentsDeps, chain: Chain, chainTime: Dat
       evaluatePayment(tx, id, {
         head,
         confirmations: chain.confirmations,
+        completionPrice: completionPriceOf(chain),
         now,
         chainTime,
         cause: chainTime
@@ -508,6 +523,7 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
   ) => ({
     head,
     confirmations: chain.confirmations,
+    completionPrice: completionPriceOf(chain),
     now: deps.now(),
     chainTime,
     cause,

@@ -1,0 +1,218 @@
+import type { ReportSummary } from "@common/reports";
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { formatTokenAmount, formatUsd } from "@/features/payments/format";
+import { STATUS_INFO } from "@/features/payments/payment-status";
+import { bucketLabel } from "./components/revenue-chart";
+import { formatDay } from "./range";
+
+/**
+ * The report as an A4 PDF, made in the browser: the same totals, chart and tables as the page. This module and
+ * pdf-lib load only when the merchant asks for the PDF (a dynamic import).
+ */
+const A4 = { width: 595.28, height: 841.89 };
+const MARGIN = 48;
+const GREY = rgb(0.32, 0.35, 0.42);
+const LINE = rgb(0.85, 0.87, 0.92);
+const BAR = rgb(0.184, 0.357, 0.827);
+
+/** The standard PDF fonts know Latin-1 only: anything else is shown as "?" rather than failing. */
+function printable(font: PDFFont, text: string): string {
+  const known = new Set(font.getCharacterSet());
+  return Array.from(text.replace(/\u2026/g, "..."))
+    .map((c) => (known.has(c.codePointAt(0)!) ? c : "?"))
+    .join("");
+}
+
+class Writer {
+  page!: PDFPage;
+  y = 0;
+  constructor(
+    private readonly pdf: PDFDocument,
+    readonly regular: PDFFont,
+    readonly bold: PDFFont,
+  ) {
+    this.newPage();
+  }
+  newPage() {
+    this.page = this.pdf.addPage([A4.width, A4.height]);
+    this.y = A4.height - MARGIN;
+  }
+  /** Room for `height` more points, or a new page. */
+  need(height: number) {
+    if (this.y - height < MARGIN) this.newPage();
+  }
+  text(text: string, x: number, size = 10, font = this.regular, color = rgb(0, 0, 0)) {
+    this.page.drawText(printable(font, text), { x, y: this.y, size, font, color });
+  }
+  right(text: string, xRight: number, size = 10, font = this.regular) {
+    const t = printable(font, text);
+    this.page.drawText(t, { x: xRight - font.widthOfTextAtSize(t, size), y: this.y, size, font });
+  }
+  rule() {
+    this.page.drawLine({
+      start: { x: MARGIN, y: this.y - 4 },
+      end: { x: A4.width - MARGIN, y: this.y - 4 },
+      thickness: 0.5,
+      color: LINE,
+    });
+  }
+  /** A table: the first column left-aligned, the others right-aligned at `columns` x positions. */
+  table(head: string[], rows: string[][], columns: number[]) {
+    this.need(40);
+    const row = (cells: string[], font: PDFFont) => {
+      this.text(cells[0]!, MARGIN, 9.5, font);
+      cells.slice(1).forEach((c, i) => {
+        this.right(c, columns[i]!, 9.5, font);
+      });
+    };
+    row(head, this.bold);
+    this.rule();
+    this.y -= 16;
+    for (const cells of rows) {
+      this.need(16);
+      row(cells, this.regular);
+      this.y -= 14;
+    }
+    this.y -= 10;
+  }
+}
+
+function usd(value: string) {
+  return formatUsd(value);
+}
+
+export async function createReportPdf(
+  report: ReportSummary,
+  businessName: string | null,
+): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const range = `${formatDay(report.from)} - ${formatDay(report.to)}`;
+  pdf.setTitle(`Payments report ${report.from} to ${report.to}`);
+  pdf.setCreator("CPXTB Pay");
+  pdf.setProducer("CPXTB Pay");
+  const w = new Writer(
+    pdf,
+    await pdf.embedFont(StandardFonts.Helvetica),
+    await pdf.embedFont(StandardFonts.HelveticaBold),
+  );
+  const symbol = report.token.symbol;
+  const tokens = (v: string) => `${formatTokenAmount(v)} ${symbol}`;
+
+  w.text(businessName ? `${businessName} - Payments report` : "Payments report", MARGIN, 20, w.bold);
+  w.y -= 20;
+  w.text(`${range} (${report.tz})`, MARGIN, 11, w.regular, GREY);
+  w.y -= 14;
+  w.text(
+    `Made ${new Date().toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}`,
+    MARGIN,
+    9,
+    w.regular,
+    GREY,
+  );
+  w.y -= 28;
+
+  const r = report.revenue;
+  w.table(
+    ["Totals", "Payments", symbol, "USD"],
+    [
+      ["Revenue (paid and paid late)", String(r.count), formatTokenAmount(r.amountReceived), usd(r.usd)],
+      [
+        "Average paid payment",
+        "",
+        r.averageReceived ? formatTokenAmount(r.averageReceived) : "-",
+        r.averageUsd ? usd(r.averageUsd) : "-",
+      ],
+      [
+        "Paid late",
+        String(report.paidLate.count),
+        formatTokenAmount(report.paidLate.amountReceived),
+        usd(report.paidLate.usd),
+      ],
+      [
+        "Partially paid (received)",
+        String(report.partial.count),
+        formatTokenAmount(report.partial.amountReceived),
+        usd(report.partial.usd),
+      ],
+      ["All payments created", String(report.payments), "", ""],
+    ],
+    [330, 440, A4.width - MARGIN],
+  );
+  if (r.unvalued > 0) {
+    w.text(
+      `${r.unvalued} paid payment(s) have no USD rate and are left out of the USD totals.`,
+      MARGIN,
+      9,
+      w.regular,
+      GREY,
+    );
+    w.y -= 20;
+  }
+
+  // The chart: bars of USD revenue per bucket.
+  const chartH = 150;
+  w.need(chartH + 50);
+  w.text(`Revenue per ${report.bucket} (USD)`, MARGIN, 12, w.bold);
+  w.y -= 12;
+  const values = report.buckets.map((b) => Number(b.usd));
+  const max = Math.max(0, ...values) || 1;
+  const plotW = A4.width - 2 * MARGIN;
+  const band = plotW / Math.max(1, values.length);
+  const base = w.y - chartH;
+  w.page.drawLine({
+    start: { x: MARGIN, y: base },
+    end: { x: MARGIN + plotW, y: base },
+    thickness: 0.5,
+    color: GREY,
+  });
+  values.forEach((v, i) => {
+    if (v <= 0) return;
+    const h = (v / max) * (chartH - 10);
+    w.page.drawRectangle({
+      x: MARGIN + i * band + band * 0.15,
+      y: base,
+      width: Math.max(0.5, band * 0.7),
+      height: h,
+      color: BAR,
+    });
+  });
+  w.y = base - 14;
+  w.text(formatDay(report.buckets[0]?.start ?? report.from), MARGIN, 8, w.regular, GREY);
+  w.right(formatDay(report.buckets.at(-1)?.start ?? report.to), MARGIN + plotW, 8);
+  w.text(`max ${usd(String(max.toFixed(2)))}`, MARGIN + plotW / 2 - 20, 8, w.regular, GREY);
+  w.y -= 30;
+
+  w.table(
+    ["By status", "Payments", `Due (${symbol})`, `Received (${symbol})`, "USD value"],
+    report.byStatus.map((s) => [
+      STATUS_INFO[s.status].label,
+      String(s.count),
+      formatTokenAmount(s.amountDue),
+      formatTokenAmount(s.amountReceived),
+      usd(s.usd),
+    ]),
+    [250, 350, 450, A4.width - MARGIN],
+  );
+
+  w.table(
+    [report.bucket === "week" ? "Week" : "Day", "Paid", symbol, "USD"],
+    report.buckets.map((b) => [
+      bucketLabel(b.start, report.bucket),
+      String(b.count),
+      tokens(b.amountReceived),
+      usd(b.usd),
+    ]),
+    [300, 440, A4.width - MARGIN],
+  );
+  return pdf.save();
+}
+
+export async function downloadReportPdf(report: ReportSummary, businessName: string | null) {
+  const bytes = await createReportPdf(report, businessName);
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/pdf" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = `cpxtb-report-${report.from}-to-${report.to}.pdf`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

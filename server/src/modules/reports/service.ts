@@ -1,0 +1,214 @@
+import {
+  DAILY_BUCKETS_UP_TO_DAYS,
+  daysInRange,
+  REPORT_CSV_COLUMNS,
+  type ReportRange,
+  type ReportSummary,
+} from "@common/reports.ts";
+import { formatUnits } from "viem";
+import type { DbOrTx } from "../../db/client.ts";
+import { AppError } from "../../errors.ts";
+import { formatCents } from "../payments/amounts.ts";
+import * as repo from "./repository.ts";
+
+const CSV_PAGE_ROWS = 1000;
+
+function money(row: repo.MoneyRow) {
+  return {
+    count: row.count,
+    amountReceived: formatUnits(BigInt(row.received), 18),
+    usd: formatCents(BigInt(row.usd_cents)),
+    unvalued: row.unvalued,
+  };
+}
+
+const ZERO: repo.MoneyRow = { count: 0, received: "0", usd_cents: "0", unvalued: 0 };
+
+function addMoney(a: repo.MoneyRow, b: repo.MoneyRow): repo.MoneyRow {
+  return {
+    count: a.count + b.count,
+    received: (BigInt(a.received) + BigInt(b.received)).toString(),
+    usd_cents: (BigInt(a.usd_cents) + BigInt(b.usd_cents)).toString(),
+    unvalued: a.unvalued + b.unvalued,
+  };
+}
+
+/** a / b rounded half up (both non-negative). */
+function divRound(a: bigint, b: bigint): bigint {
+  return (2n * a + b) / (2n * b);
+}
+
+/** PostgreSQL knows a few zones differently from the runtime's ICU: its refusal is a bad request too. */
+async function withZoneCheck<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+    const code = e.code ?? e.cause?.code;
+    const message = `${e.message ?? ""} ${e.cause?.message ?? ""}`;
+    if (code === "22023" && /time zone/i.test(message)) {
+      throw new AppError(
+        "VALIDATION_ERROR",
+        "tz: is not a known time zone (use an IANA name like Europe/Berlin)",
+      );
+    }
+    throw error;
+  }
+}
+
+export function bucketOf(range: ReportRange) {
+  return range.bucket ?? (daysInRange(range.from, range.to) <= DAILY_BUCKETS_UP_TO_DAYS ? "day" : "week");
+}
+
+export async function getSummary(
+  db: DbOrTx,
+  ownerId: string,
+  range: ReportRange,
+  tokenSymbol: string,
+): Promise<ReportSummary> {
+  const scope = { ownerId, from: range.from, to: range.to, tz: range.tz };
+  const bucket = bucketOf(range);
+  return withZoneCheck(async () => {
+    // Sequential on purpose: PGlite is one connection, and on PostgreSQL these are a few index range scans.
+    const instants = await repo.findRangeInstants(db, scope);
+    const byStatus = await repo.sumByStatus(db, scope);
+    const buckets = await repo.sumPaidByBucket(db, scope, bucket);
+    const of = (status: string) => byStatus.find((r) => r.status === status) ?? ZERO;
+    const revenue = addMoney(of("completed"), of("paid_late"));
+    // Not paid in full but received something: partial, or expired after a partial payment (the expired ones
+    // that received nothing add nothing to the sums, only to the count).
+    const expired = of("expired");
+    const partial = addMoney(of("partial"), {
+      ...expired,
+      count: "received_count" in expired ? (expired.received_count as number) : 0,
+    });
+    const valued = revenue.count - revenue.unvalued;
+    return {
+      from: range.from,
+      to: range.to,
+      tz: range.tz,
+      bucket,
+      startsAt: instants.start.toISOString(),
+      endsAt: instants.end.toISOString(),
+      token: { symbol: tokenSymbol },
+      payments: byStatus.reduce((n, r) => n + r.count, 0),
+      byStatus: byStatus.map((r) => ({
+        status: r.status,
+        ...money(r),
+        amountDue: formatUnits(BigInt(r.due), 18),
+      })),
+      revenue: {
+        ...money(revenue),
+        averageReceived:
+          revenue.count > 0
+            ? formatUnits(divRound(BigInt(revenue.received), BigInt(revenue.count)), 18)
+            : null,
+        averageUsd: valued > 0 ? formatCents(divRound(BigInt(revenue.usd_cents), BigInt(valued))) : null,
+      },
+      paidLate: money(of("paid_late")),
+      partial: money(partial),
+      buckets: buckets.map((b) => ({ start: b.start, ...money(b) })),
+    };
+  });
+}
+
+/** A cell that a spreadsheet would run as a formula (=, +, -, @, tab, CR) gets a leading apostrophe. */
+export function neutraliseFormula(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+export function csvField(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "";
+  const safe = neutraliseFormula(value);
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export function csvLine(values: Array<string | null | undefined>): string {
+  return `${values.map(csvField).join(",")}\r\n`;
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `2026-03-29T03:30:00.000+02:00`: the instant as the merchant's wall clock, with its offset. */
+export function isoInZone(value: Date | string | null, tz: string): string | null {
+  if (value === null) return null;
+  const date = new Date(value);
+  let format = zoneFormats.get(tz);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: tz,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    zoneFormats.set(tz, format);
+  }
+  const parts: Record<string, string> = {};
+  for (const part of format.formatToParts(date)) parts[part.type] = part.value;
+  const ms = date.getUTCMilliseconds();
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+    ms,
+  );
+  const offsetMin = Math.round((wall - date.getTime()) / 60_000);
+  const sign = offsetMin < 0 ? "-" : "+";
+  const abs = Math.abs(offsetMin);
+  const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+  const msText = String(ms).padStart(3, "0");
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${msText}${offset}`;
+}
+
+export function csvFileName(range: ReportRange) {
+  return `cpxtb-payments-${range.from}-to-${range.to}.csv`;
+}
+
+/**
+ * The export, page by page (keyset on creation time and id): each page is read only when the previous one has
+ * been taken by the response, so memory stays flat. UTF-8 with a byte order mark (spreadsheets then read
+ * non-ASCII descriptions right), CRLF line ends.
+ */
+export async function* csvChunks(db: DbOrTx, ownerId: string, range: ReportRange): AsyncGenerator<string> {
+  const scope = { ownerId, from: range.from, to: range.to, tz: range.tz };
+  const tz = range.tz;
+  let after: { createdKey: string; id: string } | null = null;
+  let first = true;
+  for (;;) {
+    const rows: repo.CsvRow[] = await withZoneCheck(() =>
+      repo.listRowsForCsv(db, scope, after, CSV_PAGE_ROWS),
+    );
+    let chunk = first ? `\uFEFF${csvLine([...REPORT_CSV_COLUMNS])}` : "";
+    first = false;
+    for (const r of rows) {
+      chunk += csvLine([
+        isoInZone(r.created_at, tz),
+        isoInZone(r.completed_at, tz),
+        r.reference,
+        r.order_id,
+        r.description,
+        r.status,
+        formatUnits(BigInt(r.due), 18),
+        formatUnits(BigInt(r.received), 18),
+        r.amount_usd_cents === null ? null : formatCents(BigInt(r.amount_usd_cents)),
+        r.usd_cents === null ? null : formatCents(BigInt(r.usd_cents)),
+        r.rate_e18 === null ? null : formatUnits(BigInt(r.rate_e18), 18),
+        isoInZone(r.rate_at, tz),
+        r.payers,
+        r.tx_hashes,
+      ]);
+    }
+    yield chunk;
+    if (rows.length < CSV_PAGE_ROWS) return;
+    const last = rows.at(-1)!;
+    after = { createdKey: last.created_key, id: last.id };
+  }
+}
