@@ -25,13 +25,19 @@ export type SocialProviderConfig = {
 
 export type SocialConfig = {
   providers: Record<SocialProvider, SocialProviderConfig>;
-  /** Outside production, a provider without credentials is stood in for by the development sign-in page. */
+  /**
+   * Outside a real deployment, a provider without credentials is stood in for by the development sign-in page.
+   * "Real" = NODE_ENV=production against a real chain (RPC_URL): `npm start` on a fresh machine (production build,
+   * embedded chain) is a development setup and gets the page. SOCIAL_DEV_LOGIN=true|false overrides.
+   */
   developmentPage: boolean;
 };
 
 export type WalletConfig = {
   /** BIP-39 mnemonic or 0x-hex seed (16-64 bytes); undefined = generated under DATA_DIR (not in production). */
   masterSeed: string | undefined;
+  /** False in a real deployment (production with RPC_URL): the seed must then come from WALLET_MASTER_SEED. */
+  allowGeneratedSeed: boolean;
   /** Pays the gas of managed wallets; undefined = anvil's account #4 on the development chain, else none. */
   gasPrivateKey: `0x${string}` | undefined;
   /** Most CPXTB (whole tokens, decimal string) one managed wallet may send in 24 hours. */
@@ -107,6 +113,10 @@ export function loadSocialConfig(
   nodeEnv: "development" | "production" | "test",
 ): { social: SocialConfig; wallet: WalletConfig; problems: string[] } {
   const problems: string[] = [];
+  const realDeployment = nodeEnv === "production" && blank(env.RPC_URL) !== undefined;
+  const devLogin = blank(env.SOCIAL_DEV_LOGIN);
+  if (devLogin && devLogin !== "true" && devLogin !== "false")
+    problems.push("SOCIAL_DEV_LOGIN: must be true or false");
   const providers = {} as Record<SocialProvider, SocialProviderConfig>;
   for (const provider of SOCIAL_PROVIDERS) {
     const p = provider.toUpperCase();
@@ -137,7 +147,7 @@ export function loadSocialConfig(
       "WALLET_MASTER_SEED: must be a BIP-39 mnemonic (12-24 words) or a 0x-hex seed of 16-64 bytes",
     );
   }
-  if (!masterSeed && nodeEnv === "production" && blank(env.RPC_URL)) {
+  if (!masterSeed && realDeployment) {
     problems.push("WALLET_MASTER_SEED: required in production (managed wallets hold real funds)");
   }
   const gasPrivateKey = blank(env.GAS_PRIVATE_KEY);
@@ -152,9 +162,10 @@ export function loadSocialConfig(
   if (!/^\d{1,30}$/.test(topUp)) problems.push("GAS_TOP_UP_WEI: must be an integer amount of wei");
   return {
     problems,
-    social: { providers, developmentPage: nodeEnv !== "production" },
+    social: { providers, developmentPage: devLogin ? devLogin === "true" : !realDeployment },
     wallet: {
       masterSeed,
+      allowGeneratedSeed: !realDeployment,
       gasPrivateKey: gasPrivateKey as `0x${string}` | undefined,
       dailyLimitTokens,
       gasTopUpWei: /^\d{1,30}$/.test(topUp) ? BigInt(topUp) : 0n,

@@ -400,7 +400,12 @@ describe("development sign-in page", () => {
   });
 
   it("production without credentials says the provider is not configured", async () => {
-    const prod = loadSocialConfig({}, "production");
+    // `npm start` on a fresh machine (production build, embedded chain) is a development setup: it keeps the page.
+    expect(loadSocialConfig({}, "production").social.developmentPage).toBe(true);
+    expect(loadSocialConfig({ RPC_URL: "https://rpc.example" }, "production").problems).toEqual([
+      "WALLET_MASTER_SEED: required in production (managed wallets hold real funds)",
+    ]);
+    const prod = loadSocialConfig({ RPC_URL: "https://rpc.example" }, "production");
     const app2 = await createTestApp({ social: prod.social, wallet: prod.wallet });
     const providers = await app2.inject({ method: "GET", url: "/api/social-auth/providers" });
     expect(providers.json().providers[0]).toMatchObject({ provider: "google", mode: "unavailable" });

@@ -56,12 +56,11 @@ function secp256k1Uncompressed(compressed: Uint8Array): Uint8Array {
 /** The master seed: WALLET_MASTER_SEED, or (development only) one generated under DATA_DIR, said in the log. */
 export function resolveMasterSeed(
   wallet: WalletConfig,
-  env: string,
   dataDir: string,
   log: { warn: (obj: object, msg: string) => void },
 ): string | null {
   if (wallet.masterSeed) return wallet.masterSeed;
-  if (env === "production") return null;
+  if (!wallet.allowGeneratedSeed) return null;
   const { secret, created, path } = loadOrCreateSecret(dataDir, "wallet-master-seed");
   log.warn(
     { path },

@@ -40,7 +40,7 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
   let keys: ManagedKeys | null | undefined;
   const getKeys = (): ManagedKeys => {
     if (keys === undefined) {
-      const seed = resolveMasterSeed(config.wallet, config.env, config.dataDir, deps.log);
+      const seed = resolveMasterSeed(config.wallet, config.dataDir, deps.log);
       keys = seed ? createManagedKeys(seed) : null;
     }
     if (!keys)
