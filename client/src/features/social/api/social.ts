@@ -1,4 +1,5 @@
 import type {
+  LinkedSocialAccountsResponse,
   ManagedWalletResponse,
   SocialAuthResponse,
   SocialProvider,
@@ -43,4 +44,21 @@ export async function payFromManagedWallet(input: {
   idempotencyKey: string;
 }): Promise<WalletSendResponse> {
   return (await apiRequest("POST", "/api/wallet/pay", input)).json();
+}
+
+export const SOCIAL_ACCOUNTS_QUERY_KEY = ["/api/user/social-accounts"] as const;
+export function socialAccountsQueryOptions() {
+  return queryOptions({
+    queryKey: SOCIAL_ACCOUNTS_QUERY_KEY,
+    queryFn: getQueryFn<LinkedSocialAccountsResponse>({ on401: "throw" }),
+  });
+}
+
+/** Link: the same redirect flow, started by the signed-in user; it comes back to `redirectUrl`. */
+export function linkProviderUrl(provider: SocialProvider, redirectUrl: string): string {
+  return `/api/social-auth/${provider}?link=true&redirectUrl=${encodeURIComponent(redirectUrl)}`;
+}
+
+export async function unlinkProvider(provider: SocialProvider): Promise<LinkedSocialAccountsResponse> {
+  return (await apiRequest("DELETE", `/api/user/social-accounts/${provider}`)).json();
 }
