@@ -23,11 +23,13 @@ for (const width of [390, 1280]) {
       await merchant.dispose();
 
       await page.goto("/auth");
-      await expect(page.getByRole("button", { name: "Continue with Apple" })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Continue with Apple" })).toBeVisible({
+        timeout: 30_000,
+      });
       await shot("auth-social");
 
       await page.goto(`/easy-payment?ref=${payment.reference}`);
-      await expect(page.getByTestId("managed-wallet-sign-in")).toBeVisible();
+      await expect(page.getByTestId("managed-wallet-sign-in")).toBeVisible({ timeout: 30_000 });
       await shot("easy-payment-signed-out");
 
       const started = await page.request.get("/api/social-auth/google?redirectUrl=%2F");
@@ -38,7 +40,7 @@ for (const width of [390, 1280]) {
         `/api/social-auth/google/dev/authorize?state=${state}&name=Screen&email=screen-${width}-${theme}@example.test`,
       );
       await page.goto(`/easy-payment?ref=${payment.reference}`);
-      await expect(page.getByTestId("managed-wallet")).toBeVisible();
+      await expect(page.getByTestId("managed-wallet")).toBeVisible({ timeout: 30_000 });
       await shot("easy-payment-wallet");
     });
   }
