@@ -36,6 +36,9 @@ import { type ClientKeyResolver, ipClientKey, registerRateLimits } from "./modul
 import { securityRoutes } from "./modules/security/routes.ts";
 import { resolveChallengeSecret } from "./modules/security/secret.ts";
 import { siweRoutes } from "./modules/siwe/routes.ts";
+import { socialAuthRoutes } from "./modules/social-auth/routes.ts";
+import { walletRoutes } from "./modules/wallet/routes.ts";
+import { createManagedWallets } from "./modules/wallet/service.ts";
 import {
   loadClientBuild,
   loadPageRenderer,
@@ -175,6 +178,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       createLoginThrottle(sharedState, { perAccount: 10, perIp: 100, windowMs: 15 * 60 * 1000 }),
   });
   await app.register(siweRoutes, { db: database.db, state: sharedState, chain, config });
+  const wallets = createManagedWallets({ db: database.db, config, chain, log: app.log });
+  await app.register(socialAuthRoutes, { db: database.db, state: sharedState, config, wallets });
+  await app.register(walletRoutes, { db: database.db, wallets });
   const content = loadContent(config.contentDir);
   await app.register(contentRoutes, { content, publicUrl: config.publicUrl });
   await app.register(contactRoutes, {

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { loadSocialConfig, type SocialConfig, type WalletConfig } from "./config-social.ts";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -165,6 +166,9 @@ export type Config = {
   contentDir: string;
   chain: ChainConfig;
   payments: PaymentsConfig;
+  /** Social sign-in providers and managed wallets (config-social.ts). */
+  social: SocialConfig;
+  wallet: WalletConfig;
 };
 
 export type PaymentsConfig = {
@@ -191,7 +195,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const chain = chainConfig(e);
-  if (chain.problems.length > 0) throw new ConfigError(chain.problems);
+  const social = loadSocialConfig(env, e.NODE_ENV);
+  if (chain.problems.length + social.problems.length > 0) {
+    throw new ConfigError([...chain.problems, ...social.problems]);
+  }
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -233,6 +240,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       indexerMaxRange: e.INDEXER_MAX_RANGE,
       indexerStartBlock: e.INDEXER_START_BLOCK,
     },
+    social: social.social,
+    wallet: social.wallet,
   };
 }
 

@@ -366,3 +366,95 @@ export const contactMessages = pgTable(
   },
   (t) => [index("contact_messages_created_at_idx").on(t.createdAt)],
 );
+
+// ---- Social sign-in and managed wallets (docs/decisions/012-social-sign-in-and-managed-wallets.md) ----
+
+export const SOCIAL_PROVIDERS = ["google", "facebook", "twitter", "apple"] as const;
+
+/**
+ * A provider identity linked to an account. Found by (provider, subject) only: never by display name or email.
+ * `email` is what the provider said (and whether it said it was verified); it is shown, never used to match.
+ */
+export const socialAccounts = pgTable(
+  "social_accounts",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: SOCIAL_PROVIDERS }).notNull(),
+    subject: text("subject").notNull(),
+    name: text("name"),
+    email: text("email"),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    /** True when the identity came from the development sign-in page, not from the real provider. */
+    development: boolean("development").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("social_accounts_provider_subject_key").on(t.provider, t.subject),
+    index("social_accounts_user_id_idx").on(t.userId),
+  ],
+);
+
+/**
+ * The custodial wallet of an account: its address is derived from WALLET_MASTER_SEED at m/44'/60'/0'/0/<index>.
+ * Only the index and the address are stored; the key is derived when signing and dropped after.
+ */
+export const managedWallets = pgTable("managed_wallets", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id),
+  /** Never reused: a new account always gets a fresh index, even if an earlier row were removed. */
+  addressIndex: bigserial("address_index", { mode: "number" }).notNull().unique(),
+  address: text("address").notNull().unique(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The next nonce of every address the server signs for (managed wallets and the gas account), locked per send. */
+export const walletSigners = pgTable("wallet_signers", {
+  address: text("address").primaryKey(),
+  nextNonce: integer("next_nonce").notNull().default(0),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const WALLET_SEND_STATUSES = ["reserved", "signed", "broadcast", "failed"] as const;
+
+/**
+ * Every transaction the server signs, written before it is broadcast: a retry with the same idempotency key finds
+ * the row (and re-broadcasts the same signed bytes when needed), so nothing is ever sent twice.
+ */
+export const walletSends = pgTable(
+  "wallet_sends",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    kind: text("kind", { enum: ["pay", "withdraw", "gas_topup"] }).notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    chainId: integer("chain_id").notNull(),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    /** Null for ETH (gas top-ups). */
+    tokenAddress: text("token_address"),
+    amountBase: baseUnits("amount_base").notNull(),
+    paymentReference: text("payment_reference"),
+    nonce: integer("nonce"),
+    txHash: text("tx_hash"),
+    /** The signed transaction (never a key): re-broadcast as is after a crash. */
+    rawTx: text("raw_tx"),
+    status: text("status", { enum: WALLET_SEND_STATUSES }).notNull().default("reserved"),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("wallet_sends_idempotency_key").on(t.userId, t.idempotencyKey),
+    uniqueIndex("wallet_sends_from_nonce_key")
+      .on(t.chainId, t.fromAddress, t.nonce)
+      .where(sql`${t.nonce} is not null`),
+    index("wallet_sends_user_created_idx").on(t.userId, t.createdAt),
+  ],
+);

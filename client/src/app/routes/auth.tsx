@@ -11,6 +11,7 @@ import { useAuth } from "@/features/auth/auth-provider";
 import { LoginForm } from "@/features/auth/components/login-form";
 import { RegisterForm } from "@/features/auth/components/register-form";
 import { WalletSignInButton } from "@/features/auth/components/wallet-sign-in-button";
+import { SocialSignIn } from "@/features/social/components/social-sign-in";
 
 /** Loads the wallet code only when asked (it stays out of this page's chunk too). */
 const signInWithWallet: WalletSigner = (getNonce) =>
@@ -85,8 +86,9 @@ export default function AuthPage() {
                 <RegisterForm onSuccess={goToDashboard} />
               </Tabs.Content>
             </Tabs.Root>
-            <div className="mt-6">
+            <div className="mt-6 flex flex-col gap-6">
               <WalletSignInButton signer={signInWithWallet} onSuccess={goToDashboard} />
+              <SocialSignIn />
             </div>
           </CardContent>
         </Card>

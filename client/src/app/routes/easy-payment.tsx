@@ -2,26 +2,24 @@ import { referenceParams } from "@common/payments";
 import { Zap } from "lucide-react";
 import { useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
-import { PendingFeature } from "@/components/layout/pending-feature";
+import { usePublicPayment } from "@/features/payments/api/get-public-payment";
 import { sendWithBrowserWallet } from "@/features/payments/browser-wallet-transfer";
-import { PayView } from "@/features/payments/components/pay-view";
+import { baseToDecimal, PayView, remainingBase } from "@/features/payments/components/pay-view";
 import { PaymentLookupForm } from "@/features/payments/components/payment-lookup-form";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
+import { ManagedWalletPay } from "@/features/social/components/managed-wallet-pay";
 import { useDocumentTitle } from "@/lib/document-title";
 
 /**
- * /easy-payment?ref=<reference>: the fewest steps to pay one payment. Paying from a social account's managed wallet
- * arrives with social sign-in; until then the payment opens straight in the pay view (browser wallet in one click,
- * or the QR code for a mobile wallet). Without a valid reference the page asks for one.
+ * /easy-payment?ref=<reference>: the fewest steps to pay one payment. A social account pays with one button from
+ * its managed wallet (sign in first, right here); the pay view below still offers a browser wallet or the QR code,
+ * and shows the status as the chain reports it. Without a valid reference the page asks for one.
  */
 export default function EasyPaymentPage() {
   const ref = new URLSearchParams(useSearch()).get("ref")?.trim() ?? "";
   const valid = referenceParams.safeParse({ reference: ref }).success;
   useDocumentTitle("Easy Payment");
-  if (valid)
-    return (
-      <PayView key={ref} reference={ref} sendTransfer={sendWithBrowserWallet} headerEnd={<ThemeToggle />} />
-    );
+  if (valid) return <EasyPayment key={ref} reference={ref} />;
   return (
     <PageFrame
       title="Easy Payment"
@@ -37,11 +35,20 @@ export default function EasyPaymentPage() {
           </p>
         ) : null}
         <PaymentLookupForm to={(reference) => `/easy-payment?ref=${reference}`} submitLabel="Open payment" />
-        <PendingFeature title="Paying with a social sign-in wallet is not available yet">
-          It opens together with social sign-in. Today, pay from a browser wallet or scan the payment's QR
-          code with any mobile wallet.
-        </PendingFeature>
       </div>
     </PageFrame>
+  );
+}
+
+function EasyPayment({ reference }: { reference: string }) {
+  const payment = usePublicPayment(reference).data;
+  const due = payment ? baseToDecimal(remainingBase(payment), payment.token.decimals) : null;
+  return (
+    <>
+      <div className="mx-auto w-full max-w-md px-4 pt-4">
+        <ManagedWalletPay payment={payment} due={due} />
+      </div>
+      <PayView reference={reference} sendTransfer={sendWithBrowserWallet} headerEnd={<ThemeToggle />} />
+    </>
   );
 }

@@ -15,6 +15,7 @@ import {
   SessionsSection,
 } from "@/features/auth/components/profile-sections";
 import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
+import { LinkedSocialAccountsSection } from "@/features/social/components/linked-social-accounts";
 import { toast } from "@/hooks/use-toast";
 
 /** The wallet code loads only when a wallet is linked. */
@@ -70,6 +71,7 @@ export default function ProfilePage() {
           <EmailSection user={user} />
           <PasswordSection user={user} />
           <LinkedWalletsSection user={user} signer={signLinkMessage} />
+          <LinkedSocialAccountsSection />
           <SessionsSection />
           <PreferencesSection user={user} />
         </>

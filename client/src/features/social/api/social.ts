@@ -1,0 +1,64 @@
+import type {
+  LinkedSocialAccountsResponse,
+  ManagedWalletResponse,
+  SocialAuthResponse,
+  SocialProvider,
+  SocialProvidersResponse,
+  WalletSendResponse,
+} from "@common/social";
+import { queryOptions } from "@tanstack/react-query";
+import { apiRequest, getQueryFn } from "@/lib/api-client";
+
+export const SOCIAL_PROVIDERS_QUERY_KEY = ["/api/social-auth/providers"] as const;
+export function socialProvidersQueryOptions() {
+  return queryOptions({
+    queryKey: SOCIAL_PROVIDERS_QUERY_KEY,
+    queryFn: getQueryFn<SocialProvidersResponse>({ on401: "throw" }),
+  });
+}
+
+/** Spec section 7: the browser goes here for the real (redirect) login, and comes back to `redirectUrl`. */
+export function realLoginUrl(provider: SocialProvider, redirectUrl: string): string {
+  return `/api/social-auth/${provider}?enableRealLogin=true&redirectUrl=${encodeURIComponent(redirectUrl)}`;
+}
+
+/** Spec section 7: POST /api/social-auth/{provider}; answers the social user, or throws (401 carries the URL). */
+export async function postSocialAuth(
+  provider: SocialProvider,
+  body: { redirectUrl: string; enableWeb3Auth: boolean; enableRealLogin: boolean },
+): Promise<SocialAuthResponse> {
+  return (await apiRequest("POST", `/api/social-auth/${provider}`, body)).json();
+}
+
+export const MANAGED_WALLET_QUERY_KEY = ["/api/wallet"] as const;
+/** The signed-in social account's managed wallet; null when signed out (401). */
+export function managedWalletQueryOptions() {
+  return queryOptions({
+    queryKey: MANAGED_WALLET_QUERY_KEY,
+    queryFn: getQueryFn<ManagedWalletResponse | null>({ on401: "returnNull" }),
+  });
+}
+
+export async function payFromManagedWallet(input: {
+  reference: string;
+  idempotencyKey: string;
+}): Promise<WalletSendResponse> {
+  return (await apiRequest("POST", "/api/wallet/pay", input)).json();
+}
+
+export const SOCIAL_ACCOUNTS_QUERY_KEY = ["/api/user/social-accounts"] as const;
+export function socialAccountsQueryOptions() {
+  return queryOptions({
+    queryKey: SOCIAL_ACCOUNTS_QUERY_KEY,
+    queryFn: getQueryFn<LinkedSocialAccountsResponse>({ on401: "throw" }),
+  });
+}
+
+/** Link: the same redirect flow, started by the signed-in user; it comes back to `redirectUrl`. */
+export function linkProviderUrl(provider: SocialProvider, redirectUrl: string): string {
+  return `/api/social-auth/${provider}?link=true&redirectUrl=${encodeURIComponent(redirectUrl)}`;
+}
+
+export async function unlinkProvider(provider: SocialProvider): Promise<LinkedSocialAccountsResponse> {
+  return (await apiRequest("DELETE", `/api/user/social-accounts/${provider}`)).json();
+}

@@ -1,0 +1,85 @@
+import {
+  REAL_LOGIN_REDIRECT_MS,
+  SOCIAL_PROVIDER_NAMES,
+  SOCIAL_PROVIDERS,
+  type SocialProvider,
+} from "@common/social";
+import { useQuery } from "@tanstack/react-query";
+import * as React from "react";
+import { Button } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/spinner";
+import { realLoginUrl, socialProvidersQueryOptions } from "../api/social";
+import { ProviderMark } from "./provider-mark";
+
+/**
+ * The four provider buttons. Real login is the default (spec section 4): a visible "Redirecting..." for 1.5 s,
+ * then the browser goes to the provider (or, without credentials outside production, the development page)
+ * and comes back to this page signed in.
+ */
+export function SocialSignIn({ redirectUrl }: { redirectUrl?: string }) {
+  const providers = useQuery(socialProvidersQueryOptions());
+  const [redirecting, setRedirecting] = React.useState<SocialProvider | null>(null);
+  const timer = React.useRef<ReturnType<typeof setTimeout>>(undefined);
+  React.useEffect(() => () => clearTimeout(timer.current), []);
+
+  const modeOf = (provider: SocialProvider) =>
+    providers.data?.providers.find((p) => p.provider === provider)?.mode ?? "provider";
+
+  const start = (provider: SocialProvider) => {
+    setRedirecting(provider);
+    const target = realLoginUrl(provider, redirectUrl ?? window.location.href);
+    timer.current = setTimeout(() => window.location.assign(target), REAL_LOGIN_REDIRECT_MS);
+  };
+
+  return (
+    <div className="flex flex-col gap-3" data-testid="social-sign-in">
+      <div className="flex items-center gap-3 text-muted-foreground text-sm">
+        <span className="h-px flex-1 bg-border" />
+        or continue with
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+        {SOCIAL_PROVIDERS.map((provider) => {
+          const name = SOCIAL_PROVIDER_NAMES[provider];
+          const mode = modeOf(provider);
+          const unavailable = mode === "unavailable";
+          return (
+            <Button
+              key={provider}
+              type="button"
+              variant="outline"
+              className="h-11 justify-start gap-3"
+              disabled={unavailable || redirecting !== null}
+              onClick={() => start(provider)}
+              aria-describedby={unavailable ? `social-${provider}-note` : undefined}
+            >
+              {redirecting === provider ? (
+                <Spinner size="sm" label="Redirecting" />
+              ) : (
+                <ProviderMark provider={provider} className="size-5 shrink-0" />
+              )}
+              <span>{redirecting === provider ? "Redirecting..." : `Continue with ${name}`}</span>
+              {unavailable ? (
+                <span id={`social-${provider}-note`} className="ml-auto text-muted-foreground text-xs">
+                  not configured
+                </span>
+              ) : null}
+            </Button>
+          );
+        })}
+      </div>
+      {redirecting ? (
+        <p role="status" className="text-center text-muted-foreground text-sm">
+          Redirecting to {SOCIAL_PROVIDER_NAMES[redirecting]}...
+        </p>
+      ) : providers.data?.providers.some((p) => p.mode === "development") ? (
+        <p className="text-center text-muted-foreground text-xs">
+          Providers without credentials open a development sign-in page on this server.
+        </p>
+      ) : null}
+      <p className="text-center text-muted-foreground text-xs">
+        A social account comes with a custodial CPXTB wallet: this platform holds its key.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,232 @@
+import { sql } from "drizzle-orm";
+import { erc20Abi, formatUnits, getAddress, type Hex, parseUnits, toHex } from "viem";
+import { HDKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { App } from "../src/app.ts";
+import { connectChain } from "../src/chain/service.ts";
+import { loadSocialConfig } from "../src/config-social.ts";
+import { rowsOf } from "../src/db/client.ts";
+import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
+import { createTestApp } from "./helpers.ts";
+import {
+  api,
+  chainTools,
+  createMerchant,
+  createPayment,
+  getPayment,
+  paymentTestConfig,
+} from "./payment-helpers.ts";
+
+const SEED = `0x${"5a".repeat(32)}` as Hex;
+const ORIGIN = "http://pay.example.test";
+const HOST = { host: "pay.example.test" };
+let chain: TestChain;
+let app: App;
+let tools: ReturnType<typeof chainTools>;
+/** Every response body of this file, to prove no key ever leaves the server. */
+const bodies: string[] = [];
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  tools = chainTools(chain);
+  const connected = await connectChain(chainConfigFor(chain.url, chain.deployment));
+  const social = loadSocialConfig({ MANAGED_WALLET_DAILY_LIMIT: "500" }, "development");
+  app = await createTestApp(
+    {
+      ...paymentTestConfig(),
+      publicUrl: ORIGIN,
+      social: social.social,
+      wallet: { ...social.wallet, masterSeed: SEED },
+    },
+    { chain: connected },
+  );
+  await app.payments.indexer!.runOnce();
+});
+afterAll(async () => {
+  await chain?.stop();
+});
+
+const cookieOf = (res: Awaited<ReturnType<App["inject"]>>, name: string) =>
+  res.cookies.find((c) => c.name === name)?.value;
+
+/** A social account through the development provider page (the whole redirect flow). */
+async function socialUser(email: string): Promise<string> {
+  const begin = await app.inject({
+    method: "GET",
+    url: "/api/social-auth/google?redirectUrl=%2F",
+    headers: HOST,
+  });
+  const state = new URL(begin.headers.location as string, ORIGIN).searchParams.get("state")!;
+  const go = await app.inject({
+    method: "GET",
+    url: `/api/social-auth/google/dev/authorize?state=${state}&name=Pat&email=${encodeURIComponent(email)}`,
+    headers: HOST,
+  });
+  const done = await app.inject({
+    method: "GET",
+    url: go.headers.location as string,
+    headers: { ...HOST, cookie: `cpxtb_social_flow=${cookieOf(begin, "cpxtb_social_flow")}` },
+  });
+  expect(done.statusCode, done.body).toBe(303);
+  return `cpxtb_session=${cookieOf(done, "cpxtb_session")}`;
+}
+
+async function call(cookie: string, method: "GET" | "POST", url: string, payload?: object) {
+  const res = await app.inject({ method, url, payload, headers: { ...HOST, cookie } });
+  bodies.push(res.body);
+  return res;
+}
+
+const wallet = async (cookie: string) =>
+  (await call(cookie, "GET", "/api/wallet")).json() as {
+    address: `0x${string}`;
+    balance: string;
+    ethBalance: string;
+  };
+const tokens = (n: string) => parseUnits(n, 18);
+const ethOf = (address: `0x${string}`) => tools.test.getBalance({ address });
+const tokenOf = (address: `0x${string}`) =>
+  tools.test.readContract({
+    address: chain.deployment.token,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [address],
+  });
+const sync = () => app.payments.indexer!.runOnce();
+
+describe("managed wallets", () => {
+  it("the address is stable per account and different between accounts; derived at m/44'/60'/0'/0/i", async () => {
+    const a = await socialUser("a@example.com");
+    const first = await wallet(a);
+    const again = await wallet(await socialUser("a@example.com"));
+    const b = await wallet(await socialUser("b@example.com"));
+    expect(again.address).toBe(first.address);
+    expect(b.address).not.toBe(first.address);
+    const root = HDKey.fromMasterSeed(Buffer.from(SEED.slice(2), "hex"));
+    const derived = [0, 1, 2, 3].map(
+      (i) => privateKeyToAccount(toHex(root.derive(`m/44'/60'/0'/0/${i}`).privateKey!)).address,
+    );
+    expect(derived).toContain(first.address);
+    expect(derived).toContain(b.address);
+  });
+
+  it("pays a payment with no ETH in the wallet (gas top-up first); the indexer turns it completed", async () => {
+    const payer = await socialUser("payer@example.com");
+    const { address } = await wallet(payer);
+    await chain.mint(address, tokens("100"));
+    expect(await ethOf(address)).toBe(0n);
+    const merchant = await createMerchant(app);
+    const payment = await createPayment(app, merchant.cookie, { currency: "CPXTB", amount: "12.5" });
+    const res = await call(payer, "POST", "/api/wallet/pay", {
+      reference: payment.reference,
+      idempotencyKey: "pay-key-0001",
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const sent = res.json();
+    expect(sent).toMatchObject({ kind: "pay", status: "broadcast", paymentReference: payment.reference });
+    const receipt = await tools.test.waitForTransactionReceipt({ hash: sent.txHash, pollingInterval: 20 });
+    expect(receipt.status).toBe("success");
+    expect(await tokenOf(getAddress(merchant.wallet.address))).toBe(BigInt(payment.amountDueBase));
+    // Not marked paid by the send: only the indexer's reading of the chain does that.
+    expect((await getPayment(app, merchant.cookie, payment.id)).status).toBe("pending");
+    await sync();
+    expect((await getPayment(app, merchant.cookie, payment.id)).status).toBe("completed");
+    const after = await wallet(payer);
+    expect(after.balance).toBe(formatUnits(tokens("100") - BigInt(payment.amountDueBase), 18));
+    expect(Number(after.ethBalance)).toBeGreaterThan(0);
+  });
+
+  it("the same idempotency key sends once, even when two requests race", async () => {
+    const payer = await socialUser("racer@example.com");
+    const { address } = await wallet(payer);
+    await chain.mint(address, tokens("100"));
+    const merchant = await createMerchant(app);
+    const payment = await createPayment(app, merchant.cookie, { currency: "CPXTB", amount: "3" });
+    const body = { reference: payment.reference, idempotencyKey: "race-key-0001" };
+    const [r1, r2] = await Promise.all([
+      call(payer, "POST", "/api/wallet/pay", body),
+      call(payer, "POST", "/api/wallet/pay", body),
+    ]);
+    expect([r1.statusCode, r2.statusCode], `${r1.body} ${r2.body}`).toEqual([200, 200]);
+    expect(r1.json().txHash).toBe(r2.json().txHash);
+    const retry = await call(payer, "POST", "/api/wallet/pay", body);
+    expect(retry.json().txHash).toBe(r1.json().txHash);
+    await tools.test.waitForTransactionReceipt({ hash: r1.json().txHash, pollingInterval: 20 });
+    expect(await tokenOf(getAddress(merchant.wallet.address))).toBe(BigInt(payment.amountDueBase));
+    expect(await tokenOf(address)).toBe(tokens("100") - BigInt(payment.amountDueBase));
+    // Another key for the now-paid payment is refused once the indexer has seen it.
+    await sync();
+    const second = await call(payer, "POST", "/api/wallet/pay", { ...body, idempotencyKey: "race-key-0002" });
+    expect(second.statusCode).toBe(409);
+  });
+
+  it("the daily limit holds", async () => {
+    const holder = await socialUser("limit@example.com");
+    const { address } = await wallet(holder);
+    await chain.mint(address, tokens("1000"));
+    const ok = await call(holder, "POST", "/api/wallet/withdraw", {
+      to: address.replace(/.$/, "0"),
+      amount: "400",
+      idempotencyKey: "limit-0001",
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const over = await call(holder, "POST", "/api/wallet/withdraw", {
+      to: address.replace(/.$/, "0"),
+      amount: "101",
+      idempotencyKey: "limit-0002",
+    });
+    expect(over.statusCode).toBe(422);
+    expect(over.json().error.details).toEqual({ reason: "daily_limit" });
+  });
+
+  it("a withdrawal needs a sign-in within the last 15 minutes; it reaches the address", async () => {
+    const holder = await socialUser("withdraw@example.com");
+    const { address } = await wallet(holder);
+    await chain.mint(address, tokens("50"));
+    const target = privateKeyToAccount(`0x${"77".repeat(32)}`).address;
+    const now = Date.now();
+    const spy = vi.spyOn(Date, "now").mockReturnValue(now + 16 * 60 * 1000);
+    const stale = await call(holder, "POST", "/api/wallet/withdraw", {
+      to: target,
+      amount: "5",
+      idempotencyKey: "withdraw-0001",
+    });
+    spy.mockRestore();
+    expect(stale.statusCode, stale.body).toBe(403);
+    expect(stale.json().error.details).toEqual({ reason: "recent_sign_in_required" });
+    const fresh = await call(holder, "POST", "/api/wallet/withdraw", {
+      to: target,
+      amount: "5",
+      idempotencyKey: "withdraw-0002",
+    });
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    await tools.test.waitForTransactionReceipt({ hash: fresh.json().txHash, pollingInterval: 20 });
+    expect(await tokenOf(target)).toBe(tokens("5"));
+  });
+
+  it("signed out or without a managed wallet: 401 / 404 in the error shape", async () => {
+    expect((await api(app).get("/api/wallet")).statusCode).toBe(401);
+    const merchant = await createMerchant(app);
+    const res = await api(app, merchant.cookie).get("/api/wallet");
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.code).toBe("NOT_FOUND");
+  });
+
+  it("no private key appears in any response or any table", async () => {
+    const root = HDKey.fromMasterSeed(Buffer.from(SEED.slice(2), "hex"));
+    const secrets = [
+      SEED.slice(2),
+      ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => toHex(root.derive(`m/44'/60'/0'/0/${i}`).privateKey!).slice(2)),
+    ];
+    const tables = rowsOf<{ name: string }>(
+      await app.database.db.execute(sql`select tablename as name from pg_tables where schemaname = 'public'`),
+    ).map((t) => t.name);
+    let dump = "";
+    for (const table of tables) {
+      dump += JSON.stringify(rowsOf(await app.database.db.execute(sql.raw(`select * from "${table}"`))));
+    }
+    const everything = `${bodies.join("\n")}\n${dump}`.toLowerCase();
+    expect(dump.length).toBeGreaterThan(1000);
+    for (const secret of secrets) expect(everything).not.toContain(secret.toLowerCase());
+  });
+});

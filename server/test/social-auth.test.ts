@@ -1,0 +1,419 @@
+import { eq } from "drizzle-orm";
+import { OAuth2Server } from "oauth2-mock-server";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { loadSocialConfig } from "../src/config-social.ts";
+import { managedWallets, socialAccounts } from "../src/db/schema.ts";
+import { createTestApp } from "./helpers.ts";
+
+// One mock server plays every provider: OpenID Connect for Google and Apple, plain OAuth 2 for Facebook and X.
+const mock = new OAuth2Server();
+await mock.issuer.keys.generate("RS256");
+await mock.start(0, "127.0.0.1");
+const issuer = mock.issuer.url!;
+afterAll(() => mock.stop());
+
+/** Who the mock says signs in next; `nonce` overrides the id_token's nonce (a forged answer). */
+let person: { sub: string; name: string; email: string; nonce?: string };
+beforeEach(() => {
+  person = { sub: `sub-${Math.random().toString(36).slice(2)}`, name: "Ada", email: "ada@example.com" };
+});
+mock.service.on("beforeTokenSigning", (token: { payload: Record<string, unknown> }) => {
+  token.payload.sub = person.sub;
+  token.payload.name = person.name;
+  token.payload.email = person.email;
+  token.payload.email_verified = true;
+  if (person.nonce) token.payload.nonce = person.nonce;
+});
+mock.service.on("beforeUserinfo", (response: { body: Record<string, unknown> }, req: { url?: string }) => {
+  // Facebook's shape at one address, X's at another (both served by the mock's one user endpoint).
+  response.body = req.url?.includes("x=1")
+    ? { data: { id: person.sub, name: person.name, username: "ada" } }
+    : { id: person.sub, name: person.name, email: person.email };
+});
+mock.service.on(
+  "beforeResponse",
+  (
+    response: { body: Record<string, unknown> },
+    req: { body?: Record<string, string>; headers?: Record<string, unknown> },
+  ) => {
+    // Real OAuth 2-only providers answer without an id_token.
+    if (req.body?.client_id?.startsWith("oauth2-") || req.headers?.authorization)
+      delete response.body.id_token;
+  },
+);
+
+const social = loadSocialConfig(
+  {
+    GOOGLE_CLIENT_ID: "google-client",
+    GOOGLE_CLIENT_SECRET: "google-secret",
+    GOOGLE_ISSUER: issuer,
+    APPLE_CLIENT_ID: "apple-client",
+    APPLE_CLIENT_SECRET: "apple-secret",
+    APPLE_ISSUER: issuer,
+    FACEBOOK_CLIENT_ID: "oauth2-facebook",
+    FACEBOOK_CLIENT_SECRET: "facebook-secret",
+    FACEBOOK_AUTHORIZATION_URL: `${issuer}/authorize`,
+    FACEBOOK_TOKEN_URL: `${issuer}/token`,
+    FACEBOOK_USERINFO_URL: `${issuer}/userinfo`,
+    TWITTER_CLIENT_ID: "oauth2-twitter",
+    TWITTER_CLIENT_SECRET: "twitter-secret",
+    TWITTER_AUTHORIZATION_URL: `${issuer}/authorize`,
+    TWITTER_TOKEN_URL: `${issuer}/token`,
+    TWITTER_USERINFO_URL: `${issuer}/userinfo?x=1`,
+  },
+  "test",
+);
+expect(social.problems).toEqual([]);
+const generous = { limit: 100_000, windowMs: 60_000 };
+const ORIGIN = "http://pay.example.test";
+const app = await createTestApp({
+  publicUrl: ORIGIN,
+  social: social.social,
+  wallet: { ...social.wallet, masterSeed: `0x${"11".repeat(32)}` },
+  rateLimits: {
+    general: generous,
+    auth: generous,
+    contact: generous,
+    claim: generous,
+    public: generous,
+    verify: generous,
+  },
+});
+const db = app.database.db;
+
+type Reply = Awaited<ReturnType<typeof app.inject>>;
+const cookieOf = (res: Reply, name: string) => res.cookies.find((c) => c.name === name)?.value;
+const HOST = { host: "pay.example.test" };
+
+/** Starts a sign-in: our 302 to the provider, with the flow cookie. */
+async function start(provider: string, query = "redirectUrl=%2Fmerchant", cookie = "") {
+  const res = await app.inject({
+    method: "GET",
+    url: `/api/social-auth/${provider}?enableRealLogin=true&${query}`,
+    headers: { ...HOST, cookie },
+  });
+  return { res, flow: cookieOf(res, "cpxtb_social_flow"), location: res.headers.location as string };
+}
+
+/** The provider's answer: the mock redirects straight back with code and state. */
+async function authorize(location: string): Promise<URL> {
+  const res = await fetch(location, { redirect: "manual" });
+  expect(res.status).toBe(302);
+  return new URL(res.headers.get("location")!);
+}
+
+async function callback(url: URL, flow: string | undefined, cookie = "") {
+  const cookies = [flow ? `cpxtb_social_flow=${flow}` : "", cookie].filter(Boolean).join("; ");
+  return app.inject({
+    method: "GET",
+    url: `${url.pathname}${url.search}`,
+    headers: { ...HOST, cookie: cookies },
+  });
+}
+
+async function signIn(provider: string) {
+  const { flow, location } = await start(provider);
+  const back = await authorize(location);
+  const res = await callback(back, flow);
+  expect(res.statusCode, res.body).toBe(303);
+  const session = cookieOf(res, "cpxtb_session");
+  return { res, cookie: `cpxtb_session=${session}` };
+}
+
+async function me(cookie: string) {
+  return (await app.inject({ method: "GET", url: "/api/user", headers: { cookie } })).json() as {
+    id: string;
+    username: string;
+  };
+}
+
+describe("provider redirect flow", () => {
+  it("Google (OpenID Connect): state, PKCE and nonce go out; the callback signs in and redirects", async () => {
+    const { res, flow, location } = await start("google");
+    expect(res.statusCode).toBe(302);
+    const url = new URL(location);
+    expect(url.origin + url.pathname).toBe(`${issuer}/authorize`);
+    expect(url.searchParams.get("state")).toBe(flow);
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("nonce")).toBeTruthy();
+    expect(url.searchParams.get("redirect_uri")).toBe(`${ORIGIN}/api/social-auth/google/callback`);
+    const back = await authorize(location);
+    const done = await callback(back, flow);
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toBe("/merchant");
+    const user = await me(`cpxtb_session=${cookieOf(done, "cpxtb_session")}`);
+    expect(user.username).toBe("google_ada");
+    const [linked] = await db.select().from(socialAccounts).where(eq(socialAccounts.userId, user.id));
+    expect(linked).toMatchObject({
+      provider: "google",
+      subject: person.sub,
+      email: "ada@example.com",
+      emailVerified: true,
+    });
+    const [wallet] = await db.select().from(managedWallets).where(eq(managedWallets.userId, user.id));
+    expect(wallet?.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  });
+
+  it("the same (provider, subject) signs into the same account again", async () => {
+    const first = await signIn("google");
+    const again = await signIn("google");
+    expect((await me(again.cookie)).id).toBe((await me(first.cookie)).id);
+  });
+
+  it("two people with the same display name stay two accounts", async () => {
+    const a = await signIn("google");
+    person = { ...person, sub: `${person.sub}-other` };
+    const b = await signIn("google");
+    const [ua, ub] = [await me(a.cookie), await me(b.cookie)];
+    expect(ua.id).not.toBe(ub.id);
+    expect(ub.username).not.toBe(ua.username);
+  });
+
+  it("Facebook and X (OAuth 2 with their user endpoints)", async () => {
+    const fb = await signIn("facebook");
+    const fbUser = await me(fb.cookie);
+    expect(fbUser.username).toMatch(/^facebook_ada/);
+    const [fbLink] = await db.select().from(socialAccounts).where(eq(socialAccounts.userId, fbUser.id));
+    expect(fbLink).toMatchObject({ provider: "facebook", subject: person.sub, email: "ada@example.com" });
+    const x = await signIn("twitter");
+    const xUser = await me(x.cookie);
+    const [xLink] = await db.select().from(socialAccounts).where(eq(socialAccounts.userId, xUser.id));
+    expect(xLink).toMatchObject({ provider: "twitter", subject: person.sub, name: "Ada", email: null });
+  });
+
+  it("Apple answers with a form POST, which becomes our GET callback", async () => {
+    const { flow, location } = await start("apple");
+    const url = new URL(location);
+    expect(url.searchParams.get("response_mode")).toBe("form_post");
+    expect(url.searchParams.get("redirect_uri")).toBe(`${ORIGIN}/social-auth/apple/callback`);
+    const back = await authorize(location);
+    const posted = await app.inject({
+      method: "POST",
+      url: "/social-auth/apple/callback",
+      headers: {
+        ...HOST,
+        "content-type": "application/x-www-form-urlencoded",
+        origin: "https://appleid.apple.com",
+      },
+      payload: new URLSearchParams({
+        code: back.searchParams.get("code")!,
+        state: back.searchParams.get("state")!,
+        user: JSON.stringify({ name: { firstName: "Grace", lastName: "Hopper" } }),
+      }).toString(),
+    });
+    expect(posted.statusCode).toBe(303);
+    const done = await callback(new URL(posted.headers.location as string, ORIGIN), flow);
+    expect(done.statusCode, done.body).toBe(303);
+    expect((await me(`cpxtb_session=${cookieOf(done, "cpxtb_session")}`)).username).toMatch(/^apple_/);
+  });
+});
+
+describe("refused answers", () => {
+  it("a state that is not this browser's is refused", async () => {
+    const mine = await start("google");
+    const theirs = await start("google");
+    const back = await authorize(theirs.location);
+    const res = await callback(back, mine.flow);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe("BAD_REQUEST");
+    expect(cookieOf(res, "cpxtb_session")).toBeUndefined();
+  });
+
+  it("a replayed callback (same code and state) is refused", async () => {
+    const { flow, location } = await start("google");
+    const back = await authorize(location);
+    expect((await callback(back, flow)).statusCode).toBe(303);
+    const replay = await callback(back, flow);
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().error.message).toMatch(/already completed|expired/);
+  });
+
+  it("an id_token with the wrong nonce is refused", async () => {
+    person.nonce = "not-the-nonce-we-sent";
+    const { flow, location } = await start("google");
+    const res = await callback(await authorize(location), flow);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe("BAD_REQUEST");
+    expect(cookieOf(res, "cpxtb_session")).toBeUndefined();
+  });
+
+  it.each([
+    "https://evil.example/steal",
+    "//evil.example/x",
+    "/\\evil.example",
+    "javascript:alert(1)",
+    "http://pay.example.test.evil.example/",
+    "http://user@evil.example",
+    "http://pay.example.test@evil.example/",
+  ])("redirectUrl %s is refused with 400", async (target) => {
+    const { res } = await start("google", `redirectUrl=${encodeURIComponent(target)}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({ code: "BAD_REQUEST" });
+    const post = await app.inject({
+      method: "POST",
+      url: "/api/social-auth/google",
+      headers: HOST,
+      payload: { redirectUrl: target, enableWeb3Auth: false, enableRealLogin: false },
+    });
+    expect(post.statusCode).toBe(400);
+  });
+
+  it("same-origin redirectUrls (absolute or a path) are accepted", async () => {
+    expect(
+      (await start("google", `redirectUrl=${encodeURIComponent(`${ORIGIN}/easy-payment?ref=abc`)}`)).res
+        .statusCode,
+    ).toBe(302);
+    expect((await start("google", "redirectUrl=%2Fpay%2Fabc")).res.statusCode).toBe(302);
+  });
+
+  it("an unknown provider is 404 in the error shape", async () => {
+    const res = await app.inject({ method: "GET", url: "/api/social-auth/myspace?enableRealLogin=true" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.code).toBe("NOT_FOUND");
+    const post = await app.inject({ method: "POST", url: "/api/social-auth/myspace", payload: {} });
+    expect(post.statusCode).toBe(404);
+  });
+});
+
+describe("basic flow, link and unlink", () => {
+  it("POST /api/social-auth/{provider}: 401 with the URL when not signed in, the profile when signed in", async () => {
+    const anon = await app.inject({
+      method: "POST",
+      url: "/api/social-auth/google",
+      headers: HOST,
+      payload: { redirectUrl: "/auth" },
+    });
+    expect(anon.statusCode).toBe(401);
+    expect(anon.json().error.details.url).toBe(
+      "/api/social-auth/google?enableRealLogin=true&redirectUrl=%2Fauth",
+    );
+    const { cookie } = await signIn("google");
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/social-auth/google",
+      headers: { ...HOST, cookie },
+      payload: { redirectUrl: `${ORIGIN}/auth`, enableWeb3Auth: false, enableRealLogin: true },
+    });
+    expect(res.statusCode, res.body).toBe(503); // no chain in this file: the balance cannot be read
+    const logout = await app.inject({ method: "POST", url: "/api/social-auth/logout", headers: { cookie } });
+    expect(logout.statusCode).toBe(200);
+    expect((await app.inject({ method: "GET", url: "/api/user", headers: { cookie } })).statusCode).toBe(401);
+  });
+
+  it("links another provider to a signed-in account and refuses to unlink the last way in", async () => {
+    const { cookie } = await signIn("google");
+    const user = await me(cookie);
+    const linkStart = await start("facebook", "redirectUrl=%2Fsettings&link=true", cookie);
+    expect(linkStart.res.statusCode).toBe(302);
+    person = { ...person, sub: `${person.sub}-fb` };
+    const done = await callback(await authorize(linkStart.location), linkStart.flow, cookie);
+    expect(done.statusCode, done.body).toBe(303);
+    expect(done.headers.location).toBe("/settings?socialLinked=facebook");
+    const list = await app.inject({ method: "GET", url: "/api/user/social-accounts", headers: { cookie } });
+    expect(list.json().accounts.map((a: { provider: string }) => a.provider)).toEqual(["google", "facebook"]);
+    // Signing in with the linked Facebook identity lands in the same account.
+    expect((await me((await signIn("facebook")).cookie)).id).toBe(user.id);
+    const unlink = await app.inject({
+      method: "DELETE",
+      url: "/api/user/social-accounts/google",
+      headers: { cookie },
+    });
+    expect(unlink.statusCode).toBe(200);
+    const last = await app.inject({
+      method: "DELETE",
+      url: "/api/user/social-accounts/facebook",
+      headers: { cookie },
+    });
+    expect(last.statusCode).toBe(409);
+    expect(last.json().error.code).toBe("CONFLICT");
+  });
+
+  it("an identity linked to another account cannot be linked again", async () => {
+    await signIn("google");
+    const other = await signIn("facebook");
+    const linkStart = await start("google", "redirectUrl=%2Fsettings&link=true", other.cookie);
+    const res = await callback(await authorize(linkStart.location), linkStart.flow, other.cookie);
+    expect(res.statusCode).toBe(409);
+  });
+});
+
+describe("development sign-in page", () => {
+  it("stands in for a provider without credentials outside production, with the whole flow", async () => {
+    const bare = loadSocialConfig({}, "development");
+    const dev = await createTestApp({
+      publicUrl: ORIGIN,
+      social: bare.social,
+      wallet: { ...bare.wallet, masterSeed: `0x${"22".repeat(32)}` },
+    });
+    const providers = await dev.inject({ method: "GET", url: "/api/social-auth/providers" });
+    expect(providers.json().providers.map((p: { mode: string }) => p.mode)).toEqual([
+      "development",
+      "development",
+      "development",
+      "development",
+    ]);
+    const begin = await dev.inject({
+      method: "GET",
+      url: "/api/social-auth/google?redirectUrl=%2Feasy-payment",
+      headers: HOST,
+    });
+    expect(begin.statusCode).toBe(302);
+    const page = await dev.inject({ method: "GET", url: begin.headers.location as string, headers: HOST });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/text\/html/);
+    expect(page.body).toContain("Development only");
+    expect(page.body).toContain('<label for="name">Name</label>');
+    expect(page.body).toContain('<label for="email">Email</label>');
+    expect(page.body).toContain("Continue");
+    const go = async (name: string, email: string) => {
+      const b = await dev.inject({
+        method: "GET",
+        url: "/api/social-auth/google?redirectUrl=%2Feasy-payment",
+        headers: HOST,
+      });
+      const st = new URL(b.headers.location as string, ORIGIN).searchParams.get("state")!;
+      const auth = await dev.inject({
+        method: "GET",
+        url: `/api/social-auth/google/dev/authorize?state=${st}&name=${encodeURIComponent(name)}&email=${encodeURIComponent(email)}`,
+        headers: HOST,
+      });
+      expect(auth.statusCode).toBe(302);
+      const done = await dev.inject({
+        method: "GET",
+        url: auth.headers.location as string,
+        headers: { ...HOST, cookie: `cpxtb_social_flow=${cookieOf(b, "cpxtb_social_flow")}` },
+      });
+      expect(done.statusCode, done.body).toBe(303);
+      expect(done.headers.location).toBe("/easy-payment");
+      const user = await dev.inject({
+        method: "GET",
+        url: "/api/user",
+        headers: { cookie: `cpxtb_session=${cookieOf(done, "cpxtb_session")}` },
+      });
+      return user.json().id as string;
+    };
+    const sam1 = await go("Sam", "sam@example.com");
+    const sam2 = await go("Sam", "other-sam@example.com");
+    const sam1Again = await go("Samuel", "SAM@example.com");
+    expect(sam1).not.toBe(sam2);
+    expect(sam1Again).toBe(sam1);
+  });
+
+  it("production without credentials says the provider is not configured", async () => {
+    // `npm start` on a fresh machine (production build, embedded chain) is a development setup: it keeps the page.
+    expect(loadSocialConfig({}, "production").social.developmentPage).toBe(true);
+    expect(loadSocialConfig({ RPC_URL: "https://rpc.example" }, "production").problems).toEqual([
+      "WALLET_MASTER_SEED: required in production (managed wallets hold real funds)",
+    ]);
+    const prod = loadSocialConfig({ RPC_URL: "https://rpc.example" }, "production");
+    const app2 = await createTestApp({ social: prod.social, wallet: prod.wallet });
+    const providers = await app2.inject({ method: "GET", url: "/api/social-auth/providers" });
+    expect(providers.json().providers[0]).toMatchObject({ provider: "google", mode: "unavailable" });
+    const res = await app2.inject({ method: "GET", url: "/api/social-auth/google?redirectUrl=%2F" });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().error.message).toBe("Google sign-in is not configured on this server.");
+    expect(
+      (await app2.inject({ method: "GET", url: "/api/social-auth/google/dev?state=x" })).statusCode,
+    ).toBe(404);
+  });
+});
