@@ -1,5 +1,6 @@
 import { buildApp } from "./app.ts";
 import { describeEmbeddedChain } from "./chain/describe.ts";
+import { ANVIL_DEV_KEYS, DEV_TREASURY_INDEX } from "./chain/dev-chain.ts";
 import { type EmbeddedChain, startEmbeddedChain } from "./chain/embedded.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 
@@ -17,7 +18,11 @@ async function main() {
 
   // No RPC_URL: a local anvil chain under DATA_DIR, stopped with the server (see docs/chain.md).
   let embedded: EmbeddedChain | undefined;
-  if (config.chain.rpcUrls.length === 0) embedded = await startEmbeddedChain(config.chain, config.dataDir);
+  if (config.chain.rpcUrls.length === 0) {
+    embedded = await startEmbeddedChain(config.chain, config.dataDir);
+    // Development treasury: anvil's public test key #4 (printed below with the demo accounts).
+    config.treasury.privateKey ??= ANVIL_DEV_KEYS[DEV_TREASURY_INDEX];
+  }
   const app = await buildApp(config, embedded ? { chain: embedded.chain } : {});
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -36,6 +41,8 @@ async function main() {
   const address = await app.listen({ host: config.host, port: config.port });
   // The indexer and the expiry job (on the one instance that holds the engine lock); stopped by app.close().
   app.payments.start();
+  // The treasury sender and the purchase scanner (on the one instance that holds the treasury lock).
+  app.treasury?.start();
   const url = address.replace("[::1]", "localhost").replace("127.0.0.1", "localhost");
   const database =
     app.database.driver === "pg" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;

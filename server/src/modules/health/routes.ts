@@ -1,12 +1,16 @@
 import { apiErrorBody } from "@common/errors.ts";
-import { healthResponse, type IndexerStatus, readyResponse } from "@common/health.ts";
+import { healthResponse, type IndexerStatus, readyResponse, type TreasuryStatus } from "@common/health.ts";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 
 export async function healthRoutes(
   app: FastifyZod,
-  { database, indexer }: { database: Database; indexer?: () => IndexerStatus | null },
+  {
+    database,
+    indexer,
+    treasury,
+  }: { database: Database; indexer?: () => IndexerStatus | null; treasury?: () => TreasuryStatus | null },
 ) {
   app.get(
     "/api/health",
@@ -31,10 +35,12 @@ export async function healthRoutes(
         throw new AppError("SERVICE_UNAVAILABLE", `${pending.length} database migration(s) not applied.`);
       }
       const status = indexer?.() ?? null;
+      const treasuryStatus = treasury?.() ?? null;
       return {
         status: "ready" as const,
         database: { driver: database.driver },
         ...(status ? { indexer: status } : {}),
+        ...(treasuryStatus ? { treasury: treasuryStatus } : {}),
       };
     },
   );
