@@ -162,7 +162,7 @@ export class Treasury {
       }
       await this.refreshBalances();
     } catch (error) {
-      this.noteError(`treasury pass failed: ${describe(error)}`);
+      this.noteError(`treasury pass failed: ${errorText(error)}`);
     }
   }
 
@@ -430,7 +430,7 @@ export class Treasury {
       await this.options.chain.client.sendRawTransaction({ serializedTransaction: rawTx });
     } catch (error) {
       // Already known, already mined, or replaced: the next pass reads the chain and decides.
-      const message = describe(error);
+      const message = errorText(error);
       if (!/already known|nonce too low|already imported|replacement/i.test(message)) {
         this.noteError(`broadcast failed: ${message}`);
       }
@@ -489,7 +489,7 @@ export function startOfUtcDay(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 }
 
-function describe(error: unknown): string {
+function errorText(error: unknown): string {
   if (error && typeof error === "object" && "shortMessage" in error) return String(error.shortMessage);
   return error instanceof Error ? error.message : String(error);
 }
