@@ -18,6 +18,7 @@ import type { SharedState } from "./lib/shared-state/shared-state.ts";
 import { createLoginThrottle, type LoginThrottle } from "./modules/auth/login-throttle.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { resolveAuth, SESSION_COOKIE } from "./modules/auth/session.ts";
+import { buyPlugin } from "./modules/buy/plugin.ts";
 import { chainRoutes } from "./modules/chain/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { liveUsersPlugin } from "./modules/live-users/plugin.ts";
@@ -172,6 +173,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       treasury = runtime;
       app.decorate("treasury", runtime);
     },
+  });
+  await app.register(buyPlugin, {
+    config,
+    database,
+    chain,
+    treasury,
+    sharedState,
+    hub: realtime,
+    now: deps.treasury?.now,
   });
   await app.register(securityRoutes, { challenges, state: sharedState, clientKey });
   await app.register(authRoutes, {
