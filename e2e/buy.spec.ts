@@ -50,7 +50,7 @@ test("buying CPXTB with ETH: quote, pay from the wallet, delivered; balances exa
 
   // Survives a reload: the order is the server's.
   await page.reload();
-  await expect(page.getByText("Purchase Complete!")).toBeVisible();
+  await expect(page.getByText("Purchase Complete!")).toBeVisible({ timeout: 30_000 });
 
   const id = page.url().split("/").pop()!;
   const order = await (await page.request.get(`/api/buy/orders/${id}`)).json();
@@ -87,5 +87,5 @@ test("a payer short of CPXTB buys it from the pay page ('Buy CPXTB Here') and co
 
   await expect(page).toHaveURL(new RegExp(`/pay/${payment.reference}$`));
   await page.getByTestId("pay-with-wallet").click();
-  await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible({ timeout: 30_000 });
 });

@@ -19,6 +19,7 @@ import { createLoginThrottle, type LoginThrottle } from "./modules/auth/login-th
 import { authRoutes } from "./modules/auth/routes.ts";
 import { resolveAuth, SESSION_COOKIE } from "./modules/auth/session.ts";
 import { buyPlugin } from "./modules/buy/plugin.ts";
+import { claimRoutes } from "./modules/claims/routes.ts";
 import { chainRoutes } from "./modules/chain/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { liveUsersPlugin } from "./modules/live-users/plugin.ts";
@@ -182,6 +183,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     sharedState,
     hub: realtime,
     now: deps.treasury?.now,
+  });
+  await app.register(claimRoutes, {
+    deps: {
+      db: database.db,
+      chain,
+      treasury: (treasury as TreasuryRuntime | null)?.treasury ?? null,
+      config,
+      now: deps.treasury?.now ?? (() => new Date()),
+    },
   });
   await app.register(securityRoutes, { challenges, state: sharedState, clientKey });
   await app.register(authRoutes, {
