@@ -19,8 +19,8 @@ import { createLoginThrottle, type LoginThrottle } from "./modules/auth/login-th
 import { authRoutes } from "./modules/auth/routes.ts";
 import { resolveAuth, SESSION_COOKIE } from "./modules/auth/session.ts";
 import { buyPlugin } from "./modules/buy/plugin.ts";
-import { claimRoutes } from "./modules/claims/routes.ts";
 import { chainRoutes } from "./modules/chain/routes.ts";
+import { claimRoutes } from "./modules/claims/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { liveUsersPlugin } from "./modules/live-users/plugin.ts";
 import { paymentsPlugin } from "./modules/payments/plugin.ts";
