@@ -27,7 +27,7 @@ async function balances(request: APIRequestContext, address: string) {
 test("buying CPXTB with ETH: quote, pay from the wallet, delivered; balances exact to the wei", async ({
   page,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const buyer = privateKeyToAccount(BUYER_KEY).address;
   const { treasuryAddress } = await (await page.request.get("/api/buy/config")).json();
   const before = await balances(page.request, buyer);
@@ -67,7 +67,7 @@ test("buying CPXTB with ETH: quote, pay from the wallet, delivered; balances exa
 test("a payer short of CPXTB buys it from the pay page ('Buy CPXTB Here') and comes back to pay", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   await createMerchant(page.request);
   const payment = await createPayment(page.request, { currency: "CPXTB", amount: "150" });
   await installWallet(page, PAY_PAGE_BUYER_KEY);
