@@ -33,6 +33,19 @@ export const indexerStatus = z.object({
 });
 export type IndexerStatus = z.infer<typeof indexerStatus>;
 
+/** The treasury sender (decision 013): `low` when its CPXTB or ETH is below the configured marks. */
+export const treasuryStatus = z.object({
+  address: z.string(),
+  role: z.enum(["leader", "standby"]),
+  tokenBalance: z.string().nullable(),
+  ethBalance: z.string().nullable(),
+  low: z.boolean(),
+  queued: z.number().int(),
+  inFlight: z.number().int(),
+  lastError: z.string().nullable(),
+});
+export type TreasuryStatus = z.infer<typeof treasuryStatus>;
+
 export const readyResponse = z.object({
   status: z.literal("ready"),
   database: z.object({ driver: z.enum(["pglite", "pg"]) }),
@@ -47,4 +60,6 @@ export const readyResponse = z.object({
     mode: z.enum(["shared", "local"]),
     since: z.string().nullable(),
   }),
+  /** Absent when the server has no treasury key. */
+  treasury: treasuryStatus.optional(),
 });

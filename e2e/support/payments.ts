@@ -57,7 +57,11 @@ export async function createPayment(
 }
 
 /** Signs a transaction with `key` and sends it raw through the app's RPC proxy (the only way to the dev chain). */
-export async function sendSigned(request: APIRequestContext, key: Hex, tx: { to: Hex; data: Hex }) {
+export async function sendSigned(
+  request: APIRequestContext,
+  key: Hex,
+  tx: { to: Hex; data?: Hex | undefined; value?: bigint | undefined },
+) {
   const config = await (await request.get("/api/chain-config")).json();
   let id = 1;
   const rpc = async (method: string, params: unknown[] = []) => {
@@ -110,8 +114,12 @@ export async function installWallet(page: Page, key: Hex) {
   const account = privateKeyToAccount(key);
   const { chainId } = await (await page.request.get("/api/chain-config")).json();
   await page.exposeFunction("__walletSign", (data: Hex) => account.signMessage({ message: { raw: data } }));
-  await page.exposeFunction("__walletSend", (tx: { to: Hex; data: Hex }) =>
-    sendSigned(page.request, key, { to: tx.to, data: tx.data }),
+  await page.exposeFunction("__walletSend", (tx: { to: Hex; data?: Hex; value?: Hex }) =>
+    sendSigned(page.request, key, {
+      to: tx.to,
+      data: tx.data,
+      value: tx.value ? BigInt(tx.value) : undefined,
+    }),
   );
   await page.addInitScript(
     ({ address, chainIdHex }) => {

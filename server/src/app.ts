@@ -20,11 +20,16 @@ import { createLoginThrottle, type LoginThrottle } from "./modules/auth/login-th
 import { authRoutes } from "./modules/auth/routes.ts";
 import { resolveAuth, SESSION_COOKIE } from "./modules/auth/session.ts";
 import { SessionCache } from "./modules/auth/session-cache.ts";
+import { buyPlugin } from "./modules/buy/plugin.ts";
 import { chainRoutes } from "./modules/chain/routes.ts";
+import { claimRoutes } from "./modules/claims/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { liveUsersPlugin } from "./modules/live-users/plugin.ts";
 import { paymentsPlugin } from "./modules/payments/plugin.ts";
 import type { PaymentsRuntime, PaymentsRuntimeOptions } from "./modules/payments/runtime.ts";
+import { treasuryPlugin } from "./modules/treasury/plugin.ts";
+import type { TreasuryRuntime } from "./modules/treasury/runtime.ts";
+import type { TreasuryOptions } from "./modules/treasury/treasury.ts";
 import "./modules/realtime/decorations.ts";
 import { contactRoutes } from "./modules/contact/routes.ts";
 import { loadContent } from "./modules/content/content-store.ts";
@@ -60,10 +65,18 @@ export type AppDeps = {
   extraRoutes?: (app: FastifyZod) => Promise<void>;
   /** Payments: a clock tests can move, and indexer timings. */
   payments?: { now?: () => Date; runtime?: Partial<PaymentsRuntimeOptions> };
+  /** Treasury: a clock and hooks tests use. */
+  treasury?: Partial<TreasuryOptions>;
 };
 
 /** `payments` runs the indexer and expiry job once started (main.ts starts it; tests drive it). */
-export type App = FastifyInstance & { database: Database; chain: Chain | null; payments: PaymentsRuntime };
+export type App = FastifyInstance & {
+  database: Database;
+  chain: Chain | null;
+  payments: PaymentsRuntime;
+  /** Null without a chain or TREASURY_PRIVATE_KEY. main.ts starts it; tests run passes with `runOnce`. */
+  treasury: TreasuryRuntime | null;
+};
 
 export async function openConfiguredDatabase(config: Config): Promise<Database> {
   const database = config.databaseUrl
@@ -134,10 +147,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   registerRateLimits(app, { config, state: sharedState, challenges, clientKey });
 
   let payments: PaymentsRuntime | null = null;
+  let treasury: TreasuryRuntime | null = null;
   await app.register(healthRoutes, {
     database,
     sharedState,
     indexer: async () => (payments ? await payments.checkHealth() : null),
+    treasury: () =>
+      treasury ? { ...treasury.treasury.health(), role: treasury.isLeader ? "leader" : "standby" } : null,
   });
   // Without RPC_URL, main.ts starts the embedded chain and passes it in; tests that need none get chain routes 503.
   const chain =
@@ -163,6 +179,34 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     onRuntime: (runtime) => {
       payments = runtime;
       app.decorate("payments", runtime);
+    },
+  });
+  await app.register(treasuryPlugin, {
+    config,
+    database,
+    chain,
+    overrides: deps.treasury,
+    onRuntime: (runtime) => {
+      treasury = runtime;
+      app.decorate("treasury", runtime);
+    },
+  });
+  await app.register(buyPlugin, {
+    config,
+    database,
+    chain,
+    treasury,
+    sharedState,
+    hub: realtime,
+    now: deps.treasury?.now,
+  });
+  await app.register(claimRoutes, {
+    deps: {
+      db: database.db,
+      chain,
+      treasury: (treasury as TreasuryRuntime | null)?.treasury ?? null,
+      config,
+      now: deps.treasury?.now ?? (() => new Date()),
     },
   });
   await app.register(securityRoutes, { challenges, state: sharedState, clientKey });

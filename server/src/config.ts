@@ -113,7 +113,37 @@ const envSchema = z.object({
   ETH_USD_FEED_ADDRESS: optionalString.pipe(
     z.string().regex(ADDRESS, "must be a 0x-prefixed 20-byte hex address").optional(),
   ),
+  // Treasury (decision 013): the account that sends CPXTB for purchases and claims.
+  TREASURY_PRIVATE_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+      .optional(),
+  ),
+  TREASURY_DAILY_CAP_CPXTB: withDefault(decimalString(), "100000"),
+  TREASURY_LOW_BALANCE_CPXTB: withDefault(decimalString(), "1000"),
+  TREASURY_LOW_BALANCE_ETH: withDefault(decimalString(), "0.01"),
+  TREASURY_STUCK_SECONDS: withDefault(z.coerce.number().int().min(5).max(86_400), 120),
+  TREASURY_POLL_MS: withDefault(z.coerce.number().int().min(50).max(60_000), 1000),
+  BUY_MIN_USD: withDefault(decimalString(), "1"),
+  BUY_MAX_USD: withDefault(decimalString(), "1000"),
+  BUY_QUOTE_MINUTES: withDefault(z.coerce.number().int().min(1).max(120), 10),
+  CLAIMS_ENABLED: withDefault(
+    z.enum(["true", "false"]).transform((v) => v === "true"),
+    "true",
+  ),
+  CLAIM_AMOUNT_CPXTB: withDefault(decimalString(), "10"),
+  CLAIM_DAILY_BUDGET_CPXTB: withDefault(decimalString(), "1000"),
+  /** Block explorer for transaction links ("View on BaseScan"); none on the embedded chain. */
+  EXPLORER_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  PAYPAL_CLIENT_ID: optionalString,
+  PAYPAL_CLIENT_SECRET: optionalString,
+  PAYPAL_API_BASE: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
 });
+
+function decimalString() {
+  return z.string().regex(/^\d{1,15}(\.\d{1,18})?$/, "must be a decimal like 10 or 0.5");
+}
 
 /** Production defaults: CPXTB on Base. */
 export const BASE_CHAIN_ID = 8453;
@@ -169,7 +199,27 @@ export type Config = {
   /** Social sign-in providers and managed wallets (config-social.ts). */
   social: SocialConfig;
   wallet: WalletConfig;
+  treasury: TreasuryConfig;
+  buy: BuyConfig;
+  claims: ClaimsConfig;
+  /** Transaction links: `${explorerUrl}/tx/${hash}`; none on the embedded chain. */
+  explorerUrl: string | undefined;
+  paypal: { clientId: string; clientSecret: string; apiBase: string } | undefined;
 };
+
+export type TreasuryConfig = {
+  /** Embedded mode fills in a development key in main.ts; absent elsewhere = no treasury (buy and claim refuse). */
+  privateKey: `0x${string}` | undefined;
+  /** Whole tokens as decimal strings (converted with the token's decimals read from the chain). */
+  dailyCapTokens: string;
+  lowBalanceTokens: string;
+  lowBalanceEth: string;
+  stuckAfterMs: number;
+  pollMs: number;
+};
+
+export type BuyConfig = { minUsd: string; maxUsd: string; quoteMinutes: number };
+export type ClaimsConfig = { enabled: boolean; amountTokens: string; dailyBudgetTokens: string };
 
 export type PaymentsConfig = {
   indexerPollMs: number;
@@ -242,6 +292,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     social: social.social,
     wallet: social.wallet,
+    treasury: {
+      privateKey: e.TREASURY_PRIVATE_KEY as `0x${string}` | undefined,
+      dailyCapTokens: e.TREASURY_DAILY_CAP_CPXTB,
+      lowBalanceTokens: e.TREASURY_LOW_BALANCE_CPXTB,
+      lowBalanceEth: e.TREASURY_LOW_BALANCE_ETH,
+      stuckAfterMs: e.TREASURY_STUCK_SECONDS * 1000,
+      pollMs: e.TREASURY_POLL_MS,
+    },
+    buy: { minUsd: e.BUY_MIN_USD, maxUsd: e.BUY_MAX_USD, quoteMinutes: e.BUY_QUOTE_MINUTES },
+    claims: {
+      enabled: e.CLAIMS_ENABLED,
+      amountTokens: e.CLAIM_AMOUNT_CPXTB,
+      dailyBudgetTokens: e.CLAIM_DAILY_BUDGET_CPXTB,
+    },
+    explorerUrl: (
+      e.EXPLORER_URL ??
+      (chain.config.chainId === BASE_CHAIN_ID && e.RPC_URL ? "https://basescan.org" : undefined)
+    )?.replace(/\/$/, ""),
+    paypal:
+      e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET && e.PAYPAL_API_BASE
+        ? {
+            clientId: e.PAYPAL_CLIENT_ID,
+            clientSecret: e.PAYPAL_CLIENT_SECRET,
+            apiBase: e.PAYPAL_API_BASE.replace(/\/$/, ""),
+          }
+        : undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 import { buildApp, openConfiguredDatabase } from "./app.ts";
 import { describeEmbeddedChain } from "./chain/describe.ts";
+import { ANVIL_DEV_KEYS, DEV_TREASURY_INDEX } from "./chain/dev-chain.ts";
 import { startEmbeddedChain } from "./chain/embedded.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 
@@ -21,6 +22,8 @@ async function main() {
     config.chain.rpcUrls.length === 0 ? startEmbeddedChain(config.chain, config.dataDir) : undefined,
     openConfiguredDatabase(config),
   ]);
+  // Development treasury: anvil's public test key #4 (printed below with the demo accounts).
+  if (embedded) config.treasury.privateKey ??= ANVIL_DEV_KEYS[DEV_TREASURY_INDEX];
   const app = await buildApp(config, { database, ...(embedded ? { chain: embedded.chain } : {}) });
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -40,6 +43,8 @@ async function main() {
   const address = await app.listen({ host: config.host, port: config.port });
   // The indexer and the expiry job (on the one instance that holds the engine lock); stopped by app.close().
   app.payments.start();
+  // The treasury sender and the purchase scanner (on the one instance that holds the treasury lock).
+  app.treasury?.start();
   const url = address.replace("[::1]", "localhost").replace("127.0.0.1", "localhost");
   const databaseName =
     app.database.driver === "pg" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;

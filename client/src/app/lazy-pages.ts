@@ -68,6 +68,7 @@ export const EasyPaymentPage = lazyPage(() => import("./routes/easy-payment"));
 export const SocialLoginTestPage = lazyPage(() => import("./routes/social-login-test"));
 export const PayPage = lazyPage(() => import("./routes/pay"));
 export const BuyCpxtbPage = lazyPage(() => import("./routes/buy-cpxtb"));
+export const BuyOrderPage = lazyPage(() => import("./routes/buy-order"));
 export const ReportsPage = lazyPage(() => import("./routes/reports"));
 export const PaymentHistoryPage = lazyPage(() => import("./routes/payments"));
 export const PresentationPage = lazyPage(() => import("./routes/presentation"));

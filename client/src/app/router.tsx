@@ -25,6 +25,7 @@ export function AppRouter() {
       <Route path="/social-login-test" component={pages.SocialLoginTestPage} />
       <Route path="/pay/:paymentReference" component={pages.PayPage} />
       <Route path="/buy-cpxtb" component={pages.BuyCpxtbPage} />
+      <Route path="/buy-cpxtb/orders/:id" component={pages.BuyOrderPage} />
       <Route path="/reports" component={pages.ReportsPage} />
       <Route path="/payments" component={pages.PaymentHistoryPage} />
       <Route path="/settings" component={pages.ProfilePage} />

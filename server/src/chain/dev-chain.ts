@@ -26,7 +26,14 @@ export const ANVIL_DEV_KEYS: readonly Hex[] = [
   "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
   "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
   "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+  "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a",
 ];
+
+/**
+ * The development treasury (decision 013): its own account, so that its nonces are never shared with the
+ * deployer's feed heartbeat.
+ */
+export const DEV_TREASURY_INDEX = 4;
 
 export type DevDeployment = {
   chainId: number;
@@ -53,10 +60,11 @@ export const DEV_MARKET = {
   feedDecimals: 8,
 } as const;
 const DEMO_MINTS = [
-  { index: 0, role: "deployer / treasury", tokens: "1000000" },
+  { index: 0, role: "deployer", tokens: "1000000" },
   { index: 1, role: "demo payer", tokens: "10000" },
   { index: 2, role: "demo payer", tokens: "10000" },
   { index: 3, role: "demo merchant", tokens: "0" },
+  { index: DEV_TREASURY_INDEX, role: "treasury (TREASURY_PRIVATE_KEY)", tokens: "100000" },
 ] as const;
 
 export function demoAccount(index: number) {
@@ -158,6 +166,26 @@ export async function ensureDevDeployment(
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, `${JSON.stringify(deployment, null, 2)}\n`);
   return { deployment, deployed: true };
+}
+
+/** Older development deployments predate the treasury account: fund it once (it already holds anvil's ETH). */
+export async function ensureDevTreasuryFunded(rpcUrl: string, deployment: DevDeployment): Promise<void> {
+  const { publicClient, walletClient } = devClients(rpcUrl);
+  const treasury = demoAccount(DEV_TREASURY_INDEX).address;
+  const balance = (await publicClient.readContract({
+    address: deployment.token,
+    abi: DevToken.abi as Abi,
+    functionName: "balanceOf",
+    args: [treasury],
+  })) as bigint;
+  if (balance > 0n) return;
+  const hash = await walletClient.writeContract({
+    address: deployment.token,
+    abi: DevToken.abi as Abi,
+    functionName: "mint",
+    args: [treasury, parseUnits("100000", 18)],
+  });
+  await publicClient.waitForTransactionReceipt({ hash });
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type DemoAccount,
   type DevDeployment,
   ensureDevDeployment,
+  ensureDevTreasuryFunded,
   listDemoAccounts,
   refreshDevFeed,
 } from "./dev-chain.ts";
@@ -39,7 +40,9 @@ export async function startEmbeddedChain(
   let heartbeat: NodeJS.Timeout | undefined;
   try {
     const { deployment, deployed } = await ensureDevDeployment(anvil.url, dataDir);
-    if (config.price.source === "pool") {
+    if (!deployed) await ensureDevTreasuryFunded(anvil.url, deployment);
+    // The feed is kept fresh with a fixed price too: ETH purchases are quoted with its ETH/USD answer.
+    {
       // Like Chainlink's heartbeat: keep the development feed fresh so the price never goes stale locally.
       await refreshDevFeed(anvil.url, deployment.ethUsdFeed);
       const everyMs = Math.max(1000, (config.price.maxAgeSeconds * 1000) / 2);

@@ -51,6 +51,11 @@ export type PriceOracle = {
   getPrice(): Promise<Price>;
   /** The price for locking into a payment or quote: refuses (503) a stale one. */
   getQuotablePrice(): Promise<Price>;
+  /**
+   * ETH/USD (scaled by 10^18) for quoting ETH purchases: the pool price's feed, or with a fixed token price the
+   * configured feed; null when there is none. Refuses (503) a stale answer.
+   */
+  getQuotableEthUsd(): Promise<{ ethUsdE18: bigint; updatedAt: Date } | null>;
 };
 
 type Log = { warn: (obj: object, msg: string) => void };
@@ -66,6 +71,15 @@ export async function createPriceOracle(options: {
   const now = options.now ?? Date.now;
   const maxAgeMs = settings.maxAgeSeconds * 1000;
 
+  const refuseStale = (updatedAt: Date, what: string) => {
+    if (now() - updatedAt.getTime() <= maxAgeMs) return;
+    const ageMinutes = Math.round((now() - updatedAt.getTime()) / 60_000);
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      `The ${what} is stale (last updated ${ageMinutes} min ago); quotes are paused until it updates.`,
+    );
+  };
+
   if (settings.source === "fixed") {
     const priceE18 = parseUnits(settings.fixedUsd, 18);
     if (priceE18 <= 0n) throw new Error("FIXED_PRICE_USD must be greater than 0");
@@ -76,7 +90,39 @@ export async function createPriceOracle(options: {
       updatedAt: new Date(now()),
       stale: false,
     });
-    return { getPrice, getQuotablePrice: getPrice };
+    const feed = settings.ethUsdFeedAddress;
+    const client = options.client;
+    let getQuotableEthUsd: PriceOracle["getQuotableEthUsd"] = async () => null;
+    if (feed && client) {
+      const feedDecimals = await client.readContract({
+        address: feed,
+        abi: aggregatorAbi,
+        functionName: "decimals",
+      });
+      const feedCache = createCoalescingCache<{ ethUsdE18: bigint; updatedAt: Date }>(settings.cacheMs);
+      getQuotableEthUsd = async () => {
+        const value = await feedCache
+          .get("eth-usd", async () => {
+            const [, answer, , updatedAt] = await client.readContract({
+              address: feed,
+              abi: aggregatorAbi,
+              functionName: "latestRoundData",
+            });
+            if (answer <= 0n)
+              throw new AppError("BAD_GATEWAY", "The ETH/USD feed returned a non-positive answer.");
+            return {
+              ethUsdE18: scaleTo18(answer, feedDecimals),
+              updatedAt: new Date(Number(updatedAt) * 1000),
+            };
+          })
+          .catch((error) => {
+            throw error instanceof AppError ? error : toChainError(error, "the ETH/USD price");
+          });
+        refuseStale(value.updatedAt, "ETH/USD price");
+        return value;
+      };
+    }
+    return { getPrice, getQuotablePrice: getPrice, getQuotableEthUsd };
   }
 
   const { client, token } = options;
@@ -128,6 +174,11 @@ export async function createPriceOracle(options: {
         );
       }
       return price;
+    },
+    async getQuotableEthUsd() {
+      const price = await getPrice();
+      refuseStale(price.updatedAt, "CPXTB price");
+      return price.ethUsdE18 === null ? null : { ethUsdE18: price.ethUsdE18, updatedAt: price.updatedAt };
     },
   };
 }

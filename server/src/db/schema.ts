@@ -447,6 +447,33 @@ export const walletSends = pgTable(
     rawTx: text("raw_tx"),
     status: text("status", { enum: WALLET_SEND_STATUSES }).notNull().default("reserved"),
     error: text("error"),
+
+/**
+ * The treasury's durable send queue (decision 013): one row per order or claim (unique kind + ref), written
+ * before anything is signed; the transaction that pays it is recorded before it is broadcast.
+ */
+export const TREASURY_SEND_STATUSES = ["queued", "signed", "confirmed", "failed"] as const;
+export const treasurySends = pgTable(
+  "treasury_sends",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["order", "claim"] }).notNull(),
+    refId: text("ref_id").notNull(),
+    chainId: integer("chain_id").notNull(),
+    tokenAddress: text("token_address").notNull(),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    amount: baseUnits("amount").notNull(),
+    status: text("status", { enum: TREASURY_SEND_STATUSES }).notNull().default("queued"),
+    /** The nonce all of its signed attempts share, so at most one of them can ever be mined. */
+    nonce: bigint("nonce", { mode: "bigint" }),
+    /** The attempt that was mined (or the newest one while none is). */
+    txHash: text("tx_hash"),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    /** Why it waits or failed (daily cap, treasury balance, reverted), for the order page and the logs. */
+    lastError: text("last_error"),
+    signedAt: timestamp("signed_at", { withTimezone: true }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -456,5 +483,114 @@ export const walletSends = pgTable(
       .on(t.chainId, t.fromAddress, t.nonce)
       .where(sql`${t.nonce} is not null`),
     index("wallet_sends_user_created_idx").on(t.userId, t.createdAt),
+
+    uniqueIndex("treasury_sends_ref_key").on(t.kind, t.refId),
+    uniqueIndex("treasury_sends_nonce_key").on(t.chainId, t.fromAddress, t.nonce),
+    index("treasury_sends_status_idx").on(t.status, t.createdAt),
+  ],
+);
+
+/** Every signed transaction of a send (the first and its fee-bumped replacements), recorded before broadcast. */
+export const treasuryAttempts = pgTable(
+  "treasury_attempts",
+  {
+    txHash: text("tx_hash").primaryKey(),
+    sendId: text("send_id")
+      .notNull()
+      .references(() => treasurySends.id, { onDelete: "cascade" }),
+    nonce: bigint("nonce", { mode: "bigint" }).notNull(),
+    maxFeePerGas: baseUnits("max_fee_per_gas").notNull(),
+    maxPriorityFeePerGas: baseUnits("max_priority_fee_per_gas").notNull(),
+    rawTx: text("raw_tx").notNull(),
+    /** Set when the nonce was taken by a transaction that is not ours: this attempt can never be mined. */
+    droppedAt: timestamp("dropped_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("treasury_attempts_send_idx").on(t.sendId, t.createdAt)],
+);
+
+/** The next nonce of a treasury account: its row lock serialises nonce allocation across instances. */
+export const treasuryNonces = pgTable(
+  "treasury_nonces",
+  {
+    chainId: integer("chain_id").notNull(),
+    address: text("address").notNull(),
+    nextNonce: bigint("next_nonce", { mode: "bigint" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.address] })],
+);
+
+export const BUY_ORDER_STATUSES = [
+  "quoted",
+  "confirming",
+  "paid",
+  "delivered",
+  "expired",
+  "underpaid",
+  "late",
+  "wrong_sender",
+  "failed",
+] as const;
+
+/** Purchases of CPXTB: a locked quote, the verified payment, and the treasury send that delivers it. */
+export const buyOrders = pgTable(
+  "buy_orders",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    method: text("method", { enum: ["eth", "paypal"] }).notNull(),
+    chainId: integer("chain_id").notNull(),
+    buyerAddress: text("buyer_address").notNull(),
+    treasuryAddress: text("treasury_address").notNull(),
+    tokenDecimals: integer("token_decimals").notNull(),
+    usdCents: bigint("usd_cents", { mode: "bigint" }).notNull(),
+    tokenAmount: baseUnits("token_amount").notNull(),
+    priceE18: baseUnits("price_e18").notNull(),
+    ethUsdE18: baseUnits("eth_usd_e18"),
+    /** Exact ETH due (wei) for an ETH order. */
+    ethAmountWei: baseUnits("eth_amount_wei"),
+    status: text("status", { enum: BUY_ORDER_STATUSES }).notNull().default("quoted"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** The paying ETH transaction: used by one order only. */
+    payTxHash: text("pay_tx_hash").unique(),
+    payFrom: text("pay_from"),
+    payValueWei: baseUnits("pay_value_wei"),
+    payBlock: bigint("pay_block", { mode: "bigint" }),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** PayPal Orders v2 id and capture id. */
+    paypalOrderId: text("paypal_order_id").unique(),
+    paypalCaptureId: text("paypal_capture_id").unique(),
+    /** Set for refund states: what happened, in words the buyer understands. */
+    problem: text("problem"),
+    refundDue: boolean("refund_due").notNull().default(false),
+    /** A same-origin path to go back to afterwards (the pay page that sent the buyer here). */
+    returnTo: text("return_to"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("buy_orders_open_idx").on(t.chainId, t.status, t.buyerAddress),
+    index("buy_orders_refund_idx").on(t.refundDue),
+  ],
+);
+
+/** Free test-token claims: one row per claim, checked per account, wallet, device and IP over 24 h. */
+export const tokenClaims = pgTable(
+  "token_claims",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    walletAddress: text("wallet_address").notNull(),
+    deviceId: text("device_id").notNull(),
+    ip: text("ip").notNull(),
+    chainId: integer("chain_id").notNull(),
+    amount: baseUnits("amount").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("token_claims_user_idx").on(t.userId, t.createdAt),
+    index("token_claims_wallet_idx").on(t.walletAddress, t.createdAt),
+    index("token_claims_device_idx").on(t.deviceId, t.createdAt),
+    index("token_claims_ip_idx").on(t.ip, t.createdAt),
   ],
 );

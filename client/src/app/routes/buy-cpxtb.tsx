@@ -1,19 +1,33 @@
+import { returnToPath } from "@common/buy";
 import { Coins } from "lucide-react";
+import { useLocation, useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
-import { PendingFeature } from "@/components/layout/pending-feature";
+import { BuyForm } from "@/features/buy/components/buy-form";
+
+/** The wallet code (wagmi, viem) loads only when the buyer continues. */
+const connectWallet = () =>
+  import("@/features/wallet/send-eth-payment").then((m) => m.connectBrowserWallet());
 
 export default function BuyCpxtbPage() {
+  const search = new URLSearchParams(useSearch());
+  const [, navigate] = useLocation();
+  const back = search.get("return");
+  const returnTo = back && returnToPath.safeParse(back).success ? back : undefined;
+  const tokens = search.get("tokens");
   return (
     <PageFrame
       title="Buy CPXTB Tokens"
       icon={Coins}
       backdrop
-      description="Get CPXTB to pay merchants: a quoted price, locked for a few minutes, and tokens sent to your wallet once your payment is verified."
+      width="narrow"
+      description="Get CPXTB to pay merchants: a quoted price from the live market, locked for 10 minutes, and tokens sent to your wallet once your payment is verified on chain."
     >
-      <PendingFeature title="Buying is not available yet">
-        When it opens you will be able to pay with ETH from your browser wallet, or with PayPal where it is
-        offered. The price you see will always come from the live market, never a made-up number.
-      </PendingFeature>
+      <BuyForm
+        connectWallet={connectWallet}
+        initialTokens={tokens && /^\d{1,15}(\.\d{1,6})?$/.test(tokens) ? tokens : undefined}
+        returnTo={returnTo}
+        onOrder={(id) => navigate(`/buy-cpxtb/orders/${id}`)}
+      />
     </PageFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { apiErrorBody } from "@common/errors.ts";
-import { healthResponse, type IndexerStatus, readyResponse } from "@common/health.ts";
+import { healthResponse, type IndexerStatus, readyResponse, type TreasuryStatus } from "@common/health.ts";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
@@ -11,11 +11,13 @@ export async function healthRoutes(
     database,
     indexer,
     sharedState,
+    treasury,
   }: {
     database: Database;
     /** Probes the chain from this instance, then reports (see PaymentsRuntime.checkHealth). */
     indexer?: () => Promise<IndexerStatus | null>;
     sharedState: SharedState;
+    treasury?: () => TreasuryStatus | null;
   },
 ) {
   app.get(
@@ -42,11 +44,13 @@ export async function healthRoutes(
       }
       const status = (await indexer?.()) ?? null;
       const shared = sharedState.status?.();
+      const treasuryStatus = treasury?.() ?? null;
       return {
         status: "ready" as const,
         database: { driver: database.driver },
         ...(status ? { indexer: status } : {}),
         sharedState: { kind: sharedState.kind, mode: shared?.mode ?? "shared", since: shared?.since ?? null },
+        ...(treasuryStatus ? { treasury: treasuryStatus } : {}),
       };
     },
   );

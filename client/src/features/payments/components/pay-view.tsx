@@ -234,7 +234,8 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: boolean }
 
 function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTransfer: SendTransfer }) {
   const [step, setStep] = React.useState<TransferStep | null>(null);
-  const [problem, setProblem] = React.useState<{ title: string; text: string } | null>(null);
+  const [problem, setProblem] = React.useState<{ title: string; text: string; buy?: boolean } | null>(null);
+  const [location] = useLocation();
   const remaining = remainingBase(payment);
   const remainingText = baseToDecimal(remaining, payment.token.decimals);
   const partial = payment.status === "partial" || BigInt(payment.amountReceivedBase) > 0n;
@@ -263,6 +264,7 @@ function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTr
           ? {
               title: "Insufficient Balance",
               text: `This wallet holds less than ${formatTokenAmount(remainingText)} CPXTB. Top it up, or pay from another wallet with the QR code.`,
+              buy: true,
             }
           : { title: "Payment not sent", text: (error as Error).message },
       );
@@ -314,6 +316,14 @@ function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTr
           <div>
             <p className="font-semibold">{problem.title}</p>
             <p className="text-muted-foreground">{problem.text}</p>
+            {problem.buy ? (
+              <Link
+                className="font-medium underline"
+                href={`/buy-cpxtb?return=${encodeURIComponent(location)}&tokens=${plainTokenAmount(remainingText)}`}
+              >
+                Buy CPXTB Here
+              </Link>
+            ) : null}
           </div>
         </div>
       ) : null}

@@ -1,0 +1,36 @@
+import type { BuyConfig, BuyOrder, BuyQuote, CreateBuyOrderRequest } from "@common/buy";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "@/lib/api-client";
+import { queryClient } from "@/lib/query-client";
+
+export const buyConfigQueryOptions = () => queryOptions<BuyConfig>({ queryKey: ["/api/buy/config"] });
+export function useBuyConfig() {
+  return useQuery(buyConfigQueryOptions());
+}
+
+/** POST /api/buy/quote: the current price for an amount in USD or in tokens (not locked). */
+export async function fetchQuote(input: { usd: string } | { tokens: string }): Promise<BuyQuote> {
+  return (await (await apiRequest("POST", "/api/buy/quote", input)).json()) as BuyQuote;
+}
+
+export const buyOrderQueryKey = (id: string) => [`/api/buy/orders/${encodeURIComponent(id)}`] as const;
+export const buyOrderQueryOptions = (id: string) =>
+  queryOptions<BuyOrder>({ queryKey: buyOrderQueryKey(id) });
+export function useBuyOrder(id: string) {
+  return useQuery(buyOrderQueryOptions(id));
+}
+
+/** POST /api/buy/orders: locks the quote for the order's wallet. */
+export async function createBuyOrder(input: CreateBuyOrderRequest): Promise<BuyOrder> {
+  const order = (await (await apiRequest("POST", "/api/buy/orders", input)).json()) as BuyOrder;
+  queryClient.setQueryData(buyOrderQueryKey(order.id), order);
+  return order;
+}
+
+/** POST /api/buy/orders/:id/tx: the fast path; the server's scanner finds the payment anyway. */
+export async function submitBuyTx(id: string, txHash: string): Promise<BuyOrder> {
+  const response = await apiRequest("POST", `/api/buy/orders/${encodeURIComponent(id)}/tx`, { txHash });
+  const order = (await response.json()) as BuyOrder;
+  queryClient.setQueryData(buyOrderQueryKey(id), order);
+  return order;
+}

@@ -1,0 +1,82 @@
+import { getAddress } from "viem";
+import {
+  connect,
+  getConnection,
+  sendTransaction,
+  switchChain,
+  waitForTransactionReceipt,
+} from "wagmi/actions";
+import { queryClient } from "@/lib/query-client";
+import { chainConfigQueryOptions } from "./api/get-chain-config";
+import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
+import { describeWalletError, USER_REJECTED, walletErrorCode } from "./wallet-errors";
+
+function explain(error: unknown, step: string): Error {
+  if (walletErrorCode(error) === USER_REJECTED) return new Error(`You rejected the ${step} in your wallet.`);
+  return new Error(describeWalletError(error));
+}
+
+async function walletConfig() {
+  return sharedWalletConfig(await queryClient.fetchQuery(chainConfigQueryOptions()));
+}
+
+/** Connects the browser wallet (EIP-6963) unless connected and returns its account. Loaded on demand. */
+export async function connectBrowserWallet(): Promise<`0x${string}`> {
+  const config = await walletConfig();
+  let connection = getConnection(config);
+  if (connection.status !== "connected") {
+    const connector = preferredConnector(config.connectors);
+    if (!connector) throw new Error("No browser wallet was found. Install one, or pay with another method.");
+    try {
+      await connect(config, { connector });
+    } catch (error) {
+      throw explain(error, "connection request");
+    }
+    connection = getConnection(config);
+  }
+  if (!connection.address) throw new Error("The wallet did not share an account.");
+  return connection.address;
+}
+
+export type EthPayment = { chainId: number; from: string; to: string; valueWei: bigint };
+
+/**
+ * Sends exactly `valueWei` ETH from the order's wallet to the treasury and waits for it to be mined; refuses
+ * when the wallet's account is not the order's (the server would not deliver for another sender).
+ */
+export async function sendEthPayment(
+  payment: EthPayment,
+  onStep?: (step: "connecting" | "switching" | "confirm" | "mining") => void,
+): Promise<`0x${string}`> {
+  const config = await walletConfig();
+  onStep?.("connecting");
+  const account = await connectBrowserWallet();
+  if (getAddress(account) !== getAddress(payment.from)) {
+    throw new Error(
+      `Your wallet is on ${account}, but this order is for ${payment.from}. Switch accounts in your wallet.`,
+    );
+  }
+  if (getConnection(config).chainId !== payment.chainId) {
+    onStep?.("switching");
+    try {
+      await switchChain(config, { chainId: payment.chainId });
+    } catch (error) {
+      throw explain(error, "network switch");
+    }
+  }
+  onStep?.("confirm");
+  let hash: `0x${string}`;
+  try {
+    hash = await sendTransaction(config, {
+      account,
+      to: getAddress(payment.to),
+      value: payment.valueWei,
+      chainId: payment.chainId,
+    });
+  } catch (error) {
+    throw explain(error, "transaction");
+  }
+  onStep?.("mining");
+  await waitForTransactionReceipt(config, { hash, chainId: payment.chainId });
+  return hash;
+}
