@@ -447,6 +447,17 @@ export const walletSends = pgTable(
     rawTx: text("raw_tx"),
     status: text("status", { enum: WALLET_SEND_STATUSES }).notNull().default("reserved"),
     error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("wallet_sends_idempotency_key").on(t.userId, t.idempotencyKey),
+    uniqueIndex("wallet_sends_from_nonce_key")
+      .on(t.chainId, t.fromAddress, t.nonce)
+      .where(sql`${t.nonce} is not null`),
+    index("wallet_sends_user_created_idx").on(t.userId, t.createdAt),
+  ],
+);
 
 /**
  * The treasury's durable send queue (decision 013): one row per order or claim (unique kind + ref), written
@@ -478,12 +489,6 @@ export const treasurySends = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("wallet_sends_idempotency_key").on(t.userId, t.idempotencyKey),
-    uniqueIndex("wallet_sends_from_nonce_key")
-      .on(t.chainId, t.fromAddress, t.nonce)
-      .where(sql`${t.nonce} is not null`),
-    index("wallet_sends_user_created_idx").on(t.userId, t.createdAt),
-
     uniqueIndex("treasury_sends_ref_key").on(t.kind, t.refId),
     uniqueIndex("treasury_sends_nonce_key").on(t.chainId, t.fromAddress, t.nonce),
     index("treasury_sends_status_idx").on(t.status, t.createdAt),
