@@ -268,7 +268,7 @@ describe("payment requests", () => {
     await app.database.db.execute(sql`
       insert into payment_amounts (chain_id, token_address, receiving_address, amount, payment_id, kind)
       select chain_id, token_address, receiving_address, amount_due, id, 'due' from payments
-      where id like ${`${first.id}\_%`}`);
+      where id like ${`${first.id}_%`}`);
     const refused = await api(app, cookie).post("/api/merchant/payments", {
       currency: "USD",
       amount: "3.00",

@@ -232,18 +232,18 @@ describe("expiry", () => {
     const { expiresAt } = (await getPayment(app, merchant.cookie, payment.id)) as unknown as {
       expiresAt: string;
     };
-    const after = (seconds: number) => BigInt(Math.ceil(Date.parse(expiresAt) / 1000) + seconds);
+    const secondsPast = (seconds: number) => BigInt(Math.ceil(Date.parse(expiresAt) / 1000) + seconds);
     await app.payments.expireNow();
     expect(await status(payment.id)).toBe("pending");
     // The chain's time decides (PAYMENTS.md, States): a block after the expiry, indexed.
     clock.advance(61_000);
-    await tools.test.setNextBlockTimestamp({ timestamp: after(1) });
+    await tools.test.setNextBlockTimestamp({ timestamp: secondsPast(1) });
     await tools.mine(1);
     await sync();
     await app.payments.expireNow();
     expect(await status(payment.id)).toBe("expired");
     const payer = await tools.payer();
-    await tools.test.setNextBlockTimestamp({ timestamp: after(30) });
+    await tools.test.setNextBlockTimestamp({ timestamp: secondsPast(30) });
     await tools.pay(payer, merchant.wallet.address, payment.amountDueBase);
     await tools.mine(CONFIRMATIONS);
     await sync();
