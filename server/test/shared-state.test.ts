@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { MemorySharedState } from "../src/lib/shared-state/memory-shared-state.ts";
+import { openSharedState } from "../src/lib/shared-state/open-shared-state.ts";
 import { RedisSharedState } from "../src/lib/shared-state/redis-shared-state.ts";
 import type { SharedState } from "../src/lib/shared-state/shared-state.ts";
+import { TcpProxy } from "./tcp-proxy.ts";
 import { redisUrl, uniquePrefix } from "./ws-client.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -15,14 +17,18 @@ async function redisState() {
 // One contract, two implementations: whatever passes here behaves the same with and without Redis.
 const memory: SharedState = new MemorySharedState();
 const redis: SharedState = await redisState();
+// What the app uses with REDIS_URL: Redis behind a deadline and a circuit breaker (same contract while up).
+const failover: SharedState = await openSharedState({ redisUrl, keyPrefix: uniquePrefix("failover") });
 afterAll(async () => {
   await memory.close();
   await redis.close();
+  await failover.close();
 });
 
 describe.each([
   ["memory", memory],
   ["redis", redis],
+  ["redis with failover", failover],
 ])("shared state (%s)", (_name, state) => {
   it("stores values with expiry and set-if-absent", async () => {
     await state.set("a", "1", 100);
@@ -76,5 +82,42 @@ describe.each([
     await state.publish("ch", "again");
     await sleep(50);
     expect(got).toEqual(["hello"]);
+  });
+});
+
+describe("Redis that stops answering (connection open, nothing comes back)", () => {
+  it("answers within the deadline from local state, opens the circuit, and shares again after Redis returns", async () => {
+    const target = new URL(redisUrl);
+    const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
+    const state = await openSharedState({
+      redisUrl: proxy.url(redisUrl),
+      keyPrefix: uniquePrefix("stall"),
+      commandTimeoutMs: 50,
+    });
+    try {
+      expect(state.status?.().mode).toBe("shared");
+      proxy.stall();
+      const started = performance.now();
+      for (let i = 0; i < 3; i++) expect((await state.hitWindow("w", 5, 60_000)).allowed).toBe(true);
+      // Each call waited for its deadline at most (plus a busy machine's scheduling), never ioredis's retries.
+      expect(performance.now() - started).toBeLessThan(3 * 1000);
+      await expect
+        .poll(async () => {
+          await state.get("probe");
+          return state.status?.().mode;
+        })
+        .toBe("local");
+      // Per-instance now: the local window has counted every hit answered locally.
+      expect((await state.hitWindow("w", 3, 60_000)).allowed).toBe(false);
+      proxy.cut();
+      proxy.restore();
+      await expect.poll(() => state.status?.().mode, { timeout: 15_000 }).toBe("shared");
+      // Redis never saw the hits answered locally.
+      expect((await state.hitWindow("w", 3, 60_000)).allowed).toBe(true);
+      await state.delete("w");
+    } finally {
+      await state.close();
+      await proxy.close();
+    }
   });
 });

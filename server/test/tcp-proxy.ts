@@ -8,6 +8,7 @@ import { createServer, type Server, type Socket, connect as tcpConnect } from "n
 export class TcpProxy {
   private sockets = new Set<Socket>();
   private isCut = false;
+  private isStalled = false;
 
   private constructor(
     private readonly server: Server,
@@ -31,8 +32,13 @@ export class TcpProxy {
           for (const other of pair) other.destroy();
         });
       }
-      client.pipe(upstream);
-      upstream.pipe(client);
+      // Forwarded chunk by chunk so `stall()` can hold everything back (a connection that answers nothing).
+      client.on("data", (chunk) => {
+        if (!proxy?.isStalled) upstream.write(chunk);
+      });
+      upstream.on("data", (chunk) => {
+        if (!proxy?.isStalled) client.write(chunk);
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as { port: number };
@@ -56,6 +62,12 @@ export class TcpProxy {
 
   restore() {
     this.isCut = false;
+    this.isStalled = false;
+  }
+
+  /** Keeps the connections open but forwards nothing (lost packets, a hung server): only deadlines notice. */
+  stall() {
+    this.isStalled = true;
   }
 
   async close() {

@@ -1,0 +1,161 @@
+// Two server instances (server/src/main.ts, each its own process) on one PostgreSQL, one Redis and one anvil
+// chain; autocannon with 50 connections split between them (25 each, two autocannon processes at once), 10 s:
+// `GET /api/user` signed out and the public payment read. Prints the total and each instance's share.
+// Needs DATABASE_URL (a database is created beside it and dropped) and REDIS_URL (keys under a bench prefix).
+//   DATABASE_URL=postgres://… REDIS_URL=redis://127.0.0.1:6379/0 npx tsx bench/two-instances.ts
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { startTestChain } from "../server/test/chain-helpers.ts";
+
+const duration = Number(process.env.BENCH_SECONDS ?? 10);
+const databaseUrl = process.env.DATABASE_URL;
+const redisUrl = process.env.REDIS_URL;
+if (!databaseUrl || !redisUrl) throw new Error("set DATABASE_URL and REDIS_URL");
+
+const name = `cpxtb_bench_${randomBytes(4).toString("hex")}`;
+const admin = async (sql: string) => {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(sql);
+  await client.end();
+};
+await admin(`create database "${name}"`);
+const url = new URL(databaseUrl);
+url.pathname = `/${name}`;
+const chain = await startTestChain();
+const dataDir = mkdtempSync(join(tmpdir(), "cpxtb-bench2-"));
+const prefix = `bench:${randomBytes(4).toString("hex")}:`;
+
+function startInstance(): Promise<{ child: ChildProcess; address: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      PUBLIC_URL: "http://127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: url.toString(),
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: prefix,
+      CHALLENGE_SECRET: "bench-secret-bench-secret-bench-secret-0001",
+      RPC_URL: chain.url,
+      CHAIN_ID: "31337",
+      TOKEN_ADDRESS: chain.deployment.token,
+      PRICE_SOURCE: "fixed",
+      CONFIRMATIONS: "1",
+      CLIENT_DIST: "/nonexistent",
+      LOG_LEVEL: "silent",
+      // The bench measures the endpoints with their limiter running, not the limiter refusing one address.
+      RATE_LIMIT_GENERAL: "999999/60s",
+      RATE_LIMIT_PUBLIC: "999999/60s",
+      RATE_LIMIT_AUTH: "1000/60s",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk) => {
+      out += chunk;
+      const match = /running at (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ child, address: match[1]!.replace("localhost", "127.0.0.1") });
+    });
+    child.on("exit", (code) => reject(new Error(`instance exited with ${code}: ${out}`)));
+  });
+}
+
+const first = await startInstance();
+const second = await startInstance();
+const instances = [first, second];
+
+async function call(path: string, body?: unknown, cookie?: string) {
+  const res = await fetch(`${first.address}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(cookie ? { cookie } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+// A merchant with one payment: its reference is what the public read asks for.
+const register = await call("/api/register", { username: "bench_two", password: "a long bench passphrase" });
+const cookie = register.headers.get("set-cookie")!.split(";")[0]!;
+const wallet = privateKeyToAccount(generatePrivateKey());
+const challenge = (await (
+  await call("/api/merchant/wallet-challenge", { address: wallet.address }, cookie)
+).json()) as {
+  nonce: string;
+  message: string;
+};
+await call(
+  "/api/merchant",
+  {
+    name: "Bench Coffee",
+    businessType: "food",
+    contactEmail: "owner@example.com",
+    walletAddress: wallet.address,
+    proof: { nonce: challenge.nonce, signature: await wallet.signMessage({ message: challenge.message }) },
+  },
+  cookie,
+);
+const payment = (await (
+  await call("/api/merchant/payments", { currency: "USD", amount: "10.00" }, cookie)
+).json()) as {
+  reference: string;
+};
+
+type AutocannonResult = {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  non2xx: number;
+};
+
+function autocannon(target: string, connections: number): Promise<AutocannonResult> {
+  const args = ["autocannon", "--json", "-c", String(connections), "-d", String(duration), target];
+  return new Promise((resolve, reject) => {
+    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited with ${code}`)),
+    );
+  });
+}
+
+async function run(title: string, path: string, expected2xx: boolean) {
+  const results = await Promise.all(instances.map((i) => autocannon(`${i.address}${path}`, 25)));
+  const total = results.reduce((sum, r) => sum + r.requests.average, 0);
+  const shares = results
+    .map(
+      (r, i) =>
+        `instance ${i + 1}: ${Math.round(r.requests.average).toLocaleString("en")} (${Math.round((100 * r.requests.average) / total)} %, p99 ${r.latency.p99} ms)`,
+    )
+    .join("; ");
+  const errors = results.reduce((sum, r) => sum + r.errors + (expected2xx ? r.non2xx : 0), 0);
+  console.log(
+    `${title.padEnd(22)} ${Math.round(total).toLocaleString("en")} req/s  ${shares}  errors ${errors}`,
+  );
+}
+
+console.log(`two instances, 50 connections (25 each), ${duration} s, PostgreSQL + Redis`);
+await run("GET /api/user (401)", "/api/user", false);
+await run("public payment read", `/api/payments/public/${payment.reference}`, true);
+
+for (const { child } of instances) child.kill("SIGTERM");
+await new Promise((r) => setTimeout(r, 2000));
+await chain.stop();
+await admin(`drop database if exists "${name}" with (force)`);
+rmSync(dataDir, { recursive: true, force: true });
+process.exit(0);
