@@ -71,10 +71,17 @@ test("a payment partly paid before it expired says so in the list, with the amou
   });
   await openDashboard(page);
   await expectLive(page);
+  // 4 CPXTB matches no amount: it lands in the inbox, and the merchant assigns it to the payment.
   await payFromSecondDevAccount(page.request, payment.receivingAddress, 4_000_000_000_000_000_000n);
+  const inbox = page.getByRole("region", { name: "Unmatched transfers" });
+  await expect(inbox).toContainText("4 CPXTB");
+  await inbox.getByRole("button", { name: "Assign to payment" }).click();
   const row = page.locator(`li[data-reference="${payment.reference}"]`);
   await expect(row).toContainText("Partially paid");
-  await page.getByRole("alertdialog").getByRole("button", { name: "Dismiss" }).click();
+  await page
+    .getByRole("alertdialog", { name: "Partial payment received" })
+    .getByRole("button", { name: "Dismiss" })
+    .click();
   await expect(row).toContainText("Partly paid, then expired", { timeout: 100_000 });
   await expect(row.getByTestId("received-before-expiry")).toHaveText(
     `Received 4 of ${payment.amountDue.replace(/0+$/, "")} CPXTB`,
