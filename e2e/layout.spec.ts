@@ -1,5 +1,9 @@
 import type { Cookie, Locator, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect as baseExpect, test } from "./fixtures";
+
+// Pages, sign-ins and the live channel on a loaded machine: more patience than the default 5 s.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
 import { expectLive, payFromSecondDevAccount } from "./support/dashboard";
 import { createMerchant, createPayment } from "./support/payments";
 

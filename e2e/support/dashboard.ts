@@ -37,6 +37,13 @@ export async function signInThroughForm(page: Page, username: string) {
 /** The dashboard says its live subscription is up (and the indexer healthy). */
 export async function expectLive(page: Page) {
   await expect(page.getByTestId("detection-status")).toHaveText(/Automatic Payment Detection Active/, {
-    timeout: 15_000,
+    timeout: 30_000,
   });
+}
+
+/** Opens the dashboard and waits for it (the first page of a run, on a cold server, can take a while). */
+export async function openDashboard(page: Page) {
+  await page.goto("/merchant");
+  await expect(page.getByRole("heading", { name: "Merchant Dashboard" })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole("heading", { name: "New payment" })).toBeVisible({ timeout: 30_000 });
 }
