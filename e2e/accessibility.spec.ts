@@ -123,11 +123,7 @@ test.describe("axe: dialogs and panels", () => {
 
   test("the dashboard's payment detail (open and paid) and Edit business", async ({ page }) => {
     await createMerchant(page.request, { website: "https://corner.example" });
-    const open = await createPayment(page.request, {
-      currency: "CPXTB",
-      amount: "3",
-      description: "Open one",
-    });
+    await createPayment(page.request, { currency: "CPXTB", amount: "3", description: "Open one" });
     const paid = await createPayment(page.request, {
       currency: "CPXTB",
       amount: "4",

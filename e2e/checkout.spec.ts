@@ -23,7 +23,8 @@ for (const width of [390, 1280]) {
       const payment = await createPayment(page.request, { currency: "USD", amount: "12.50" });
       await page.goto(`/pay/${payment.reference}`);
       const heading = page.getByRole("heading", { level: 1 });
-      await expect(heading).toHaveText(LONG_NAME);
+      // Generous first waits: a lazy page can take a while to arrive on a loaded machine.
+      await expect(heading).toHaveText(LONG_NAME, { timeout: 20_000 });
       // Never cut: the whole name fits inside the heading's box (no ellipsis, no overflow).
       expect(await heading.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
       // The app's header, live count and wallet menu are not on a checkout; the theme toggle is.
@@ -50,6 +51,7 @@ for (const width of [390, 1280]) {
       await createMerchant(page.request);
       const payment = await createPayment(page.request, { currency: "CPXTB", amount: "250.5" });
       await page.goto(`/pay/${payment.reference}`);
+      await expect(page.getByRole("button", { name: "Copy Amount" })).toBeVisible({ timeout: 20_000 });
       await page.getByRole("button", { name: "Copy Amount" }).click();
       await expect(toast(page, "Amount copied")).toContainText(
         "Paste it unchanged: its last digits identify your payment.",
@@ -76,7 +78,7 @@ test("after payment: back to the merchant's website, and a PDF receipt (pay page
     if (/receipt-pdf|pdf-lib/.test(r.url())) pdfChunks.push(r.url());
   });
   await page.goto(`/pay/${payment.reference}`);
-  await expect(page.getByTestId("payment-status")).toHaveText("Awaiting payment");
+  await expect(page.getByTestId("payment-status")).toHaveText("Awaiting payment", { timeout: 20_000 });
   await payFromDevAccount(page.request, payment.receivingAddress, BigInt(payment.amountDueBase));
   await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible({ timeout: 10_000 });
   await expect(page.getByTestId("merchant-website")).toHaveAttribute("href", "https://corner.example/");
@@ -96,7 +98,9 @@ test("after payment: back to the merchant's website, and a PDF receipt (pay page
   expect(doc.getPageCount()).toBe(1);
 
   await page.goto(`/payment/${payment.reference}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Corner Coffee" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Corner Coffee" })).toBeVisible({
+    timeout: 20_000,
+  });
   await expect(page.getByRole("button", { name: "Open menu" })).toBeHidden();
   await expect(page.getByText("Local development chain")).toBeVisible();
   const again = page.waitForEvent("download");
@@ -116,7 +120,7 @@ test("a paid payment's detail offers its receipt link, not Share/QR/Poster", asy
   await page.goto("/merchant");
   await page.getByTestId("recent-payments").getByRole("button", { name: /Scone/ }).click();
   const detail = page.getByRole("dialog", { name: "Payment details" });
-  await expect(detail.getByTestId("detail-status")).toHaveText("Paid");
+  await expect(detail.getByTestId("detail-status")).toHaveText("Paid", { timeout: 20_000 });
   await expect(detail.getByRole("heading", { name: "Receipt" })).toBeVisible();
   await expect(
     detail.getByRole("link", { name: new RegExp(`/payment/${payment.reference}$`) }),
@@ -135,7 +139,9 @@ test("unknown paths answer 404 with the not-found page; robots.txt names the sit
   consoleGuard.allow(/status of 404/);
   const response = await page.goto("/no/such/page");
   expect(response?.status()).toBe(404);
-  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible({
+    timeout: 20_000,
+  });
   expect((await request.get("/pay/AAAAAAAAAAAAAAAAAAAAAA")).status()).toBe(200);
 
   const robots = await request.get("/robots.txt");
@@ -154,6 +160,7 @@ for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 800 });
     await page.goto("/about");
     const button = page.getByTestId("wallet-connect");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible({ timeout: 20_000 });
     await button.click();
     await expect(toast(page, "Connection Failed")).toContainText(
       "Install one (such as MetaMask or Coinbase Wallet) and reload this page, or pay by scanning the payment's QR code with a wallet app on your phone.",
@@ -172,6 +179,7 @@ test("filled buttons show a focus ring apart from their own colour; auth tab pan
   page,
 }) => {
   await page.goto("/auth");
+  await expect(page.getByRole("tab", { name: "Sign in" })).toBeVisible({ timeout: 20_000 });
   const signIn = page.getByRole("button", { name: "Sign in", exact: true });
   await signIn.focus();
   await page.keyboard.press("Shift+Tab");
