@@ -65,8 +65,8 @@ test("a payment just paid on the chain appears in the totals and the chart, live
   await expect(page.getByRole("heading", { name: "Reports & Analytics" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByLabel("Time zone")).toHaveValue(TZ);
   await expect(page.getByRole("button", { name: "Last 30 days" })).toHaveAttribute("aria-pressed", "true");
-  await expect(page.getByLabel("From")).toHaveValue(addDays(today, -29));
-  await expect(page.getByLabel("To")).toHaveValue(today);
+  await expect(page.getByLabel("From", { exact: true })).toHaveValue(addDays(today, -29));
+  await expect(page.getByLabel("To", { exact: true })).toHaveValue(today);
   await expect(stat(page, "stat-revenue")).toHaveText("$0.00");
   await expect(stat(page, "stat-paid")).toHaveText("0");
   await expect(page.locator('[data-status-row="pending"] td').first()).toHaveText("2");
@@ -109,8 +109,8 @@ test("presets are calendar days in the chosen time zone; CSV and PDF download an
 
   await page.goto("/reports");
   await expect(stat(page, "stat-revenue")).toHaveText("$7.25", { timeout: 30_000 });
-  const from = page.getByLabel("From");
-  const to = page.getByLabel("To");
+  const from = page.getByLabel("From", { exact: true });
+  const to = page.getByLabel("To", { exact: true });
   const presets: [string, string, string][] = [
     ["Today", today, today],
     ["Last 7 days", addDays(today, -6), today],

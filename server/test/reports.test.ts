@@ -471,6 +471,20 @@ describe("reports", () => {
     const { rows } = await csv(mine, range);
     expect(rows.map((r) => r.description)).toEqual(["mine"]);
     expect((await summary(theirs, range)).payments).toBe(2);
+    // The history search through the trigram index: short terms (fewer than 3 letters) and longer ones.
+    for (const [q, found] of [
+      ["mi", ["mine"]],
+      ["m", ["mine"]],
+      ["mine", ["mine"]],
+      ["theirs", []],
+      ["zz9", []],
+    ] as const) {
+      const res = await api(app, mine.cookie).get(`/api/merchant/payments?q=${q}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect((res.json() as { items: { description: string }[] }).items.map((p) => p.description)).toEqual(
+        found,
+      );
+    }
 
     const url = `/api/merchant/reports/summary?${query(range)}`;
     const csvUrl = `/api/merchant/reports/payments.csv?${query(range)}`;
