@@ -337,14 +337,18 @@ describe("basic flow, link and unlink", () => {
   });
 });
 
+// Built before the tests run: a database each, which takes long on a busy machine.
+const bare = loadSocialConfig({}, "development");
+const dev = await createTestApp({
+  publicUrl: ORIGIN,
+  social: bare.social,
+  wallet: { ...bare.wallet, masterSeed: `0x${"22".repeat(32)}` },
+});
+const prod = loadSocialConfig({ RPC_URL: "https://rpc.example" }, "production");
+const app2 = await createTestApp({ social: prod.social, wallet: prod.wallet });
+
 describe("development sign-in page", () => {
   it("stands in for a provider without credentials outside production, with the whole flow", async () => {
-    const bare = loadSocialConfig({}, "development");
-    const dev = await createTestApp({
-      publicUrl: ORIGIN,
-      social: bare.social,
-      wallet: { ...bare.wallet, masterSeed: `0x${"22".repeat(32)}` },
-    });
     const providers = await dev.inject({ method: "GET", url: "/api/social-auth/providers" });
     expect(providers.json().providers.map((p: { mode: string }) => p.mode)).toEqual([
       "development",
@@ -405,8 +409,6 @@ describe("development sign-in page", () => {
     expect(loadSocialConfig({ RPC_URL: "https://rpc.example" }, "production").problems).toEqual([
       "WALLET_MASTER_SEED: required in production (managed wallets hold real funds)",
     ]);
-    const prod = loadSocialConfig({ RPC_URL: "https://rpc.example" }, "production");
-    const app2 = await createTestApp({ social: prod.social, wallet: prod.wallet });
     const providers = await app2.inject({ method: "GET", url: "/api/social-auth/providers" });
     expect(providers.json().providers[0]).toMatchObject({ provider: "google", mode: "unavailable" });
     const res = await app2.inject({ method: "GET", url: "/api/social-auth/google?redirectUrl=%2F" });

@@ -2,12 +2,14 @@ import type { SocialProvider } from "@common/social";
 
 /** The providers' own marks (brand colours where the brand asks for them; X and Apple follow the text colour). */
 export function ProviderMark({ provider, className }: { provider: SocialProvider; className?: string }) {
-  const common = {
-    viewBox: "0 0 24 24",
-    className,
-    "aria-hidden": true as const,
-    focusable: "false" as const,
-  };
+  return (
+    <svg viewBox="0 0 24 24" className={className} aria-hidden="true" focusable="false">
+      <Paths provider={provider} />
+    </svg>
+  );
+}
+
+function Paths({ provider }: { provider: SocialProvider }) {
   switch (provider) {
     case "google":
       return (
