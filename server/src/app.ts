@@ -6,10 +6,11 @@ import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { errorBody } from "./errors.ts";
 import { registerCsrfGuard } from "./lib/csrf.ts";
-import { registerErrorHandling } from "./lib/error-handler.ts";
+import { registerErrorHandling, sendFrameworkError } from "./lib/error-handler.ts";
 import type { FastifyZod } from "./lib/fastify-zod.ts";
 import { loggerOptions } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
+import { isHttpsOrigin } from "./lib/public-origin.ts";
 import { generateRequestId } from "./lib/request-id.ts";
 import { trackRoutes } from "./lib/route-index.ts";
 import { registerSecurityHeaders } from "./lib/security-headers.ts";
@@ -30,7 +31,12 @@ import { contentRoutes, createPageHtmlResolver } from "./modules/content/routes.
 import { RealtimeHub } from "./modules/realtime/hub.ts";
 import { realtimeRoutes } from "./modules/realtime/routes.ts";
 import { ChallengeService } from "./modules/security/challenge-service.ts";
-import { type ClientKeyResolver, ipClientKey, registerRateLimits } from "./modules/security/rate-limit.ts";
+import {
+  ACCOUNT_KEY_PREFIX,
+  type ClientKeyResolver,
+  ipClientKey,
+  registerRateLimits,
+} from "./modules/security/rate-limit.ts";
 import { securityRoutes } from "./modules/security/routes.ts";
 import { resolveChallengeSecret } from "./modules/security/secret.ts";
 import { siweRoutes } from "./modules/siwe/routes.ts";
@@ -74,7 +80,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    // Fastify takes a hop count too (documented), though its types omit number.
+    trustProxy: config.trustProxy as boolean | string[],
+    frameworkErrors: sendFrameworkError,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -98,6 +106,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     reply.header("X-Request-Id", request.id);
   });
 
+  app.decorate("secureCookies", isHttpsOrigin(config));
   app.decorateRequest("auth", undefined);
   await app.register(fastifyCookie);
   registerCsrfGuard(app, { publicUrl: config.publicUrl });
@@ -113,7 +122,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const clientKey: ClientKeyResolver = async (request, reply) => {
     if (request.cookies?.[SESSION_COOKIE]) {
       const auth = await resolveAuth(database.db, request, reply);
-      if (auth) return `user:${auth.user.id}`;
+      if (auth) return `${ACCOUNT_KEY_PREFIX}${auth.user.id}`;
     }
     return ipClientKey(request);
   };
@@ -127,7 +136,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     (config.chain.rpcUrls.length > 0 ? await connectChain(config.chain, { log: app.log }) : null);
   if (chain && !deps.chain) app.addHook("onClose", () => chain.close());
   app.decorate("chain", chain);
-  await app.register(chainRoutes, { chain });
+  await app.register(chainRoutes, { chain, config });
   const realtime = new RealtimeHub({ pingIntervalMs: config.realtime.pingIntervalMs, log: app.log });
   app.decorate("realtime", realtime);
   app.addHook("onClose", async () => realtime.close());
@@ -146,25 +155,32 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       app.decorate("payments", runtime);
     },
   });
+  const mailer =
+    deps.mailer ??
+    createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      dataDir: config.dataDir,
+      log: app.log,
+      logText: config.env !== "production",
+    });
   await app.register(securityRoutes, { challenges, state: sharedState, clientKey });
   await app.register(authRoutes, {
     db: database.db,
     config,
-    mailer:
-      deps.mailer ??
-      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
+    mailer,
     throttle:
       deps.loginThrottle ??
       createLoginThrottle(sharedState, { perAccount: 10, perIp: 100, windowMs: 15 * 60 * 1000 }),
+    challenges,
+    clientKey,
   });
   await app.register(siweRoutes, { db: database.db, state: sharedState, chain, config });
   const content = loadContent(config.contentDir);
   await app.register(contentRoutes, { content, publicUrl: config.publicUrl });
   await app.register(contactRoutes, {
     db: database.db,
-    mailer:
-      deps.mailer ??
-      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
+    mailer,
     contactEmail: config.contactEmail,
     log: app.log,
   });

@@ -36,10 +36,16 @@ async function main() {
   const address = await app.listen({ host: config.host, port: config.port });
   // The indexer and the expiry job (on the one instance that holds the engine lock); stopped by app.close().
   app.payments.start();
-  const url = address.replace("[::1]", "localhost").replace("127.0.0.1", "localhost");
+  const url = config.publicUrlFromListen
+    ? address.replace("[::1]", "localhost").replace("127.0.0.1", "localhost")
+    : config.publicUrl;
   const database =
     app.database.driver === "pg" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
-  console.log(`\nCPXTB Pay is running at ${url}\n  database: ${database}\n`);
+  // Links in emails, payment links and Sign-In with Ethereum use this one origin (decision 010).
+  const origin = config.publicUrlFromListen
+    ? `${config.publicUrl} (the listen address; set PUBLIC_URL to serve other machines)`
+    : `${config.publicUrl} (PUBLIC_URL; listening on ${address})`;
+  console.log(`\nCPXTB Pay is running at ${url}\n  public origin: ${origin}\n  database: ${database}\n`);
   if (embedded) console.log(describeEmbeddedChain(embedded, config.dataDir));
 }
 
