@@ -74,14 +74,23 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
   return database;
 }
 
+/**
+ * TRUST_PROXY for Fastify. A hop count trusts the socket's peer and the next hops back in X-Forwarded-For, so
+ * the client is the address that many hops back (Fastify 5.12 treats a bare number as "trust nothing", hence
+ * the function). Only safe when every request comes through those proxies; an address list is stricter.
+ */
+function trustProxyOption(trust: Config["trustProxy"]) {
+  if (typeof trust !== "number") return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const app = Fastify({
     logger: loggerOptions(config),
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
-    // Fastify takes a hop count too (documented), though its types omit number.
-    trustProxy: config.trustProxy as boolean | string[],
+    trustProxy: trustProxyOption(config.trustProxy),
     frameworkErrors: sendFrameworkError,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
