@@ -50,9 +50,14 @@ export default defineConfig({
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       E2E: "1",
+      // The origin the browser uses (decision 010; required in production when E2E_DATABASE_URL is set).
+      PUBLIC_URL: baseURL,
+      // Every test's pages share one address: the per-address /ws cap is sized for the suite.
+      WS_MAX_CONNECTIONS_PER_ADDRESS: "1000",
       // The whole suite runs from one address, in parallel: the rate limits stay on, sized for that traffic.
       // The challenge itself runs against a server of its own with a low limit (e2e/challenge.spec.ts).
       RATE_LIMIT_GENERAL: "5000/60s",
+      RATE_LIMIT_ACCOUNT: "5000/60s",
       RATE_LIMIT_AUTH: "1000/60s",
       RATE_LIMIT_CONTACT: "500/60s",
       RATE_LIMIT_CLAIM: "500/60s",

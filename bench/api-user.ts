@@ -16,6 +16,7 @@ const config = loadConfig({
   CLIENT_DIST: "/nonexistent",
   // The bench measures the endpoint with its limiter running, not the limiter refusing one busy address.
   RATE_LIMIT_GENERAL: process.env.RATE_LIMIT_GENERAL ?? "999999/60s",
+  RATE_LIMIT_ACCOUNT: process.env.RATE_LIMIT_ACCOUNT ?? "999999/60s",
 });
 const app = await buildApp(config);
 const address = await app.listen({ host: "127.0.0.1", port: 0 });

@@ -58,6 +58,9 @@ const server = spawn(process.execPath, ["scripts/start.mjs"], {
     SKIP_BUILD: "1",
     PORT: String(PORT),
     HOST: "127.0.0.1",
+    PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+    // 10,000 clients from one address: the per-address cap would refuse all but the first few.
+    WS_MAX_CONNECTIONS_PER_ADDRESS: "100000",
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
     NODE_ENV: "production",

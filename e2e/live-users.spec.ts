@@ -2,8 +2,9 @@ import { expect, test } from "./fixtures";
 import { startOwnServer } from "./support/own-server";
 
 // A server of its own: the shared e2e server's count includes every other test's pages.
-test("live users: singular and plural with one and two pages, hidden while the server is down", async ({
+test("live users: one per browser (its tabs count once), plural with two browsers, hidden while the server is down", async ({
   page,
+  browser,
   consoleGuard,
 }) => {
   test.setTimeout(300_000);
@@ -15,12 +16,20 @@ test("live users: singular and plural with one and two pages, hidden while the s
     const widget = page.getByTestId("live-users");
     await expect(widget).toHaveText("1 user online");
 
-    const second = await page.context().newPage();
+    // A second tab of the same browser is the same person.
+    const tab = await page.context().newPage();
+    await tab.goto(`${server.url}/about`);
+    await expect(tab.getByTestId("live-users")).toHaveText("1 user online");
+    await tab.close();
+
+    // Another browser (its own cookies) is another person.
+    const other = await browser.newContext();
+    const second = await other.newPage();
     await second.goto(`${server.url}/about`);
     await expect(second.getByTestId("live-users")).toHaveText("2 users online");
     await expect(widget).toHaveText("2 users online");
 
-    await second.close();
+    await other.close();
     await expect(widget).toHaveText("1 user online");
 
     await server.stop();

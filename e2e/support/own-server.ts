@@ -42,6 +42,7 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
         NODE_ENV: "production",
         HOST: "127.0.0.1",
         PORT: String(port),
+        PUBLIC_URL: url,
         DATA_DIR: dataDir,
         DATABASE_URL: "",
         // Its own counts and windows: other e2e servers run at the same time.

@@ -7,10 +7,11 @@ import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { errorBody } from "./errors.ts";
 import { registerCsrfGuard } from "./lib/csrf.ts";
-import { registerErrorHandling } from "./lib/error-handler.ts";
+import { registerErrorHandling, sendFrameworkError } from "./lib/error-handler.ts";
 import type { FastifyZod } from "./lib/fastify-zod.ts";
 import { loggerOptions } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
+import { isHttpsOrigin } from "./lib/public-origin.ts";
 import { generateRequestId } from "./lib/request-id.ts";
 import { trackRoutes } from "./lib/route-index.ts";
 import { registerSecurityHeaders } from "./lib/security-headers.ts";
@@ -37,7 +38,12 @@ import { contentRoutes, createPageHtmlResolver } from "./modules/content/routes.
 import { RealtimeHub } from "./modules/realtime/hub.ts";
 import { realtimeRoutes } from "./modules/realtime/routes.ts";
 import { ChallengeService } from "./modules/security/challenge-service.ts";
-import { type ClientKeyResolver, ipClientKey, registerRateLimits } from "./modules/security/rate-limit.ts";
+import {
+  ACCOUNT_KEY_PREFIX,
+  type ClientKeyResolver,
+  ipClientKey,
+  registerRateLimits,
+} from "./modules/security/rate-limit.ts";
 import { securityRoutes } from "./modules/security/routes.ts";
 import { resolveChallengeSecret } from "./modules/security/secret.ts";
 import { siweRoutes } from "./modules/siwe/routes.ts";
@@ -86,13 +92,24 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
   return database;
 }
 
+/**
+ * TRUST_PROXY for Fastify. A hop count trusts the socket's peer and the next hops back in X-Forwarded-For, so
+ * the client is the address that many hops back (Fastify 5.12 treats a bare number as "trust nothing", hence
+ * the function). Only safe when every request comes through those proxies; an address list is stricter.
+ */
+function trustProxyOption(trust: Config["trustProxy"]) {
+  if (typeof trust !== "number") return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const app = Fastify({
     logger: loggerOptions(config),
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
+    frameworkErrors: sendFrameworkError,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -125,6 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     reply.header("X-Request-Id", request.id);
   });
 
+  app.decorate("secureCookies", isHttpsOrigin(config));
   app.decorateRequest("auth", undefined);
   await app.register(fastifyCookie);
   registerCsrfGuard(app, { publicUrl: config.publicUrl });
@@ -140,7 +158,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const clientKey: ClientKeyResolver = async (request, reply) => {
     if (request.cookies?.[SESSION_COOKIE]) {
       const auth = await resolveAuth(database.db, request, reply);
-      if (auth) return `user:${auth.user.id}`;
+      if (auth) return `${ACCOUNT_KEY_PREFIX}${auth.user.id}`;
     }
     return ipClientKey(request);
   };
@@ -161,7 +179,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     (config.chain.rpcUrls.length > 0 ? await connectChain(config.chain, { log: app.log }) : null);
   if (chain && !deps.chain) app.addHook("onClose", () => chain.close());
   app.decorate("chain", chain);
-  await app.register(chainRoutes, { chain });
+  await app.register(chainRoutes, { chain, config });
   const realtime = new RealtimeHub({ pingIntervalMs: config.realtime.pingIntervalMs, log: app.log });
   app.decorate("realtime", realtime);
   app.addHook("onClose", async () => realtime.close());
@@ -181,6 +199,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       app.decorate("payments", runtime);
     },
   });
+  const mailer =
+    deps.mailer ??
+    createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      dataDir: config.dataDir,
+      log: app.log,
+      logText: config.env !== "production",
+    });
   await app.register(treasuryPlugin, {
     config,
     database,
@@ -214,12 +241,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     db: database.db,
     config,
     sessions: sessionCache,
-    mailer:
-      deps.mailer ??
-      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
+    mailer,
     throttle:
       deps.loginThrottle ??
       createLoginThrottle(sharedState, { perAccount: 10, perIp: 100, windowMs: 15 * 60 * 1000 }),
+    challenges,
+    clientKey,
   });
   await app.register(siweRoutes, { db: database.db, state: sharedState, chain, config });
   const wallets = createManagedWallets({ db: database.db, config, chain, log: app.log });
@@ -229,9 +256,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(contentRoutes, { content, publicUrl: config.publicUrl });
   await app.register(contactRoutes, {
     db: database.db,
-    mailer:
-      deps.mailer ??
-      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }),
+    mailer,
     contactEmail: config.contactEmail,
     log: app.log,
   });

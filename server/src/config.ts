@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { loadSocialConfig, type SocialConfig, type WalletConfig } from "./config-social.ts";
@@ -39,6 +40,8 @@ const envSchema = z.object({
       .max(1024 * 1024),
     4096,
   ),
+  /** Open /ws connections one client address may hold on one instance; more are refused at the upgrade. */
+  WS_MAX_CONNECTIONS_PER_ADDRESS: withDefault(z.coerce.number().int().min(1).max(100_000), 50),
   WS_PING_INTERVAL_MS: withDefault(z.coerce.number().int().min(50).max(600_000), 30_000),
   INSTANCE_HEARTBEAT_MS: withDefault(z.coerce.number().int().min(50).max(60_000), 5000),
   // Rate limits per client and route group, as "<requests>/<window>" with a window like 60s, 10m, 1h.
@@ -48,6 +51,8 @@ const envSchema = z.object({
   RATE_LIMIT_CLAIM: withDefault(rateLimitSpec(), "5/1h"),
   RATE_LIMIT_PUBLIC: withDefault(rateLimitSpec(), "600/60s"),
   RATE_LIMIT_VERIFY: withDefault(rateLimitSpec(), "10/60s"),
+  /** Signed-in requests of ordinary routes, counted per account: sized so that ordinary use never meets it. */
+  RATE_LIMIT_ACCOUNT: withDefault(rateLimitSpec(), "600/60s"),
   /** Signs challenge tokens; falls back to SESSION_SECRET, then to a secret generated under DATA_DIR. */
   CHALLENGE_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
@@ -59,10 +64,7 @@ const envSchema = z.object({
       .max(50 * 1024 * 1024),
     1024 * 1024,
   ),
-  TRUST_PROXY: withDefault(
-    z.enum(["true", "false"]).transform((v) => v === "true"),
-    "false",
-  ),
+  TRUST_PROXY: withDefault(trustProxySpec(), "false"),
   CLIENT_DIST: withDefault(z.string().min(1), "./dist/client"),
   // Email. Without SMTP_URL, messages go to a development mailbox under DATA_DIR (and the log).
   SMTP_URL: optionalString.pipe(
@@ -179,16 +181,25 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
-  publicUrl: string | undefined;
+  /**
+   * The one origin the site is reached at (decision 010): every absolute link, the SIWE domain, Secure cookies.
+   * PUBLIC_URL, or (development, and `npm start` fully embedded on a loopback HOST) the listen address.
+   */
+  publicUrl: string;
+  /** True when publicUrl is the listen address rather than PUBLIC_URL. */
+  publicUrlFromListen: boolean;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   redisCommandTimeoutMs: number;
   realtime: RealtimeConfig;
   rateLimits: Record<RateLimitGroup, RateLimit>;
+  /** Replaces the `general` limit for signed-in requests, counted per account. */
+  accountRateLimit: RateLimit;
   /** Undefined when neither CHALLENGE_SECRET nor SESSION_SECRET is set: one is generated under dataDir. */
   challengeSecret: string | undefined;
   bodyLimitBytes: number;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
+  trustProxy: TrustProxy;
   clientDist: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -246,9 +257,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const chain = chainConfig(e);
   const social = loadSocialConfig(env, e.NODE_ENV);
-  if (chain.problems.length + social.problems.length > 0) {
-    throw new ConfigError([...chain.problems, ...social.problems]);
-  }
+  const origin = publicOrigin(e);
+  const problems = [...chain.problems, ...social.problems, ...origin.problems];
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     env: e.NODE_ENV,
     host: e.HOST,
@@ -256,7 +267,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
-    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
+    publicUrl: origin.url,
+    publicUrlFromListen: origin.fromListen,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
@@ -265,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pingIntervalMs: e.WS_PING_INTERVAL_MS,
       heartbeatMs: e.INSTANCE_HEARTBEAT_MS,
       broadcastDelayMs: 100,
+      maxConnectionsPerAddress: e.WS_MAX_CONNECTIONS_PER_ADDRESS,
     },
     rateLimits: {
       general: e.RATE_LIMIT_GENERAL,
@@ -274,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       public: e.RATE_LIMIT_PUBLIC,
       verify: e.RATE_LIMIT_VERIFY,
     },
+    accountRateLimit: e.RATE_LIMIT_ACCOUNT,
     challengeSecret: e.CHALLENGE_SECRET ?? (env.SESSION_SECRET?.trim() || undefined),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     trustProxy: e.TRUST_PROXY,
@@ -319,6 +333,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
   };
+}
+
+type Env = z.infer<typeof envSchema>;
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/**
+ * The public origin (decision 010). PUBLIC_URL when set. Without it, the listen address: always in development
+ * and test; in production only when nothing about the server is a real deployment (fully embedded: no
+ * DATABASE_URL, REDIS_URL, RPC_URL or SMTP_URL) and it listens on loopback, which is `npm start` on a fresh
+ * machine. A loopback listen address is named `localhost`, as the start banner prints it.
+ */
+function publicOrigin(e: Env): { url: string; fromListen: boolean; problems: string[] } {
+  if (e.PUBLIC_URL) return { url: new URL(e.PUBLIC_URL).origin, fromListen: false, problems: [] };
+  const problems: string[] = [];
+  const loopback = LOOPBACK_HOST.test(e.HOST);
+  if (e.NODE_ENV === "production") {
+    const deployed = (["DATABASE_URL", "REDIS_URL", "RPC_URL", "SMTP_URL"] as const).filter(
+      (name) => e[name],
+    );
+    if (deployed.length > 0) {
+      problems.push(
+        `PUBLIC_URL: required when NODE_ENV=production with ${deployed.join(", ")} set (the origin people reach the site at, e.g. https://pay.example.com)`,
+      );
+    } else if (!loopback) {
+      problems.push(
+        `PUBLIC_URL: required when NODE_ENV=production and HOST (${e.HOST}) is reachable from other machines (e.g. PUBLIC_URL=http://192.168.1.10:${e.PORT || 5000})`,
+      );
+    }
+  }
+  if (e.PORT === 0)
+    problems.push("PUBLIC_URL: required with PORT=0 (the listen address is not known in advance)");
+  const wildcard = e.HOST === "0.0.0.0" || e.HOST === "::" || e.HOST === "[::]";
+  const host = loopback || wildcard ? "localhost" : isIP(e.HOST) === 6 ? `[${e.HOST}]` : e.HOST;
+  return { url: `http://${host}:${e.PORT}`, fromListen: true, problems };
 }
 
 function chainConfig(e: z.infer<typeof envSchema>): { config: ChainConfig; problems: string[] } {
@@ -375,6 +424,8 @@ export type RealtimeConfig = {
   heartbeatMs: number;
   /** Count changes are coalesced over this delay, so a burst of connections sends one broadcast. */
   broadcastDelayMs: number;
+  /** Open connections per client address on one instance; the next upgrade is answered 429. */
+  maxConnectionsPerAddress: number;
 };
 
 /**
@@ -385,6 +436,54 @@ export type RateLimitGroup = "general" | "auth" | "contact" | "claim" | "public"
 export type RateLimit = { limit: number; windowMs: number };
 
 const WINDOW_UNITS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+export type TrustProxy = false | number | string[];
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split("/");
+  const version = isIP(address ?? "");
+  if (version === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix) && !(version === 4 && isIP(prefix) === 4)) return false;
+  return isIP(prefix) === 4 || Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: `false`; a number of proxies in front (the client is the address that many hops back in
+ * X-Forwarded-For); or the proxies' addresses/CIDRs, comma-separated. `true` (trust every hop, so the
+ * client-supplied left-most address) is refused: it lets anyone choose their address for the rate limits.
+ */
+function trustProxySpec() {
+  return z.string().transform((raw, ctx): TrustProxy => {
+    const v = raw.trim();
+    if (v === "false" || v === "0") return false;
+    if (/^\d{1,2}$/.test(v)) return Number(v);
+    if (v === "true") {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          'give the number of proxies in front (e.g. 1) or their addresses/CIDRs; "true" would trust a client-chosen X-Forwarded-For',
+      });
+      return z.NEVER;
+    }
+    const entries = v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+    if (entries.length === 0 || bad.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be false, a hop count or a comma-separated list of IP addresses/CIDRs (not: ${bad.join(", ") || v})`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+}
 
 function rateLimitSpec() {
   return z

@@ -45,10 +45,16 @@ async function main() {
   app.payments.start();
   // The treasury sender and the purchase scanner (on the one instance that holds the treasury lock).
   app.treasury?.start();
-  const url = address.replace("[::1]", "localhost").replace("127.0.0.1", "localhost");
+  const url = config.publicUrlFromListen
+    ? address.replace("[::1]", "localhost").replace("127.0.0.1", "localhost")
+    : config.publicUrl;
   const databaseName =
     app.database.driver === "pg" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
-  console.log(`\nCPXTB Pay is running at ${url}\n  database: ${databaseName}\n`);
+  // Links in emails, payment links and Sign-In with Ethereum use this one origin (decision 010).
+  const origin = config.publicUrlFromListen
+    ? `${config.publicUrl} (the listen address; set PUBLIC_URL to serve other machines)`
+    : `${config.publicUrl} (PUBLIC_URL; listening on ${address})`;
+  console.log(`\nCPXTB Pay is running at ${url}\n  public origin: ${origin}\n  database: ${databaseName}\n`);
   if (embedded) console.log(describeEmbeddedChain(embedded, config.dataDir));
 }
 

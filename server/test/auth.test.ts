@@ -1,3 +1,4 @@
+import { CHALLENGE_RESPONSE_HEADER, CHALLENGE_TOKEN_HEADER } from "@common/challenge.ts";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { sessions } from "../src/db/schema.ts";
@@ -6,6 +7,7 @@ import { openSharedState } from "../src/lib/shared-state/open-shared-state.ts";
 import { createLoginThrottle } from "../src/modules/auth/login-throttle.ts";
 import { createTestApp } from "./helpers.ts";
 import { startMailCapture } from "./mail-capture.ts";
+import { solve } from "./solve-equation.ts";
 
 const mail = await startMailCapture();
 afterAll(() => mail.close());
@@ -29,6 +31,8 @@ const app = await createTestApp(
       perAccount: 5,
       perIp: 1000,
       windowMs: 60_000,
+      // Long enough that a busy machine cannot make the test's next attempt arrive after the wait.
+      firstDelayMs: 30_000,
     }),
   },
 );
@@ -159,15 +163,51 @@ describe("login and logout", () => {
     expect(sessionCookie(wrong)).toBeUndefined();
   });
 
-  it("limits failed attempts per account with 429 and Retry-After", async () => {
+  it("after many failed sign-ins asks for the challenge, never locks the owner out, and slows the guesser", async () => {
     const { username } = await register();
-    for (let i = 0; i < 5; i++) {
-      expect((await post("/api/login", { username, password: `wrong-${i}-password` })).statusCode).toBe(401);
-    }
-    const limited = await post("/api/login", { username, password: PASSWORD });
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json().error.code).toBe("RATE_LIMITED");
-    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    const attacker = "10.20.0.1";
+    const owner = "10.20.0.2";
+    const login = (password: string, ip: string) =>
+      app.inject({ method: "POST", url: "/api/login", payload: { username, password }, remoteAddress: ip });
+    const solveFor = async (ip: string, challenge: { token: string; equation: string }) => {
+      const res = await app.inject({
+        url: "/api/verify-challenge",
+        remoteAddress: ip,
+        headers: {
+          [CHALLENGE_TOKEN_HEADER]: challenge.token,
+          [CHALLENGE_RESPONSE_HEADER]: String(solve(challenge.equation)),
+        },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    for (let i = 0; i < 5; i++) expect((await login(`wrong-${i}-password`, attacker)).statusCode).toBe(401);
+
+    // The owner, with the right password: a challenge, not a lockout; solved, the same request signs in.
+    const challenged = await login(PASSWORD, owner);
+    expect(challenged.statusCode).toBe(429);
+    expect(challenged.json().error.code).toBe("RATE_LIMITED");
+    expect(challenged.json().challenge).toMatchObject({ token: expect.any(String), level: 1 });
+    await solveFor(owner, challenged.json().challenge);
+    const signedIn = await login(PASSWORD, owner);
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(sessionCookie(signedIn)).toBeDefined();
+
+    // Five more failures bring the account back over the threshold: each guess costs a challenge...
+    for (let i = 0; i < 5; i++) expect((await login(`again-${i}-password`, attacker)).statusCode).toBe(401);
+    const guess = await login("one more wrong password", attacker);
+    expect(guess.statusCode).toBe(429);
+    await solveFor(attacker, guess.json().challenge);
+    expect((await login("one more wrong password", attacker)).statusCode).toBe(401);
+    // ...one solution is one attempt, and the guesser must now wait between failures.
+    const slowed = await login("and another wrong one", attacker);
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json().challenge).toBeUndefined();
+    expect(Number(slowed.headers["retry-after"])).toBeGreaterThan(0);
+    // The owner from their own address is still only asked for the challenge.
+    const again = await login(PASSWORD, owner);
+    expect(again.statusCode).toBe(429);
+    await solveFor(owner, again.json().challenge);
+    expect((await login(PASSWORD, owner)).statusCode).toBe(200);
   });
 
   it("signs out: the session is deleted and the cookie cleared", async () => {
@@ -290,9 +330,9 @@ describe("password reset", () => {
     return { ...account, email };
   }
 
-  async function resetLink(email: string) {
+  async function resetLink(email: string, headers: Record<string, string> = {}) {
     const before = mail.messages.length;
-    const res = await post("/api/forgot-password", { email });
+    const res = await post("/api/forgot-password", { email }, undefined, headers);
     expect(res.statusCode).toBe(200);
     const deadline = Date.now() + 5000;
     while (Date.now() < deadline) {
@@ -332,6 +372,41 @@ describe("password reset", () => {
     expect((await post("/api/reset-password/check", { token })).json()).toEqual({
       valid: false,
       reason: "used",
+    });
+  });
+
+  it("links to the public origin whatever Host or X-Forwarded-Host the request names", async () => {
+    const { email } = await userWithVerifiedEmail();
+    // resetLink only finds a link to https://pay.example.test (PUBLIC_URL).
+    const token = await resetLink(email, { host: "evil.example", "x-forwarded-host": "evil.example" });
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(mail.messages.some((m) => m.raw.includes("evil.example"))).toBe(false);
+  });
+
+  it("a reset or a password change voids every other reset link still out", async () => {
+    const { email, username } = await userWithVerifiedEmail();
+    const first = await resetLink(email);
+    const second = await resetLink(email);
+    const used = await post("/api/reset-password", { token: first, password: "a completely new passphrase" });
+    expect(used.statusCode, used.body).toBe(200);
+    expect((await post("/api/reset-password/check", { token: second })).json()).toEqual({
+      valid: false,
+      reason: "used",
+    });
+    expect(
+      (await post("/api/reset-password", { token: second, password: "the attacker's pick 9" })).statusCode,
+    ).toBe(410);
+
+    const third = await resetLink(email);
+    const signedIn = await post("/api/login", { username, password: "a completely new passphrase" });
+    const changed = await post(
+      "/api/user/password",
+      { currentPassword: "a completely new passphrase", newPassword: "another fresh passphrase" },
+      sessionCookie(signedIn),
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await post("/api/reset-password/check", { token: third })).json()).toMatchObject({
+      valid: false,
     });
   });
 
@@ -586,29 +661,44 @@ describe("malformed input", () => {
 });
 
 describe("login throttle", () => {
-  it("limits an account and an address separately, in a sliding window, and forgets an account on success", async () => {
+  it("counts an account's failures, then asks for a challenge and slows down only the failing address", async () => {
     let now = 1_000_000;
-    const throttle = createLoginThrottle(new MemorySharedState(() => now), {
-      perAccount: 2,
-      perIp: 4,
-      windowMs: 1000,
-    });
-    expect(await throttle.admit({ account: "Ann", ip: "1.1.1.1" })).toBe(0);
+    const state = new MemorySharedState(() => now);
+    const throttle = createLoginThrottle(state, { perAccount: 2, perIp: 100, windowMs: 60_000 }, () => now);
+    const ann = (ip: string) => ({ account: "Ann", ip });
+    expect(await throttle.admit(ann("1.1.1.1"))).toEqual({ kind: "ok" });
+    await throttle.failed(ann("1.1.1.1"));
+    await throttle.failed({ account: "ANN", ip: "2.2.2.2" });
+    // At the threshold, whatever the address or the case: a challenge, never a refusal.
+    expect(await throttle.admit({ account: "ann", ip: "3.3.3.3" })).toEqual({ kind: "challenge" });
+    await throttle.failed(ann("1.1.1.1"));
+    // The failing address waits 1 s, then 2 s after its next failure; others only get the challenge.
+    expect(await throttle.admit(ann("1.1.1.1"))).toEqual({ kind: "wait", seconds: 1 });
+    expect(await throttle.admit(ann("9.9.9.9"))).toEqual({ kind: "challenge" });
+    now += 1001;
+    expect(await throttle.admit(ann("1.1.1.1"))).toEqual({ kind: "challenge" });
+    await throttle.failed(ann("1.1.1.1"));
+    expect(await throttle.admit(ann("1.1.1.1"))).toEqual({ kind: "wait", seconds: 2 });
+    // Another account is untouched; a success clears the account.
+    expect(await throttle.admit({ account: "bob", ip: "1.1.1.1" })).toEqual({ kind: "ok" });
+    await throttle.succeeded(ann("9.9.9.9"));
+    expect(await throttle.admit(ann("8.8.8.8"))).toEqual({ kind: "ok" });
+  });
+
+  it("limits one address's attempts in a sliding window", async () => {
+    let now = 1_000_000;
+    const throttle = createLoginThrottle(
+      new MemorySharedState(() => now),
+      { perAccount: 100, perIp: 2, windowMs: 1000 },
+      () => now,
+    );
+    expect(await throttle.admit({ account: "a", ip: "1.1.1.1" })).toEqual({ kind: "ok" });
     now += 100;
-    expect(await throttle.admit({ account: "ann", ip: "2.2.2.2" })).toBe(0);
-    now += 100;
-    // The account is at its limit, whatever the address or the case.
-    expect(await throttle.admit({ account: "ANN", ip: "3.3.3.3" })).toBe(1);
-    // Another account from a used address is still fine until the address's own limit.
-    expect(await throttle.admit({ account: "bob", ip: "1.1.1.1" })).toBe(0);
-    expect(await throttle.admit({ account: "carl", ip: "1.1.1.1" })).toBe(0);
-    expect(await throttle.admit({ account: "dora", ip: "1.1.1.1" })).toBe(0);
-    expect(await throttle.admit({ account: "erin", ip: "1.1.1.1" })).toBeGreaterThan(0);
-    // The window slides: the first attempt leaves it after a second.
-    now += 850;
-    expect(await throttle.admit({ account: "ann", ip: "9.9.9.9" })).toBe(0);
-    await throttle.succeeded("ANN");
-    expect(await throttle.admit({ account: "ann", ip: "8.8.8.8" })).toBe(0);
+    expect(await throttle.admit({ account: "b", ip: "1.1.1.1" })).toEqual({ kind: "ok" });
+    expect(await throttle.admit({ account: "c", ip: "1.1.1.1" })).toMatchObject({ kind: "wait" });
+    expect(await throttle.admit({ account: "c", ip: "2.2.2.2" })).toEqual({ kind: "ok" });
+    now += 950;
+    expect(await throttle.admit({ account: "c", ip: "1.1.1.1" })).toEqual({ kind: "ok" });
   });
 
   it("is shared by instances through Redis", async () => {
@@ -622,11 +712,11 @@ describe("login throttle", () => {
       const options = { perAccount: 2, perIp: 100, windowMs: 60_000 };
       const one = createLoginThrottle(a, options);
       const two = createLoginThrottle(b, options);
-      expect(await one.admit({ account: "shared", ip: "1.1.1.1" })).toBe(0);
-      expect(await two.admit({ account: "shared", ip: "2.2.2.2" })).toBe(0);
-      expect(await one.admit({ account: "shared", ip: "3.3.3.3" })).toBeGreaterThan(0);
-      await two.succeeded("shared");
-      expect(await one.admit({ account: "shared", ip: "3.3.3.3" })).toBe(0);
+      await one.failed({ account: "shared", ip: "1.1.1.1" });
+      await two.failed({ account: "shared", ip: "2.2.2.2" });
+      expect(await one.admit({ account: "shared", ip: "3.3.3.3" })).toEqual({ kind: "challenge" });
+      await two.succeeded({ account: "shared", ip: "3.3.3.3" });
+      expect(await one.admit({ account: "shared", ip: "3.3.3.3" })).toEqual({ kind: "ok" });
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

@@ -12,6 +12,7 @@ const fast: RealtimeConfig = {
   pingIntervalMs: 30_000,
   heartbeatMs: 200,
   broadcastDelayMs: 50,
+  maxConnectionsPerAddress: 1000,
 };
 
 async function listen(app: App) {

@@ -6,6 +6,7 @@ import type { FastifyZod } from "../src/lib/fastify-zod.ts";
 import { answerMac, clientMac, signChallengeToken } from "../src/modules/security/challenge-token.ts";
 import { generateEquation } from "../src/modules/security/equations.ts";
 import { createTestApp } from "./helpers.ts";
+import { solve } from "./solve-equation.ts";
 import { redisUrl, uniquePrefix } from "./ws-client.ts";
 
 const SECRET = "test-challenge-secret-0123456789abcdef";
@@ -23,32 +24,6 @@ async function extraRoutes(app: FastifyZod) {
   app.get("/api/test/limited", async () => ({ ok: true, calls: ++calls }));
   app.get("/api/test/strict", { config: { rateLimit: "auth" } }, async () => ({ ok: true }));
   app.get("/api/test/exempt", { config: { rateLimit: false } }, async () => ({ ok: true }));
-}
-
-/** Evaluates an equation as the overlay shows it: integers, + - × ÷ and parentheses. */
-function solve(equation: string): number {
-  const tokens = equation.match(/\d+|[-+×÷()]/g) ?? [];
-  let i = 0;
-  const primary = (): number => {
-    const t = tokens[i++];
-    if (t === "(") {
-      const v = sum();
-      i++;
-      return v;
-    }
-    return Number(t);
-  };
-  const product = (): number => {
-    let v = primary();
-    while (tokens[i] === "×" || tokens[i] === "÷") v = tokens[i++] === "×" ? v * primary() : v / primary();
-    return v;
-  };
-  const sum = (): number => {
-    let v = product();
-    while (tokens[i] === "+" || tokens[i] === "-") v = tokens[i++] === "+" ? v + product() : v - product();
-    return v;
-  };
-  return sum();
 }
 
 let ipCounter = 10;

@@ -98,15 +98,28 @@ describe("Sign-In with Ethereum", () => {
     expect(res.json().username).toBe(`${base}_2`);
   });
 
-  it("accepts the request's own host as the domain", async () => {
+  it("refuses a message for another site even when the Host or X-Forwarded-Host header names it", async () => {
     const account = newAccount();
-    const res = await verify(
-      await signed(account, { domain: "shop.local:5000", uri: "http://shop.local:5000" }),
-      {
-        host: "shop.local:5000",
-      },
-    );
-    expect(res.statusCode, res.body).toBe(200);
+    const relays: Record<string, string>[] = [
+      { host: "evil.example" },
+      { "x-forwarded-host": "evil.example" },
+    ];
+    for (const headers of relays) {
+      const res = await verify(
+        await signed(account, { domain: "evil.example", uri: "https://evil.example" }),
+        headers,
+      );
+      expect(res.statusCode, res.body).toBe(401);
+      expect(res.json().error.message).toMatch(/not for this site/);
+    }
+  });
+
+  it("refuses a message whose uri is not the public origin", async () => {
+    const account = newAccount();
+    for (const uri of ["https://evil.example", `http://${DOMAIN}`, "https://pay.example.test.evil.example"]) {
+      const res = await verify(await signed(account, { uri }));
+      expect(res.statusCode, uri).toBe(401);
+    }
   });
 
   it("a nonce works once: a second message with the same nonce is refused", async () => {

@@ -45,6 +45,26 @@ function isUnstorableText(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Errors the router raises before any route or hook runs (Fastify's `frameworkErrors`): a path that is not
+ * valid percent-encoded UTF-8, a path parameter over the router's length limit. Same error shape as the rest.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header("X-Request-Id", request.id).header("Cache-Control", "no-store");
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    return reply.status(414).send(errorBody("URI_TOO_LONG", "A part of this address is too long."));
+  }
+  if (error.code === "FST_ERR_BAD_URL") {
+    return reply
+      .status(400)
+      .send(errorBody("BAD_REQUEST", "This address is not valid: it contains malformed percent-encoding."));
+  }
+  request.log.error({ err: error }, "router error");
+  return reply
+    .status(500)
+    .send(errorBody("INTERNAL_ERROR", "Something went wrong on our side. Please try again."));
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
@@ -6,15 +7,21 @@ import nodemailer from "nodemailer";
 export type Mail = { to: string; subject: string; text: string; html?: string; replyTo?: string };
 export type Mailer = { send(mail: Mail): Promise<void>; kind: "smtp" | "dev-mailbox" };
 
+/** Per process: with the time, a file name no other message of this mailbox has (several per millisecond). */
+let sequence = 0;
+
 /**
  * SMTP when configured. Otherwise a development mailbox: each message is written to DATA_DIR/mailbox as an
- * .eml file and its text to the log, so links can be followed without a mail server.
+ * .eml file, so links can be followed without a mail server, and noted in the log: with its text (links) in
+ * development only, since a production log must never hold a sign-in or reset token.
  */
 export function createMailer(options: {
   smtpUrl: string | undefined;
   from: string;
   dataDir: string;
   log: FastifyBaseLogger;
+  /** Whether the log may show the message's text (its one-time links): development and tests only. */
+  logText?: boolean;
 }): Mailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
@@ -32,9 +39,15 @@ export function createMailer(options: {
     async send(mail) {
       const info = await transport.sendMail({ from: options.from, ...mail });
       await mkdir(mailbox, { recursive: true });
-      const file = join(mailbox, `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.to}.eml`);
-      await writeFile(file, info.message as Buffer);
-      options.log.info({ to: mail.to, subject: mail.subject, file }, `development mailbox:\n${mail.text}`);
+      // Sortable by time, then by order within the millisecond; `wx` never overwrites an existing message.
+      sequence = (sequence + 1) % 1_000_000;
+      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+      const unique = `${String(sequence).padStart(6, "0")}-${randomBytes(3).toString("hex")}`;
+      const file = join(mailbox, `${stamp}-${unique}-${mail.to}.eml`);
+      await writeFile(file, info.message as Buffer, { flag: "wx" });
+      const fields = { to: mail.to, subject: mail.subject, file };
+      if (options.logText) options.log.info(fields, `development mailbox:\n${mail.text}`);
+      else options.log.info(fields, "development mailbox: message written");
     },
   };
 }

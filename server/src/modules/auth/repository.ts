@@ -109,6 +109,19 @@ export async function findEmailToken(
 }
 
 /** Marks the token used unless it already was: true for exactly one caller, even under concurrency. */
+/** Spends every unused token of one purpose a user holds (a new password voids the reset links still out). */
+export async function consumeUserEmailTokens(
+  db: DbOrTx,
+  userId: string,
+  purpose: EmailTokenRow["purpose"],
+  now: Date,
+): Promise<void> {
+  await db
+    .update(emailTokens)
+    .set({ usedAt: now })
+    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
+}
+
 export async function consumeEmailToken(db: DbOrTx, id: string, now: Date): Promise<boolean> {
   const updated = await db
     .update(emailTokens)

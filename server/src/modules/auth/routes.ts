@@ -59,7 +59,20 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
   app.post(
     "/api/login",
     { config: AUTH_LIMIT, schema: { body: loginRequest, response: user } },
-    async (request, reply) => service.toUserResponse(await service.login(deps, request, reply, request.body)),
+    async (request, reply) => {
+      const result = await service.login(deps, request, reply, request.body);
+      if (result instanceof service.SignInChallenge) {
+        // The challenge overlay opens on any 429 carrying a challenge and retries the sign-in once solved.
+        return (reply as FastifyReply).status(429).send({
+          ...errorBody(
+            "RATE_LIMITED",
+            "Many failed sign-ins for this account. Please solve the security check to continue.",
+          ),
+          challenge: result.challenge,
+        });
+      }
+      return service.toUserResponse(result);
+    },
   );
 
   app.post("/api/logout", { schema: { response: { 200: okResponse } } }, async (request, reply) => {

@@ -1,10 +1,13 @@
 import type { RegisterRequest, User } from "@common/auth.ts";
+import type { MathChallenge } from "@common/challenge.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId, createToken } from "../../lib/ids.ts";
 import type { Mailer } from "../../lib/mailer.ts";
+import type { ChallengeService } from "../security/challenge-service.ts";
+import type { ClientKeyResolver } from "../security/rate-limit.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords.ts";
 import * as repo from "./repository.ts";
@@ -21,7 +24,15 @@ export type AuthDeps = {
   throttle: LoginThrottle;
   /** Told after every committed change that ends sessions or changes a user (every instance hears it). */
   sessions: SessionCache;
+  challenges: ChallengeService;
+  /** The rate limiter's client key: a sign-in challenge is bound to it, as /api/verify-challenge computes it. */
+  clientKey: ClientKeyResolver;
 };
+
+/** The account is past its failure threshold and this attempt brought no solved challenge. */
+export class SignInChallenge {
+  constructor(readonly challenge: MathChallenge) {}
+}
 
 export function toUserResponse(user: repo.UserRow): User {
   return {
@@ -48,12 +59,12 @@ function assertPasswordAcceptable(password: string, username?: string) {
   if (problem) throw new AppError("VALIDATION_ERROR", problem);
 }
 
-/** Links in emails point at PUBLIC_URL; without it (development), at the origin the request came to. */
-function linkBase(config: Config, request: FastifyRequest): string {
-  return config.publicUrl ?? `${request.protocol}://${request.host}`;
+/** Links in emails point at the public origin, never at the Host a request named (decision 010). */
+function linkBase(config: Config): string {
+  return config.publicUrl;
 }
 
-async function sendEmailVerification(deps: AuthDeps, request: FastifyRequest, userId: string, email: string) {
+async function sendEmailVerification(deps: AuthDeps, userId: string, email: string) {
   const token = createToken();
   await repo.insertEmailToken(deps.db, {
     id: createId("etk"),
@@ -63,7 +74,7 @@ async function sendEmailVerification(deps: AuthDeps, request: FastifyRequest, us
     email,
     expiresAt: new Date(Date.now() + VERIFY_TOKEN_TTL_MS),
   });
-  const link = `${linkBase(deps.config, request)}/api/verify-email?token=${token}`;
+  const link = `${linkBase(deps.config)}/api/verify-email?token=${token}`;
   await deps.mailer.send({
     to: email,
     subject: "Confirm your email for CPXTB Pay",
@@ -95,7 +106,7 @@ export async function register(
   }
   await startSession(deps.db, request, reply, user.id);
   if (input.email) {
-    await sendEmailVerification(deps, request, user.id, input.email).catch((error) =>
+    await sendEmailVerification(deps, user.id, input.email).catch((error) =>
       request.log.error({ err: error }, "could not send the email verification"),
     );
   }
@@ -107,21 +118,30 @@ export async function login(
   request: FastifyRequest,
   reply: FastifyReply,
   input: { username: string; password: string },
-) {
-  const wait = await deps.throttle.admit({ account: input.username, ip: request.ip });
-  if (wait > 0) {
-    reply.header("Retry-After", String(wait));
+): Promise<repo.UserRow | SignInChallenge> {
+  const subject = { account: input.username, ip: request.ip };
+  const admission = await deps.throttle.admit(subject);
+  if (admission.kind === "wait") {
+    reply.header("Retry-After", String(admission.seconds));
     throw new AppError(
       "RATE_LIMITED",
-      `Too many sign-in attempts for this account. Try again in ${Math.ceil(wait / 60)} minute(s), or reset your password.`,
+      `Too many sign-in attempts. Try again in ${admission.seconds} second${admission.seconds === 1 ? "" : "s"}.`,
     );
+  }
+  if (admission.kind === "challenge") {
+    // Many failed sign-ins on this account: each attempt costs a solved challenge (never a lockout).
+    const key = await deps.clientKey(request, reply);
+    if (!(await deps.challenges.consumePass(key, "login"))) {
+      return new SignInChallenge(await deps.challenges.challengeForExcess(key, "login", 60_000));
+    }
   }
   const user = await repo.findUserByLogin(deps.db, input.username);
   const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !valid) {
+    await deps.throttle.failed(subject);
     throw new AppError("UNAUTHENTICATED", "Incorrect username or password.");
   }
-  await deps.throttle.succeeded(input.username);
+  await deps.throttle.succeeded(subject);
   await startSession(deps.db, request, reply, user.id);
   return user;
 }
@@ -148,7 +168,7 @@ export async function requestPasswordReset(deps: AuthDeps, request: FastifyReque
       email: user.email!,
       expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
     });
-    const link = `${linkBase(deps.config, request)}/reset-password?token=${token}`;
+    const link = `${linkBase(deps.config)}/reset-password?token=${token}`;
     await deps.mailer.send({
       to: user.email!,
       subject: "Reset your CPXTB Pay password",
@@ -185,14 +205,16 @@ export async function resetPassword(
   assertPasswordAcceptable(input.password, user.username);
   const passwordHash = await hashPassword(input.password);
   const updated = await deps.db.transaction(async (tx) => {
-    if (!(await repo.consumeEmailToken(tx, row.id, new Date()))) return null;
+    const now = new Date();
+    if (!(await repo.consumeEmailToken(tx, row.id, now))) return null;
+    await repo.consumeUserEmailTokens(tx, user.id, "password_reset", now);
     await repo.updateUser(tx, user.id, { passwordHash });
     await repo.deleteUserSessions(tx, user.id);
     return true;
   });
   if (!updated) throw new AppError("GONE", RESET_LINK_PROBLEMS.used);
   await deps.sessions.changed(user.id, { ended: true });
-  await deps.throttle.succeeded(user.username);
+  await deps.throttle.succeeded({ account: user.username, ip: request.ip });
   await startSession(deps.db, request, reply, user.id);
   return user;
 }
@@ -235,7 +257,7 @@ export async function changeEmail(deps: AuthDeps, request: FastifyRequest, auth:
   }
   const user = (await repo.updateUser(deps.db, auth.user.id, { pendingEmail: email }))!;
   await deps.sessions.changed(auth.user.id, { ended: false });
-  await sendEmailVerification(deps, request, user.id, email);
+  await sendEmailVerification(deps, user.id, email);
   return user;
 }
 
@@ -254,6 +276,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword);
   await deps.db.transaction(async (tx) => {
     await repo.updateUser(tx, auth.user.id, { passwordHash });
+    await repo.consumeUserEmailTokens(tx, auth.user.id, "password_reset", new Date());
     await repo.deleteUserSessions(tx, auth.user.id, auth.session.id);
   });
   await deps.sessions.changed(auth.user.id, { ended: true });

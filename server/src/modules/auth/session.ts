@@ -44,18 +44,30 @@ export async function startSession(
   return session;
 }
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Cookies carry Secure whenever the public origin is https (decision 010); set by app.ts. */
+    secureCookies: boolean;
+  }
+}
+
 export function setSessionCookie(reply: FastifyReply, token: string) {
   reply.setCookie(SESSION_COOKIE, token, {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
-    secure: "auto",
+    secure: reply.server.secureCookies,
     maxAge: SESSION_TTL_MS / 1000,
   });
 }
 
 export function clearSessionCookie(reply: FastifyReply) {
-  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: "auto" });
+  reply.clearCookie(SESSION_COOKIE, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: reply.server.secureCookies,
+  });
 }
 
 /**

@@ -4,8 +4,10 @@ import { priceResponse } from "@common/price.ts";
 import { getAddress, isAddress } from "viem";
 import { formatPrice } from "../../chain/price.ts";
 import type { Chain } from "../../chain/service.ts";
+import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { requestOrigin } from "../../lib/public-origin.ts";
 
 const errors = { 400: apiErrorBody, 502: apiErrorBody, 503: apiErrorBody, 504: apiErrorBody };
 
@@ -15,7 +17,10 @@ function requireChain(chain: Chain | null): Chain {
   return chain;
 }
 
-export async function chainRoutes(app: FastifyZod, { chain }: { chain: Chain | null }) {
+export async function chainRoutes(
+  app: FastifyZod,
+  { chain, config }: { chain: Chain | null; config: Pick<Config, "publicUrl" | "publicUrlFromListen"> },
+) {
   app.get(
     "/api/balance",
     {
@@ -61,7 +66,7 @@ export async function chainRoutes(app: FastifyZod, { chain }: { chain: Chain | n
         c.browserRpc?.kind === "public"
           ? c.browserRpc.url
           : c.browserRpc?.kind === "proxy"
-            ? `${request.protocol}://${request.host}/api/chain/rpc`
+            ? `${requestOrigin(config, request)}/api/chain/rpc`
             : null;
       return {
         chainId: c.chainId,
@@ -84,6 +89,21 @@ export async function chainRoutes(app: FastifyZod, { chain }: { chain: Chain | n
 
 const allowed = new Set<string>(PROXIED_RPC_METHODS);
 
+/** Real calls nest a few levels (eth_getLogs topics: 4); far more is an attack on the serialiser. */
+const MAX_RPC_DEPTH = 16;
+
+/** Whether a parsed JSON value nests deeper than `max` arrays/objects; iterative, so any depth is safe. */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
  * The embedded anvil listens on a random loopback port; browsers and wallets reach it through this stable,
  * same-origin URL instead. Only reads and already-signed transactions pass: anvil's unlocked-account and
@@ -99,12 +119,20 @@ async function developmentRpcProxy(app: FastifyZod, target: string) {
       const calls = Array.isArray(body) ? body : [body];
       if (calls.length === 0 || calls.length > 50)
         throw new AppError("BAD_REQUEST", "Send 1 to 50 JSON-RPC calls.");
+      // Checked before anything else reads the body: JSON.stringify of a deeply nested value overflows the
+      // stack, and an untrusted value's string form is never put into a message.
+      if (deeperThan(body, MAX_RPC_DEPTH)) {
+        throw new AppError("BAD_REQUEST", `JSON-RPC calls may nest at most ${MAX_RPC_DEPTH} levels deep.`);
+      }
       for (const call of calls) {
         const method = (call as { method?: unknown } | null)?.method;
-        if (typeof method !== "string" || !allowed.has(method)) {
+        if (typeof call !== "object" || call === null || Array.isArray(call) || typeof method !== "string") {
+          throw new AppError("BAD_REQUEST", "Each JSON-RPC call must be an object with a string method.");
+        }
+        if (!allowed.has(method)) {
           throw new AppError(
             "FORBIDDEN",
-            `JSON-RPC method ${String(method)} is not available through this proxy.`,
+            `JSON-RPC method ${JSON.stringify(method.slice(0, 64))} is not available through this proxy.`,
           );
         }
       }

@@ -12,11 +12,11 @@ import type { PageRenderer } from "../web/routes.ts";
 import type { ContentStore } from "./content-store.ts";
 import { renderRobots, renderRss, renderSitemap } from "./feeds.ts";
 
-type ContentOptions = { content: ContentStore; publicUrl: string | undefined };
+type ContentOptions = { content: ContentStore; publicUrl: string };
 
-/** The site's absolute origin: PUBLIC_URL when configured, otherwise what the request was addressed to. */
-export function siteOrigin(request: FastifyRequest, publicUrl: string | undefined): string {
-  return (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, "");
+/** The site's absolute origin for canonical URLs, feeds and previews: the public origin (decision 010). */
+export function siteOrigin(_request: FastifyRequest, publicUrl: string): string {
+  return publicUrl.replace(/\/+$/, "");
 }
 
 // Content changes only with a deploy: let browsers and CDNs keep it briefly.
@@ -117,7 +117,7 @@ export type PageHtml = { html: IndexHtml; status: number };
 export function createPageHtmlResolver(
   index: IndexHtml,
   content: ContentStore,
-  publicUrl: string | undefined,
+  publicUrl: string,
   { render = null, head = () => "" }: { render?: PageRenderer | null; head?: (path: string) => string } = {},
 ) {
   const cache = new PageHtmlCache<Promise<IndexHtml>>();

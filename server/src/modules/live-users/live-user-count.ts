@@ -14,7 +14,8 @@ export type LiveUserCountOptions = {
 };
 
 /**
- * The number of open /ws connections across all instances. Each instance publishes its own count as a
+ * The number of people on the site: browsers with an open /ws connection (a browser's tabs count once; see
+ * realtime/routes.ts), summed over all instances. Each instance publishes its own count as a
  * heartbeat that expires after three missed beats (so a killed instance stops counting) and announces
  * changes on a channel; every instance sums the live heartbeats. Changes are coalesced: however many
  * connections come and go within `broadcastDelayMs`, clients get at most one update.
@@ -37,9 +38,9 @@ export class LiveUserCount {
     this.instanceId = options.instanceId ?? randomUUID();
   }
 
-  /** Open connections everywhere, including changes of this instance not yet published. */
+  /** Browsers online everywhere, including changes of this instance not yet published. */
   total() {
-    return this.othersTotal + this.hub.size;
+    return this.othersTotal + this.hub.browsers;
   }
 
   async start() {
@@ -65,7 +66,7 @@ export class LiveUserCount {
   /** Publishes this instance's count, re-reads everyone's, and tells local clients when the total moved. */
   private async sync() {
     if (this.stopped) return;
-    const local = this.hub.size;
+    const local = this.hub.browsers;
     try {
       await this.state.heartbeat(
         HEARTBEAT_GROUP,

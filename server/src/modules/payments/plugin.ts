@@ -55,7 +55,7 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
       lockEveryMs: 5000,
       ...options.runtime,
     },
-    () => config.publicUrl ?? `http://${config.host}:${config.port}`,
+    () => config.publicUrl,
   );
   await runtime.live.start();
   options.onRuntime(runtime);

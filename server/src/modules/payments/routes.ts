@@ -29,8 +29,8 @@ export async function paymentRoutes(
   { deps, config }: { deps: service.PaymentsDeps; config: Config },
 ) {
   const { db } = deps;
-  const baseUrl = (request: { protocol: string; host: string }) =>
-    config.publicUrl ?? `${request.protocol}://${request.host}`;
+  // Payment links travel (QR codes, emails, the merchant's own site): always the public origin (decision 010).
+  const baseUrl = (_request: unknown) => config.publicUrl;
   const ownPayment = async (ownerId: string, id: string) => {
     const payment = await repo.findPaymentOfOwner(db, ownerId, id);
     if (!payment) throw new AppError("NOT_FOUND", "No such payment.");

@@ -7,6 +7,8 @@ import type { z } from "zod";
 export type RealtimeConnection = {
   readonly id: string;
   readonly ip: string;
+  /** The browser this connection comes from (its tabs share one id; see routes.ts): counts people, not sockets. */
+  readonly browserId: string;
   /** Cookies of the upgrade request: features authorise subscriptions from the session cookie. */
   readonly cookies: Readonly<Record<string, string | undefined>>;
   /** Sends a JSON message; silently skipped when the socket is no longer open. */
@@ -46,6 +48,8 @@ const MAX_WARNINGS_PER_CONNECTION = 5;
  */
 export class RealtimeHub {
   private connections = new Set<Connection>();
+  private perAddress = new Map<string, number>();
+  private perBrowser = new Map<string, number>();
   private routes = new Map<string, Route>();
   private connectListeners: ((connection: RealtimeConnection) => void)[] = [];
   private disconnectListeners: ((connection: RealtimeConnection) => void)[] = [];
@@ -60,6 +64,16 @@ export class RealtimeHub {
 
   get size() {
     return this.connections.size;
+  }
+
+  /** Distinct browsers with an open connection on this instance: several tabs of one browser count once. */
+  get browsers() {
+    return this.perBrowser.size;
+  }
+
+  /** Open connections of one client address on this instance. */
+  connectionsFrom(ip: string): number {
+    return this.perAddress.get(ip) ?? 0;
   }
 
   /** Routes messages of `type`, validated by `schema`; invalid ones are logged and ignored. */
@@ -91,10 +105,16 @@ export class RealtimeHub {
     }
   }
 
-  attach(socket: WebSocket, ip: string, cookies: Readonly<Record<string, string | undefined>> = {}) {
+  attach(
+    socket: WebSocket,
+    ip: string,
+    cookies: Readonly<Record<string, string | undefined>> = {},
+    browserId: string = randomUUID(),
+  ) {
     const connection: Connection = {
       id: randomUUID(),
       ip,
+      browserId,
       cookies,
       socket,
       data: new Map(),
@@ -111,6 +131,8 @@ export class RealtimeHub {
       },
     };
     this.connections.add(connection);
+    this.perAddress.set(ip, this.connectionsFrom(ip) + 1);
+    this.perBrowser.set(browserId, (this.perBrowser.get(browserId) ?? 0) + 1);
 
     socket.on("pong", () => {
       connection.alive = true;
@@ -125,6 +147,8 @@ export class RealtimeHub {
 
   private detach(connection: Connection) {
     if (!this.connections.delete(connection)) return;
+    countDown(this.perAddress, connection.ip);
+    countDown(this.perBrowser, connection.browserId);
     for (const listener of connection.closeListeners) this.safely(listener);
     for (const listener of this.disconnectListeners) this.safely(() => listener(connection));
   }
@@ -198,4 +222,10 @@ export class RealtimeHub {
   close() {
     clearInterval(this.pinger);
   }
+}
+
+function countDown(counts: Map<string, number>, key: string) {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }

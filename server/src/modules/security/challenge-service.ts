@@ -1,8 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { ChallengeLevel, MathChallenge } from "@common/challenge.ts";
-import type { RateLimitGroup } from "../../config.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
-import { answerMac, clientMac, readChallengeToken, sameMac, signChallengeToken } from "./challenge-token.ts";
+import {
+  answerMac,
+  type ChallengeGroup,
+  clientMac,
+  readChallengeToken,
+  sameMac,
+  signChallengeToken,
+} from "./challenge-token.ts";
 import { generateEquation } from "./equations.ts";
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -32,11 +38,20 @@ export class ChallengeService {
   ) {}
 
   private strikesKey = (clientKey: string) => `challenge:strikes:${clientKey}`;
+  private passKey = (group: ChallengeGroup, clientKey: string) => `challenge:pass:${group}:${clientKey}`;
+
+  /**
+   * Spends the pass a solved challenge of `group` left for this client: one solution, one action (a sign-in
+   * attempt on a guarded account). True when there was one; concurrent callers cannot both spend it.
+   */
+  async consumePass(clientKey: string, group: ChallengeGroup): Promise<boolean> {
+    return (await this.state.increment(this.passKey(group, clientKey), CHALLENGE_TTL_MS, -1)) >= 0;
+  }
 
   /** Called when a client is refused by a limit: its challenge, one strike more if this excess is new. */
   async challengeForExcess(
     clientKey: string,
-    group: RateLimitGroup,
+    group: ChallengeGroup,
     windowMs: number,
   ): Promise<MathChallenge> {
     const newEpisode = await this.state.setIfAbsent(`challenge:episode:${group}:${clientKey}`, "1", windowMs);
@@ -46,7 +61,7 @@ export class ChallengeService {
     return this.issue(clientKey, group, clampLevel(strikes));
   }
 
-  issue(clientKey: string, group: RateLimitGroup, level: ChallengeLevel): MathChallenge {
+  issue(clientKey: string, group: ChallengeGroup, level: ChallengeLevel): MathChallenge {
     const { equation, answer } = generateEquation(level);
     const id = randomBytes(12).toString("base64url");
     const token = signChallengeToken(this.secret, {
@@ -68,7 +83,7 @@ export class ChallengeService {
     clientKey: string,
     token: string,
     response: string,
-    onSolved: (group: RateLimitGroup) => Promise<void>,
+    onSolved: (group: ChallengeGroup) => Promise<void>,
   ): Promise<VerifyResult> {
     const payload = readChallengeToken(this.secret, token);
     const fresh = async (reason: Exclude<VerifyResult, { ok: true }>["reason"], level: number) => ({
@@ -96,6 +111,8 @@ export class ChallengeService {
     const strikes = await this.state.increment(this.strikesKey(clientKey), STRIKE_MEMORY_MS, -1);
     if (strikes < 0) await this.state.set(this.strikesKey(clientKey), "0", STRIKE_MEMORY_MS);
     await this.state.delete(`challenge:episode:${payload.group}:${clientKey}`);
+    if (payload.group === "login")
+      await this.state.set(this.passKey("login", clientKey), "1", CHALLENGE_TTL_MS);
     await onSolved(payload.group);
     return { ok: true, level: clampLevel(strikes) };
   }

@@ -1,6 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { RateLimitGroup } from "../../config.ts";
 
+/** What a challenge unlocks: a rate-limit group's window, or one sign-in attempt on a guarded account. */
+export type ChallengeGroup = RateLimitGroup | "login";
+
 /**
  * A challenge token carries everything needed to check an answer, signed with HMAC-SHA256, so any
  * instance can verify it without shared storage (only used ids are stored, for single use). The answer is
@@ -11,7 +14,7 @@ export type ChallengePayload = {
   id: string;
   /** MAC of the client key the challenge was issued to (IP or account), so it cannot be handed on. */
   client: string;
-  group: RateLimitGroup;
+  group: ChallengeGroup;
   level: number;
   /** Expiry, ms since the epoch. */
   expiresAt: number;

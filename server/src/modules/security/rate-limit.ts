@@ -21,6 +21,9 @@ export function ipClientKey(request: FastifyRequest) {
   return `ip:${request.ip}`;
 }
 
+/** Keys of signed-in clients (see app.ts): their ordinary requests count against the account limit. */
+export const ACCOUNT_KEY_PREFIX = "user:";
+
 export type RateLimitOptions = {
   config: Config;
   state: SharedState;
@@ -49,13 +52,20 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
 }
 
 function createLimiter(group: RateLimitGroup, { config, state, challenges, clientKey }: RateLimitOptions) {
-  const { limit, windowMs } = config.rateLimits[group];
+  // A signed-in merchant's dashboard makes several calls per load and an office shares one address: ordinary
+  // routes count per account against a limit ordinary use never meets; anonymous clients keep the group's.
+  const account = group === "general" ? config.accountRateLimit : config.rateLimits[group];
   const handler: onRequestHookHandler = async (request, reply) => {
     let key: string;
     let allowed: boolean;
     let retryAfterMs: number;
+    let windowMs = config.rateLimits[group].windowMs;
     try {
       key = await clientKey(request, reply);
+      const { limit, windowMs: window } = key.startsWith(ACCOUNT_KEY_PREFIX)
+        ? account
+        : config.rateLimits[group];
+      windowMs = window;
       ({ allowed, retryAfterMs } = await state.hitWindow(windowKey(group, key), limit, windowMs));
     } catch (error) {
       // Shared state unreachable: serving without a limit beats refusing everyone.

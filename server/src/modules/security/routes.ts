@@ -55,7 +55,10 @@ export async function securityRoutes(
         clientKey,
         request.headers[CHALLENGE_TOKEN_HEADER],
         request.headers[CHALLENGE_RESPONSE_HEADER],
-        (group) => opts.state.delete(windowKey(group, clientKey)),
+        // A sign-in challenge leaves a pass (ChallengeService) rather than resetting a window.
+        async (group) => {
+          if (group !== "login") await opts.state.delete(windowKey(group, clientKey));
+        },
       );
       reply.header("Cache-Control", "no-store");
       if (result.ok) {

@@ -7,6 +7,7 @@ import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
+import { acceptedHosts } from "../../lib/public-origin.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import * as accounts from "../auth/repository.ts";
 import { isUniqueViolation } from "../auth/service.ts";
@@ -34,11 +35,20 @@ export function acceptedChainIds(deps: SiweDeps): number[] {
   return [tokenChainId, ...SIWE_EXTRA_CHAIN_IDS.filter((id) => id !== tokenChainId)];
 }
 
-/** The request's own host, and PUBLIC_URL's when set (behind a proxy the two may differ). */
-function acceptedDomains(deps: SiweDeps, request: FastifyRequest): string[] {
-  const domains = [request.host];
-  if (deps.config.publicUrl) domains.push(new URL(deps.config.publicUrl).host);
-  return domains;
+/**
+ * The message must be for this site's public origin (decision 010): its host as `domain` and that origin as
+ * `uri`. Never the request's Host header, which whoever relays a signature chooses.
+ */
+function forThisSite(config: Config, domain: string, uri: string): boolean {
+  const host = domain.toLowerCase();
+  if (!acceptedHosts(config).includes(host)) return false;
+  let origin: string;
+  try {
+    origin = new URL(uri).origin;
+  } catch {
+    return false;
+  }
+  return origin === `${new URL(config.publicUrl).protocol}//${host}`;
 }
 
 const fail = (message: string) => new AppError("UNAUTHENTICATED", message);
@@ -50,7 +60,7 @@ const fail = (message: string) => new AppError("UNAUTHENTICATED", message);
  */
 export async function verifySignedMessage(
   deps: SiweDeps,
-  request: FastifyRequest,
+  _request: FastifyRequest,
   input: SiweSignedMessage,
 ): Promise<{ address: Address; chainId: number }> {
   const fields = parseSiweMessage(input.message) as Partial<SiweMessage>;
@@ -58,7 +68,7 @@ export async function verifySignedMessage(
   if (!address || !domain || !chainId || !nonce || !uri || version !== "1" || !issuedAt) {
     throw new AppError("BAD_REQUEST", "This is not a complete Sign-In with Ethereum (EIP-4361) message.");
   }
-  if (!acceptedDomains(deps, request).includes(domain)) {
+  if (!forThisSite(deps.config, domain, uri)) {
     throw fail(`This message is for ${domain}, not for this site. Sign in from this site's own page.`);
   }
   const chains = acceptedChainIds(deps);

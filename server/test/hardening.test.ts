@@ -1,0 +1,234 @@
+import { mkdtempSync, readdirSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SIWE_SIGN_IN_STATEMENT } from "@common/siwe.ts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
+import { afterAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { type Config, loadConfig, type RateLimit } from "../src/config.ts";
+import type { FastifyZod } from "../src/lib/fastify-zod.ts";
+import { createMailer } from "../src/lib/mailer.ts";
+import { createTestApp } from "./helpers.ts";
+import { TestSocket } from "./ws-client.ts";
+
+// Issue 12: each block fails on the code before it.
+const generous: RateLimit = { limit: 100_000, windowMs: 60_000 };
+const limits = (general: number): Config["rateLimits"] => ({
+  general: { limit: general, windowMs: 60_000 },
+  auth: generous,
+  contact: generous,
+  claim: generous,
+  public: generous,
+  verify: generous,
+});
+
+async function extraRoutes(app: FastifyZod) {
+  app.get("/api/test/ip", async (request) => ({ ip: request.ip }));
+  app.get("/api/test/item/:id", async (request) => ({ id: (request.params as { id: string }).id }));
+}
+
+// The default test configuration: no PUBLIC_URL, so the public origin is the listen address (localhost:5000).
+const app = await createTestApp(
+  {
+    rateLimits: limits(3),
+    accountRateLimit: { limit: 50, windowMs: 60_000 },
+    trustProxy: 1,
+    realtime: {
+      maxMessageBytes: 4096,
+      pingIntervalMs: 30_000,
+      heartbeatMs: 200,
+      broadcastDelayMs: 20,
+      maxConnectionsPerAddress: 3,
+    },
+  },
+  { extraRoutes },
+);
+const chainId = app.chain?.chainId ?? 31337;
+
+describe("Sign-In with Ethereum on the listen address (no PUBLIC_URL)", () => {
+  const account = privateKeyToAccount(generatePrivateKey());
+  async function attempt(domain: string, uri: string, headers: Record<string, string> = {}) {
+    const nonce = (await app.inject({ url: "/api/siwe/nonce" })).json().nonce;
+    const message = createSiweMessage({
+      address: account.address,
+      domain,
+      uri,
+      chainId,
+      nonce,
+      version: "1",
+      statement: SIWE_SIGN_IN_STATEMENT,
+      issuedAt: new Date(),
+    });
+    const signature = await account.signMessage({ message });
+    return app.inject({ method: "POST", url: "/api/siwe/verify", payload: { message, signature }, headers });
+  }
+
+  it("accepts the listen origin under its loopback names and nothing the Host header says", async () => {
+    expect(app.hasDecorator("secureCookies")).toBe(true);
+    for (const host of ["localhost:5000", "127.0.0.1:5000"]) {
+      const ok = await attempt(host, `http://${host}`);
+      expect(ok.statusCode, `${host}: ${ok.body}`).toBe(200);
+    }
+    const relayed = await attempt("evil.example", "http://evil.example", { host: "evil.example" });
+    expect(relayed.statusCode).toBe(401);
+    const otherPort = await attempt("localhost:6000", "http://localhost:6000", { host: "localhost:6000" });
+    expect(otherPort.statusCode).toBe(401);
+  });
+});
+
+describe("TRUST_PROXY as a hop count", () => {
+  it("takes the address one hop back, so a spoofed left-most X-Forwarded-For changes nothing", async () => {
+    const ip = (xff: string) =>
+      app.inject({ url: "/api/test/ip", headers: { "x-forwarded-for": xff }, remoteAddress: "10.9.0.1" });
+    expect((await ip("1.2.3.4, 203.0.113.7")).json().ip).toBe("203.0.113.7");
+    // Rotating the first hop: still one client, limited after 3 requests.
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await ip(`198.51.100.${i}, 203.0.113.8`)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it("is read from the environment as a count or a list of addresses/CIDRs, and `true` is refused", () => {
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.1, loopback" }).trustProxy).toEqual([
+      "10.0.0.0/8",
+      "192.168.1.1",
+      "loopback",
+    ]);
+    expect(loadConfig({}).trustProxy).toBe(false);
+    for (const bad of ["true", "10.0.0.0/99", "proxy.example"]) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+});
+
+describe("signed-in requests count per account against a limit ordinary use never meets", () => {
+  it("lets a signed-in client far past the anonymous limit, then limits the account", async () => {
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/register",
+      payload: { username: `acct${Date.now().toString(36)}`, password: "correct horse battery staple" },
+      remoteAddress: "10.9.1.1",
+    });
+    const cookie = `cpxtb_session=${res.cookies.find((c) => c.name === "cpxtb_session")!.value}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 52; i++) {
+      const r = await app.inject({ url: "/api/test/ip", headers: { cookie }, remoteAddress: "10.9.1.1" });
+      statuses.push(r.statusCode);
+    }
+    expect(statuses.slice(0, 50).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(50)).toEqual([429, 429]);
+    // The anonymous limit of the same address is its own (3).
+    const anonymous: number[] = [];
+    for (let i = 0; i < 4; i++)
+      anonymous.push((await app.inject({ url: "/api/test/ip", remoteAddress: "10.9.1.2" })).statusCode);
+    expect(anonymous).toEqual([200, 200, 200, 429]);
+  });
+});
+
+describe("router errors in the error shape", () => {
+  it("answers bad percent-encoding 400 and an over-long path parameter 414 with { error: { code, message } }", async () => {
+    for (const url of ["/api/test/item/%", "/api/test/item/%zz", "/api/test/item/%ED%A0%80", "/pay/%zz"]) {
+      const res = await app.inject({ url, remoteAddress: "10.9.2.1" });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual({ error: { code: "BAD_REQUEST", message: expect.any(String) } });
+    }
+    const long = await app.inject({ url: `/api/test/item/${"a".repeat(101)}`, remoteAddress: "10.9.2.2" });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ error: { code: "URI_TOO_LONG", message: expect.any(String) } });
+  });
+});
+
+describe("Content-Security-Policy", () => {
+  it("lets the page connect only to its own origin (no ws:/wss: to any host)", async () => {
+    const res = await app.inject({ url: "/api/health" });
+    const csp = String(res.headers["content-security-policy"]);
+    const connect = csp.split(";").find((d) => d.trim().startsWith("connect-src"))!;
+    expect(connect.trim().split(/\s+/)).toEqual(["connect-src", "'self'", "ws://localhost:5000"]);
+  });
+});
+
+describe("development mailbox", () => {
+  it("keeps every message of one millisecond and logs no link in production", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "cpxtb-mailbox-"));
+    const lines: string[] = [];
+    const log = {
+      info: (_fields: unknown, message: string) => lines.push(message),
+    } as unknown as Parameters<typeof createMailer>[0]["log"];
+    const mailer = createMailer({ smtpUrl: undefined, from: "a@b.test", dataDir, log, logText: false });
+    const link = "https://pay.example/reset-password?token=secret-token-123";
+    await Promise.all(
+      Array.from({ length: 20 }, () => mailer.send({ to: "x@example.test", subject: "s", text: link })),
+    );
+    expect(
+      readdirSync(join(dataDir, "mailbox")).filter((f) => f.endsWith("-x@example.test.eml")),
+    ).toHaveLength(20);
+    expect(lines.join("\n")).not.toContain("secret-token-123");
+  });
+});
+
+describe("/ws: per-address cap and people, not sockets", () => {
+  let url = "";
+  const opened: WebSocket[] = [];
+  afterAll(() => {
+    for (const ws of opened) ws.terminate();
+  });
+  function connect(
+    cookie?: string,
+  ): Promise<{ ws: WebSocket; setCookie: string | undefined; status: number }> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { headers: cookie ? { cookie } : {} });
+      opened.push(ws);
+      let setCookie: string | undefined;
+      ws.once("upgrade", (res) => {
+        setCookie = [res.headers["set-cookie"] ?? []].flat()[0];
+      });
+      ws.once("open", () => resolve({ ws, setCookie, status: 101 }));
+      ws.once("unexpected-response", (_req, res) => resolve({ ws, setCookie, status: res.statusCode ?? 0 }));
+      ws.once("error", reject);
+    });
+  }
+  const closeAll = async () => {
+    await Promise.all(
+      opened.splice(0).map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === ws.CLOSED) return resolve();
+            ws.once("close", () => resolve());
+            ws.close();
+          }),
+      ),
+    );
+  };
+
+  it("counts the tabs of one browser once and refuses connections over the address's cap", async () => {
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`;
+    const first = await connect();
+    expect(first.status).toBe(101);
+    expect(first.setCookie).toMatch(
+      /^cpxtb_browser=[A-Za-z0-9_-]{22}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/,
+    );
+    const cookie = first.setCookie!.split(";")[0]!;
+    // A second tab of the same browser sends the cookie back: still one person.
+    const second = await connect(cookie);
+    expect(second.status).toBe(101);
+    expect(second.setCookie).toBeUndefined();
+    const watcher = await TestSocket.open(url, { headers: { cookie } });
+    opened.push(watcher.ws);
+    await watcher.untilCount(1);
+    // The cap (3 here) counts sockets of the address: the fourth is refused before the upgrade.
+    const fourth = await connect();
+    expect(fourth.status).toBe(429);
+    await closeAll();
+    // Another browser is another person.
+    const a = await connect();
+    const b = await connect();
+    const observer = await TestSocket.open(url, { headers: { cookie: a.setCookie!.split(";")[0]! } });
+    opened.push(observer.ws);
+    expect(b.setCookie).toBeDefined();
+    await observer.untilCount(2);
+    await closeAll();
+  });
+});
