@@ -38,7 +38,7 @@ export type WalletConfig = {
   masterSeed: string | undefined;
   /** False in a real deployment (production with RPC_URL): the seed must then come from WALLET_MASTER_SEED. */
   allowGeneratedSeed: boolean;
-  /** Pays the gas of managed wallets; undefined = anvil's account #4 on the development chain, else none. */
+  /** Pays the gas of managed wallets; undefined = anvil's account #7 on the development chain (#4 is the treasury), else none. */
   gasPrivateKey: `0x${string}` | undefined;
   /** Most CPXTB (whole tokens, decimal string) one managed wallet may send in 24 hours. */
   dailyLimitTokens: string;

@@ -6,8 +6,8 @@ import { usePublicPayment } from "@/features/payments/api/get-public-payment";
 import { sendWithBrowserWallet } from "@/features/payments/browser-wallet-transfer";
 import { baseToDecimal, PayView, remainingBase } from "@/features/payments/components/pay-view";
 import { PaymentLookupForm } from "@/features/payments/components/payment-lookup-form";
-import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { ManagedWalletPay } from "@/features/social/components/managed-wallet-pay";
+import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { useDocumentTitle } from "@/lib/document-title";
 
 /**

@@ -249,7 +249,7 @@ export async function changeUsername(deps: AuthDeps, auth: Auth, username: strin
   }
 }
 
-export async function changeEmail(deps: AuthDeps, request: FastifyRequest, auth: Auth, email: string) {
+export async function changeEmail(deps: AuthDeps, auth: Auth, email: string) {
   if (auth.user.email?.toLowerCase() === email.toLowerCase()) {
     const user = (await repo.updateUser(deps.db, auth.user.id, { pendingEmail: null }))!;
     await deps.sessions.changed(auth.user.id, { ended: false });

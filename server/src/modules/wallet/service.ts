@@ -22,8 +22,8 @@ import * as payments from "../payments/repository.ts";
 import { createManagedKeys, type ManagedKeys, resolveMasterSeed } from "./keys.ts";
 import * as repo from "./repository.ts";
 
-/** Anvil's default account #4 (public knowledge): the development gas account. Accounts #0-#3 are the demo ones. */
-const ANVIL_GAS_KEY: Hex = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a";
+/** Anvil's default account #7 (public knowledge): the development gas account (#0-#3 demo, #4 treasury, #5-#6 e2e buyers). */
+const ANVIL_GAS_KEY: Hex = "0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356";
 const DAY_MS = 24 * 60 * 60 * 1000;
 const RECEIPT_TIMEOUT_MS = 60_000;
 
