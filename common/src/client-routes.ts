@@ -24,6 +24,7 @@ export const CLIENT_ROUTES = [
   "/social-login-test",
   "/pay/:paymentReference",
   "/buy-cpxtb",
+  "/buy-cpxtb/orders/:id",
   "/reports",
   "/payments",
   "/settings",
