@@ -250,7 +250,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   });
   await app.register(siweRoutes, { db: database.db, state: sharedState, chain, config });
   const wallets = createManagedWallets({ db: database.db, config, chain, log: app.log });
-  await app.register(socialAuthRoutes, { db: database.db, state: sharedState, config, wallets });
+  await app.register(socialAuthRoutes, {
+    db: database.db,
+    state: sharedState,
+    config,
+    wallets,
+    sessions: sessionCache,
+  });
   await app.register(walletRoutes, { db: database.db, wallets });
   const content = loadContent(config.contentDir);
   await app.register(contentRoutes, { content, publicUrl: config.publicUrl });

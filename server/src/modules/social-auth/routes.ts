@@ -150,7 +150,10 @@ export async function socialAuthRoutes(app: FastifyZod, deps: service.SocialDeps
     { schema: { response: { 200: okResponse } } },
     async (request, reply) => {
       const found = await auth(request, reply);
-      if (found) await accounts.deleteSession(db, found.user.id, found.session.id);
+      if (found) {
+        await accounts.deleteSession(db, found.user.id, found.session.id);
+        await deps.sessions.changed(found.user.id, { ended: true });
+      }
       clearSessionCookie(reply);
       return { ok: true as const };
     },

@@ -7,10 +7,12 @@ import type { SocialConfig } from "../../config-social.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
+import { requestOrigin } from "../../lib/public-origin.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import * as accounts from "../auth/repository.ts";
 import { isUniqueViolation } from "../auth/service.ts";
 import { type Auth, startSession } from "../auth/session.ts";
+import type { SessionCache } from "../auth/session-cache.ts";
 import * as siweRepo from "../siwe/repository.ts";
 import { createProviderClient, type ProviderClient, type ProviderIdentity } from "./providers.ts";
 import { sameOriginPath } from "./redirect-url.ts";
@@ -28,6 +30,8 @@ export type SocialDeps = {
   state: SharedState;
   config: Config;
   wallets: WalletAccess;
+  /** Told when a session ends here (sign-out), so every instance forgets it at once (decision 004). */
+  sessions: SessionCache;
 };
 
 /** A sign-in started here must come back within this time. */
@@ -75,10 +79,14 @@ export function listProviders(social: SocialConfig) {
   }));
 }
 
-/** This site's origins: PUBLIC_URL's and the one the request came to. */
+/**
+ * This site's origins: the public origin first (decision 010), then the other names of the same loopback server
+ * in development. Never whatever the request's Host header says.
+ */
 export function ownOrigins(config: Config, request: FastifyRequest): string[] {
-  const origins = [`${request.protocol}://${request.host}`];
-  if (config.publicUrl) origins.unshift(new URL(config.publicUrl).origin);
+  const origins = [new URL(config.publicUrl).origin];
+  const other = requestOrigin(config, request);
+  if (other !== config.publicUrl) origins.push(new URL(other).origin);
   return origins;
 }
 
