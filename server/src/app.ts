@@ -82,6 +82,7 @@ export type App = FastifyInstance & {
   payments: PaymentsRuntime;
   /** Null without a chain or TREASURY_PRIVATE_KEY. main.ts starts it; tests run passes with `runOnce`. */
   treasury: TreasuryRuntime | null;
+  routeIndex: ReturnType<typeof trackRoutes>;
 };
 
 export async function openConfiguredDatabase(config: Config): Promise<Database> {
@@ -117,6 +118,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   const routes = trackRoutes(app);
+  app.decorate("routeIndex", routes);
 
   const ownsDatabase = !deps.database;
   const database = deps.database ?? (await openConfiguredDatabase(config));

@@ -215,14 +215,16 @@ describe("client build", () => {
     expect(res.headers["cache-control"]).toBe("public, max-age=3600");
   });
 
-  it("serves a robots file that keeps private pages out and names the sitemap", async () => {
-    const res = await app.inject({ url: "/robots.txt", headers: { host: "shop.example:8080" } });
+  it("serves a robots file that keeps private pages out and names the sitemap at the public origin", async () => {
+    // A forged Host never ends up in the file (decision 010): the sitemap is named at the configured origin.
+    const res = await app.inject({ url: "/robots.txt", headers: { host: "evil.example:8080" } });
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
     expect(res.body).toMatch(/^User-agent: \*$/m);
     expect(res.body).toMatch(/^Disallow: \/merchant$/m);
     expect(res.body).toMatch(/^Disallow: \/pay\/$/m);
     expect(res.body).not.toMatch(/^Disallow: \/$/m);
-    expect(res.body).toMatch(/^Sitemap: http:\/\/shop\.example:8080\/sitemap\.xml$/m);
+    expect(res.body).toMatch(/^Sitemap: http:\/\/localhost:5000\/sitemap\.xml$/m);
+    expect(res.body).not.toContain("evil.example");
   });
 });

@@ -15,6 +15,10 @@ export function trackRoutes(app: FastifyInstance) {
     routes.set(key, known);
   });
   return {
+    /** Every registered path with its methods (the fuzz test walks them all). */
+    list(): { url: string; methods: string[] }[] {
+      return [...routes].map(([url, route]) => ({ url, methods: [...route.methods] }));
+    },
     allowedMethods(path: string): string[] {
       const allowed = new Set<string>();
       for (const route of routes.values()) {
