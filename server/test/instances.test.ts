@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -319,12 +320,19 @@ describe.skipIf(needsBoth !== null)("two instances on one PostgreSQL and one Red
       const target = new URL(redisUrl!);
       const own = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
       const dataDir = await mkdtemp(join(tmpdir(), "cpxtb-sigterm-"));
+      // A known free port: with PORT=0 the public origin is unknown, which the configuration refuses (decision 010).
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, "127.0.0.1", () => {
+          const { port } = probe.address() as { port: number };
+          probe.close(() => resolve(port));
+        });
+      });
       const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
         env: {
           ...process.env,
           NODE_ENV: "development",
           HOST: "127.0.0.1",
-          PORT: "0",
+          PORT: String(port),
           DATA_DIR: dataDir,
           DATABASE_URL: database.url,
           REDIS_URL: own.url(redisUrl!),
