@@ -61,7 +61,7 @@ async function checkPage(
   }
 }
 
-/** Every route with its parameters filled in with real things: a post, a payment, and an unknown path. */
+/** Every route with its parameters filled in: a post, a payment, an unknown order, and an unknown path. */
 async function concretePaths(request: APIRequestContext, payment: Payment): Promise<string[]> {
   const { posts } = await (await request.get("/api/blog")).json();
   const slug = posts[0].slug as string;
@@ -70,7 +70,9 @@ async function concretePaths(request: APIRequestContext, payment: Payment): Prom
       route
         .replace(":slug", slug)
         .replace(":reference", payment.reference)
-        .replace(":paymentReference", payment.reference),
+        .replace(":paymentReference", payment.reference)
+        // A well-formed order id that no order has: the page's "Order not found" state (the API answers 404).
+        .replace(":id", `ord_${"0".repeat(26)}`),
     ),
     `/easy-payment?ref=${payment.reference}`,
     "/no/such/page",
