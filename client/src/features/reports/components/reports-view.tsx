@@ -144,12 +144,7 @@ function StatusTable({ report }: { report: ReportSummary }) {
         <CardDescription>Payments created in the range, by what became of them.</CardDescription>
       </CardHeader>
       {/* Scrolls sideways on a narrow phone: focusable, so a keyboard can scroll it too (axe). */}
-      <CardContent
-        className="overflow-x-auto"
-        tabIndex={0}
-        role="region"
-        aria-labelledby="report-status"
-      >
+      <CardContent className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="report-status">
         {report.byStatus.length === 0 ? (
           <p className="text-muted-foreground text-sm">
             No payments were created in this range. Create one on the merchant dashboard, or pick a longer
