@@ -19,7 +19,7 @@ export default defineConfig({
   // One retry in CI: a test that passes only on retry is still listed as "flaky" in the report, to be fixed.
   retries: process.env.CI ? 1 : 0,
   reporter: [["list"]],
-  timeout: 30_000,
+  timeout: 60_000,
   // What a person sees can take longer than Playwright's default 5 s on a busy CI machine (a page's lazy chunk,
   // a list's first fetch): assertions wait up to 15 s for it, which costs a passing test nothing.
   expect: { timeout: 15_000 },
