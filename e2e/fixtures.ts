@@ -28,10 +28,11 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
     await page.addInitScript(() => window.localStorage.setItem("cpxtb-pay-e2e", "1"));
     page.on("console", (message) => {
       if (message.type() !== "error") return;
-      // A 404 that is an answer, not a fault: no business registered yet, an unknown payment reference or post.
+      // A 404 that is an answer, not a fault: no business registered yet, no managed wallet (a password account),
+      // an unknown payment reference or post.
       const expected404 =
         /status of 404/.test(message.text()) &&
-        /\/api\/(merchant|payments\/public\/[^/]+|blog\/[^/]+)$/.test(message.location().url);
+        /\/api\/(merchant|wallet|payments\/public\/[^/]+|blog\/[^/]+)$/.test(message.location().url);
       if (!expected404) consoleGuard.messages.push(message.text());
     });
     page.on("pageerror", (error) => consoleGuard.messages.push(`pageerror: ${error.message}`));
