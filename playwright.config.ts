@@ -68,6 +68,8 @@ export default defineConfig({
       DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
       // In-process shared state: several e2e servers run at once and must not share rate windows or user counts.
       REDIS_URL: "",
+      // The embedded chain can be slow to answer on a busy CI machine: don't give up at 4 s.
+      RPC_TIMEOUT_MS: "20000",
     },
   },
 });

@@ -48,6 +48,8 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
         // Its own counts and windows: other e2e servers run at the same time.
         REDIS_URL: "",
         LOG_LEVEL: "warn",
+        // Its local chain can be slow to answer while a busy CI machine runs other browsers: don't give up at 4 s.
+        RPC_TIMEOUT_MS: "20000",
         ...env,
       },
       stdio: ["ignore", "ignore", "inherit"],
