@@ -198,6 +198,8 @@ test.describe("a session and a server restart", () => {
     await form.getByLabel("Confirm password").fill(PASSWORD);
     await form.getByRole("button", { name: "Create account" }).click();
     await expect(page).toHaveURL(/\/merchant$/);
+    // The dashboard has loaded (its code and data) before the server goes away, as a person would have seen it.
+    await expect(page.getByRole("heading", { name: "Register your business" })).toBeVisible();
 
     await server.restart();
     await page.goto(`${server.url}/merchant`);

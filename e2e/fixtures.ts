@@ -33,7 +33,8 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
       const expected404 =
         /status of 404/.test(message.text()) &&
         /\/api\/(merchant|wallet|payments\/public\/[^/]+|blog\/[^/]+)$/.test(message.location().url);
-      if (!expected404) consoleGuard.messages.push(message.text());
+      // The resource's address goes with the message: "Failed to load resource" alone does not say which one.
+      if (!expected404) consoleGuard.messages.push(`${message.text()} (${message.location().url})`);
     });
     page.on("pageerror", (error) => consoleGuard.messages.push(`pageerror: ${error.message}`));
     await use(page);

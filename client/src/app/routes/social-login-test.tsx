@@ -65,7 +65,11 @@ export default function SocialLoginTestPage() {
                 >
                   Try the redirect flow
                 </Button>
-                <Button variant="outline" onClick={() => tryBasic(provider)}>
+                <Button
+                  variant="outline"
+                  className="h-auto min-h-11 max-w-full whitespace-normal break-all text-left"
+                  onClick={() => tryBasic(provider)}
+                >
                   Call POST /api/social-auth/{provider}
                 </Button>
               </CardContent>

@@ -24,6 +24,7 @@ export function devSignInPage(provider: SocialProvider, state: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <title>Development sign-in (${escapeHtml(name)}) · CPXTB Pay</title>
 <style>${DEV_PAGE_STYLE}</style>
 </head>

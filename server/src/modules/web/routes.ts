@@ -77,6 +77,10 @@ export async function registerClientRoutes(app: FastifyInstance, clientDist: str
       else reply.header("Cache-Control", "public, max-age=3600");
     },
   });
+  // Browsers ask for /favicon.ico on pages that name no icon (a PDF, a JSON answer): the app's icon is an SVG.
+  app.get("/favicon.ico", (_request, reply) =>
+    reply.header("Cache-Control", "public, max-age=86400").redirect("/favicon.svg", 301),
+  );
 }
 
 export function sendIndexHtml(request: FastifyRequest, reply: FastifyReply, html: IndexHtml, status = 200) {

@@ -442,7 +442,8 @@ function PaymentSuccess({ payment }: { payment: PublicPayment }) {
       ) : payment.merchant.website ? (
         <Button asChild size="lg" className="w-full">
           <a href={payment.merchant.website} rel="noreferrer" data-testid="merchant-website">
-            Back to {payment.merchant.name} <ExternalLink aria-hidden="true" />
+            <span className="truncate">Back to {payment.merchant.name}</span>{" "}
+            <ExternalLink aria-hidden="true" />
           </a>
         </Button>
       ) : null}

@@ -151,9 +151,10 @@ export function PaymentReceipt({ reference, headerEnd }: { reference: string; he
         ) : null}
         {paid ? <ReceiptButton payment={payment} network={network} size="lg" /> : null}
         {paid && payment.merchant.website ? (
-          <Button asChild variant="outline">
+          <Button asChild variant="outline" className="max-w-full">
             <a href={payment.merchant.website} rel="noreferrer" data-testid="merchant-website">
-              Back to {payment.merchant.name} <ExternalLink aria-hidden="true" />
+              <span className="truncate">Back to {payment.merchant.name}</span>{" "}
+              <ExternalLink aria-hidden="true" />
             </a>
           </Button>
         ) : null}
