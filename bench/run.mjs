@@ -10,6 +10,11 @@ const benches = [
   ["WebSocket clients", ["node", "bench/ws-clients.mjs"]],
   ["payments", ["node", "--import", "tsx", "bench/payments.ts"]],
   ["payment detection latency", ["node", "--import", "tsx", "bench/detection.ts"]],
+  ["reports and history at scale", ["node", "--import", "tsx", "bench/reports.ts"]],
+  // Needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL): skipped without them.
+  ...(process.env.DATABASE_URL && process.env.REDIS_URL
+    ? [["two instances", ["node", "--import", "tsx", "bench/two-instances.ts"]]]
+    : []),
   ["Lighthouse", ["node", "bench/lighthouse.mjs"]],
 ];
 

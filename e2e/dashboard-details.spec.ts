@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { expect as baseExpect, test } from "./fixtures";
 
 // Pages, sign-ins and the live channel on a loaded machine: more patience than the default 5 s.
@@ -39,21 +40,54 @@ test("Create payment explains the amount, moves focus to the new payment, and th
   await expect(row).toBeFocused();
 });
 
-test("the sound switch says when sound is off and remembers the choice", async ({ page }) => {
+/**
+ * A person's browser keeps audio suspended until the page has had a click or a key (Chrome's autoplay policy).
+ * Under Playwright every assertion counts as a user activation (its scripts run with a user gesture), so the
+ * policy is applied here on the page's AudioContext: suspended at creation and resumable only after a real
+ * (trusted) pointer or key event, which this script sees before the app's own listeners.
+ */
+async function blockAudioUntilUserActivation(page: Page) {
+  await page.addInitScript(() => {
+    let activated = false;
+    const activate = (event: Event) => {
+      if (event.isTrusted) activated = true;
+    };
+    window.addEventListener("pointerdown", activate, true);
+    window.addEventListener("keydown", activate, true);
+    const Native = window.AudioContext;
+    window.AudioContext = class extends Native {
+      constructor(options?: AudioContextOptions) {
+        super(options);
+        if (!activated) void this.suspend();
+      }
+      override resume() {
+        return activated ? super.resume() : Promise.resolve();
+      }
+    };
+  });
+}
+
+test("the sound switch offers Enable sound while blocked, and remembers the choice", async ({ page }) => {
+  await blockAudioUntilUserActivation(page);
   await createMerchant(page.request);
   await openDashboard(page);
   const enable = page.getByRole("button", { name: "Enable sound" });
   const on = page.getByRole("button", { name: "Sound on" });
-  await expect(enable.or(on)).toBeVisible();
-  if (await enable.isVisible()) await enable.click();
-  await expect(on).toBeVisible();
-  await on.click();
-  await expect(enable).toBeVisible();
-  await page.reload();
+  // Blocked before any click: the control says so instead of pretending sound is on.
   await expect(enable).toBeVisible();
   await enable.click();
   await expect(on).toBeVisible();
+  await on.click();
+  await expect(enable).toBeVisible();
+  // Off is remembered: a click anywhere does not turn it back on.
   await page.reload();
+  await page.getByRole("heading", { name: "Merchant Dashboard" }).click();
+  await expect(enable).toBeVisible();
+  await enable.click();
+  await expect(on).toBeVisible();
+  // On is remembered: after a reload the audio is blocked again until the first click anywhere starts it.
+  await page.reload();
+  await expect(enable).toBeVisible();
   await page.getByRole("heading", { name: "Merchant Dashboard" }).click();
   await expect(on).toBeVisible();
 });

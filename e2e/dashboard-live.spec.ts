@@ -4,8 +4,10 @@ import { expect as baseExpect, test } from "./fixtures";
 // Pages, sign-ins and the live channel on a loaded machine: more patience than the default 5 s.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
+import { generatePrivateKey } from "viem/accounts";
 import { expectLive, payFromSecondDevAccount, signInThroughForm } from "./support/dashboard";
-import { createMerchant, createPayment } from "./support/payments";
+import { createMerchant, createPayment, PASSWORD } from "./support/payments";
+import { installWallet } from "./support/wallet";
 
 // One payer account sends the transfers of this file: one test at a time.
 // Sign-ins, a chain transfer and the indexer in each test: room for a loaded machine.
@@ -60,6 +62,55 @@ test("after signing in at /auth the dashboard is live: payments made elsewhere a
   await expect(notice).toContainText("Made at the other till is paid.");
   await notice.getByRole("button", { name: "Dismiss" }).click();
   await expect(row(page, payment.reference)).toContainText("Paid");
+});
+
+/** Registers the business on the dashboard's form, signing ownership with the page's wallet. */
+async function registerBusinessThroughForm(page: Page, name: string) {
+  await expect(page.getByRole("heading", { name: "Register your business" })).toBeVisible();
+  await page.getByLabel("Business name").fill(name);
+  await page.getByLabel("Contact email").fill("owner@example.com");
+  await page.getByRole("button", { name: "Sign with wallet and register" }).click();
+  await expect(page.getByRole("heading", { name: "New payment" })).toBeVisible();
+}
+
+/** A payment made through the API with the page's own session turns Paid on the page, with the notice. */
+async function expectPaidLive(page: Page, description: string) {
+  await expectLive(page);
+  const payment = await createPayment(page.request, { currency: "CPXTB", amount: "1.5", description });
+  await expect(row(page, payment.reference)).toContainText("Awaiting payment");
+  await payFromSecondDevAccount(page.request, payment.receivingAddress, BigInt(payment.amountDueBase));
+  await expect(page.getByRole("alertdialog", { name: "Payment received" })).toContainText(
+    `${description} is paid.`,
+  );
+}
+
+test("after registering at /auth (no reload) the new merchant's dashboard is live", async ({ page }) => {
+  await installWallet(page, page.request, { privateKey: generatePrivateKey() });
+  await page.goto("/");
+  await expect(page.getByTestId("live-users")).toBeVisible();
+  await openSignInFromMenu(page);
+  await page.getByRole("tab", { name: "Register" }).click();
+  const form = page.getByRole("form", { name: "Register" });
+  await form
+    .getByLabel("Username")
+    .fill(`live_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
+  await form.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await form.getByLabel("Confirm password").fill(PASSWORD);
+  await form.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/merchant$/);
+  await registerBusinessThroughForm(page, "Registered Just Now");
+  await expectPaidLive(page, "First sale after registering");
+});
+
+test("after Sign in with Ethereum (no reload) the dashboard is live", async ({ page }) => {
+  await installWallet(page, page.request, { privateKey: generatePrivateKey() });
+  await page.goto("/");
+  await expect(page.getByTestId("live-users")).toBeVisible();
+  await openSignInFromMenu(page);
+  await page.getByRole("button", { name: "Sign in with Ethereum" }).click();
+  await expect(page).toHaveURL(/\/merchant$/);
+  await registerBusinessThroughForm(page, "Wallet Signed In");
+  await expectPaidLive(page, "First sale after a wallet sign-in");
 });
 
 test("the dashboard follows sign-out and a sign-in to another account without a reload", async ({

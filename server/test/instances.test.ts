@@ -371,10 +371,12 @@ describe.skipIf(needsBoth !== null)("two instances on one PostgreSQL and one Red
           .toBe("local");
         const started = Date.now();
         child.kill("SIGTERM");
-        // A clean exit (0), not the 10 s forced one (1) of a close that waits for Redis to come back. The goal is
-        // 2 s (met in an earlier run here); the bound leaves room for a machine shared by many test runs (2.6 s seen).
+        // A clean exit (0), not the 10 s forced one (1) of a close that waits for Redis to come back, within 2 s
+        // (0.6-0.7 s measured at load average 15 on 2 cores, of which app.close() ~230 ms).
         expect(await exited).toBe(0);
-        expect(Date.now() - started).toBeLessThan(5000);
+        const elapsed = Date.now() - started;
+        console.log(`SIGTERM during the Redis outage: exited in ${elapsed} ms`);
+        expect(elapsed).toBeLessThan(2000);
       } finally {
         child.kill("SIGKILL");
         await own.close();
