@@ -1,11 +1,12 @@
-// Two server instances (server/src/main.ts, each its own process) on one PostgreSQL, one Redis and one anvil
-// chain; autocannon with 50 connections split between them (25 each, two autocannon processes at once), 10 s:
+// Two server instances (each its own process, started as `npm start` starts it, default logging) on one
+// PostgreSQL, one Redis and one anvil chain; autocannon with 50 connections split between them (25 each, two autocannon processes at once), 10 s:
 // `GET /api/user` signed out and the public payment read. Prints the total and each instance's share.
 // Needs DATABASE_URL (a database is created beside it and dropped) and REDIS_URL (keys under a bench prefix).
 //   DATABASE_URL=postgres://… REDIS_URL=redis://127.0.0.1:6379/0 npx tsx bench/two-instances.ts
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, openSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -31,42 +32,63 @@ const chain = await startTestChain();
 const dataDir = mkdtempSync(join(tmpdir(), "cpxtb-bench2-"));
 const prefix = `bench:${randomBytes(4).toString("hex")}:`;
 
-function startInstance(): Promise<{ child: ChildProcess; address: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
+/** A free TCP port on 127.0.0.1 (the instance needs a known port: its public origin is configured up front). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * One instance as `npm start` runs it (scripts/start.mjs: the compiled server, default logging at "info"), its
+ * log written to a file as a deployment's would be; ready once /api/health answers.
+ */
+async function startInstance(): Promise<{ child: ChildProcess; address: string }> {
+  const port = await freePort();
+  const address = `http://127.0.0.1:${port}`;
+  const log = openSync(join(dataDir, `instance-${port}.log`), "w");
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
-      PORT: "0",
-      PUBLIC_URL: "http://127.0.0.1",
+      PORT: String(port),
+      PUBLIC_URL: address,
       DATA_DIR: dataDir,
       DATABASE_URL: url.toString(),
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: prefix,
       CHALLENGE_SECRET: "bench-secret-bench-secret-bench-secret-0001",
+      WALLET_MASTER_SEED: `0x${randomBytes(32).toString("hex")}`,
       RPC_URL: chain.url,
       CHAIN_ID: "31337",
       TOKEN_ADDRESS: chain.deployment.token,
       PRICE_SOURCE: "fixed",
       CONFIRMATIONS: "1",
-      CLIENT_DIST: "/nonexistent",
-      LOG_LEVEL: "silent",
       // The bench measures the endpoints with their limiter running, not the limiter refusing one address.
       RATE_LIMIT_GENERAL: "999999/60s",
       RATE_LIMIT_PUBLIC: "999999/60s",
       RATE_LIMIT_AUTH: "1000/60s",
     },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", log, log],
   });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const match = /running at (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ child, address: match[1]!.replace("localhost", "127.0.0.1") });
-    });
-    child.on("exit", (code) => reject(new Error(`instance exited with ${code}: ${out}`)));
-  });
+  const exited = new Promise<never>((_, reject) =>
+    child.on("exit", (code) => reject(new Error(`instance exited with ${code}: see ${dataDir}`))),
+  );
+  const healthy = (async () => {
+    for (;;) {
+      const ok = await fetch(`${address}/api/health`).then(
+        (res) => res.ok,
+        () => false,
+      );
+      if (ok) return { child, address };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return Promise.race([healthy, exited]);
 }
 
 const first = await startInstance();

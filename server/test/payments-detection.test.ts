@@ -145,6 +145,26 @@ describe("amounts that differ", () => {
   });
 });
 
+describe("the public read (cached per instance)", () => {
+  it("a pay page's read shows the new state as soon as the payment's event is out, not after the cache's time", async () => {
+    const payment = await createPayment(app, merchant.cookie);
+    const read = async () => (await api(app).get(ref(payment))).json() as Promise<{ status: string }>;
+    // Read twice: the second answer comes from the cache.
+    expect((await read()).status).toBe("pending");
+    expect((await read()).status).toBe("pending");
+    const payer = await tools.payer();
+    await tools.pay(payer, merchant.wallet.address, payment.amountDueBase);
+    await tools.mine(CONFIRMATIONS - 1);
+    await sync();
+    expect(await status(payment.id)).toBe("completed");
+    // The event is published right after the commit; the cached view is dropped when it is heard, well inside the
+    // 2 s an entry may otherwise live.
+    const changed = Date.now();
+    await expect.poll(async () => (await read()).status, { timeout: 1000, interval: 20 }).toBe("completed");
+    expect(Date.now() - changed).toBeLessThan(1000);
+  });
+});
+
 describe("fast path refusals", () => {
   it("refuses another token, another address, a reverted tx, an unknown tx and one credited elsewhere; nothing changes", async () => {
     const payment = await createPayment(app, merchant.cookie);

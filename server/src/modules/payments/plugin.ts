@@ -7,6 +7,8 @@ import type { SessionCache } from "../auth/session-cache.ts";
 import { merchantRoutes } from "../merchants/routes.ts";
 import type { RealtimeHub } from "../realtime/hub.ts";
 import { reportRoutes } from "../reports/routes.ts";
+import { PAYMENT_EVENTS_CHANNEL } from "./live.ts";
+import { PublicPaymentCache } from "./public-cache.ts";
 import { paymentRoutes } from "./routes.ts";
 import { PaymentsRuntime, type PaymentsRuntimeOptions } from "./runtime.ts";
 import type { PaymentsDeps } from "./service.ts";
@@ -62,7 +64,17 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
   app.addHook("preClose", async () => {
     await runtime.stop();
   });
+  // Every instance drops a payment's cached public view when it hears that payment's event.
+  const publicCache = new PublicPaymentCache(deps);
+  const stopInvalidating = await options.sharedState.subscribe(PAYMENT_EVENTS_CHANNEL, (text) => {
+    try {
+      publicCache.invalidate((JSON.parse(text) as { reference?: string | null }).reference);
+    } catch {
+      publicCache.invalidate(null);
+    }
+  });
+  app.addHook("preClose", stopInvalidating);
   await app.register(merchantRoutes, { db: database.db });
-  await app.register(paymentRoutes, { deps, config });
+  await app.register(paymentRoutes, { deps, config, publicCache });
   await app.register(reportRoutes, { db: database.db, tokenSymbol: chain?.token.symbol ?? "CPXTB" });
 }

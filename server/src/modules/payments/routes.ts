@@ -18,6 +18,7 @@ import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { requireAuth } from "../merchants/require-auth.ts";
 import { requireMerchant } from "../merchants/service.ts";
+import type { PublicPaymentCache } from "./public-cache.ts";
 import * as repo from "./repository.ts";
 import * as service from "./service.ts";
 import { toPaymentResponse, toTimelineEntry, toTransferResponse } from "./views.ts";
@@ -26,7 +27,11 @@ const regeneratedResponse = z.object({ reference: z.string(), paymentUrl: z.stri
 
 export async function paymentRoutes(
   app: FastifyZod,
-  { deps, config }: { deps: service.PaymentsDeps; config: Config },
+  {
+    deps,
+    config,
+    publicCache,
+  }: { deps: service.PaymentsDeps; config: Config; publicCache: PublicPaymentCache },
 ) {
   const { db } = deps;
   // Payment links travel (QR codes, emails, the merchant's own site): always the public origin (decision 010).
@@ -149,7 +154,7 @@ export async function paymentRoutes(
       config: { rateLimit: "public" },
       schema: { params: referenceParams, response: { 200: publicPaymentResponse } },
     },
-    async (request) => service.getPublicPayment(deps, request.params.reference),
+    async (request) => publicCache.get(request.params.reference),
   );
 
   app.post(
@@ -158,6 +163,8 @@ export async function paymentRoutes(
     async (request) => {
       const found = await findByReference(request.params.reference);
       await service.submitTransaction(deps, found.payment, request.body.txHash as `0x${string}`);
+      // Fresh, and no cached view older than this answer is served meanwhile (its event is on its way).
+      publicCache.invalidate(request.params.reference);
       return service.getPublicPayment(deps, request.params.reference);
     },
   );
@@ -168,6 +175,7 @@ export async function paymentRoutes(
     async (request, reply) => {
       const found = await findByReference(request.params.reference);
       const payment = await service.regeneratePayment(deps, found.payment);
+      publicCache.invalidate(request.params.reference);
       return reply
         .status(201)
         .send({ reference: payment.reference, paymentUrl: `${baseUrl(request)}/pay/${payment.reference}` });

@@ -292,14 +292,24 @@ export async function publicView(
           .where(eq(payments.id, payment.regeneratedToId))
       : Promise.resolve([]),
   ]);
-  return toPublicPayment({
+  return toPublicPaymentView(deps, {
     payment,
     merchant,
-    token: { symbol: deps.chain?.token.symbol ?? "CPXTB" },
-    confirmationsRequired: deps.chain?.confirmations ?? 1,
     head,
     transfers,
     regeneratedToReference: successor[0]?.reference ?? null,
+  });
+}
+
+/** The payer's view of a payment from its rows (see PublicPaymentCache for the cached read). */
+export function toPublicPaymentView(
+  deps: PaymentsDeps,
+  rows: Omit<Parameters<typeof toPublicPayment>[0], "token" | "confirmationsRequired">,
+) {
+  return toPublicPayment({
+    ...rows,
+    token: { symbol: deps.chain?.token.symbol ?? "CPXTB" },
+    confirmationsRequired: deps.chain?.confirmations ?? 1,
   });
 }
 
