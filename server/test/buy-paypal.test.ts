@@ -9,7 +9,7 @@ import { testConfig } from "../src/config.ts";
 import { buyOrders, treasurySends } from "../src/db/schema.ts";
 import { connectTestChain, startTestChain, type TestChain, tokens } from "./chain-helpers.ts";
 import { createTestApp } from "./helpers.ts";
-import { api, paymentTestConfig } from "./payment-helpers.ts";
+import { api, createClock, paymentTestConfig } from "./payment-helpers.ts";
 import { startFakePaypal } from "./paypal-fake.ts";
 
 const TREASURY_KEY = ANVIL_DEV_KEYS[DEV_TREASURY_INDEX]!;
@@ -20,6 +20,7 @@ let testChain: TestChain;
 let chain: Chain;
 let app: App;
 let paypal: Awaited<ReturnType<typeof startFakePaypal>>;
+const clock = createClock();
 
 beforeAll(async () => {
   paypal = await startFakePaypal(CREDENTIALS);
@@ -32,7 +33,7 @@ beforeAll(async () => {
       treasury: { ...testConfig().treasury, privateKey: TREASURY_KEY },
       paypal: { ...CREDENTIALS, apiBase: paypal.url },
     },
-    { chain },
+    { chain, treasury: { now: clock.now } },
   );
 });
 afterAll(async () => {
@@ -198,6 +199,36 @@ describe("PayPal purchases (Orders v2, local fake)", () => {
     expect(res.json().error.message).toMatch(/not completed this payment yet \(PENDING\)/);
     const [row] = await app.database.db.select().from(buyOrders).where(eq(buyOrders.id, order.id));
     expect(row?.status).toBe("quoted");
+    await settle();
+    expect(await transfersTo(buyer)).toHaveLength(0);
+  });
+
+  it("a capture PENDING in time delivers once PayPal completes it, even after the quote expired", async () => {
+    const buyer = buyerAddress();
+    const { order, paypalId } = await paypalOrder(buyer);
+    paypal.approve(paypalId);
+    paypal.tweakCapture(paypalId, { status: "PENDING" });
+    expect((await capture(order.id)).statusCode).toBe(409);
+    const held = paypal.orders.get(paypalId)!;
+    held.capture!.status = "COMPLETED";
+    clock.advance(11 * 60_000);
+    const res = await capture(order.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().status).toBe("paid");
+    await settle();
+    expect(await transfersTo(buyer)).toHaveLength(1);
+  });
+
+  it("an approved order whose quote expired is not captured and delivers nothing", async () => {
+    const buyer = buyerAddress();
+    const { order, paypalId } = await paypalOrder(buyer);
+    paypal.approve(paypalId);
+    clock.advance(11 * 60_000);
+    const res = await capture(order.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: "expired", refundDue: false });
+    expect(res.json().problem).toMatch(/nothing was charged/);
+    expect(paypal.orders.get(paypalId)!.capture).toBeNull();
     await settle();
     expect(await transfersTo(buyer)).toHaveLength(0);
   });

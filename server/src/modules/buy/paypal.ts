@@ -100,6 +100,19 @@ async function captureAtPaypal(deps: BuyDeps, order: OrderRow): Promise<PaypalOr
   }
 }
 
+async function readAtPaypal(deps: BuyDeps, order: OrderRow): Promise<PaypalOrder> {
+  try {
+    return await deps.paypal!.getOrder(order.paypalOrderId!);
+  } catch (error) {
+    if (!(error instanceof PaypalError)) throw error;
+    deps.log.warn(
+      { orderId: order.id, status: error.status, issue: error.issue },
+      "PayPal order read failed",
+    );
+    throw new AppError("BAD_GATEWAY", "PayPal could not be asked about this payment. Try again in a moment.");
+  }
+}
+
 /**
  * After the buyer approved: captures, then delivers only when PayPal says COMPLETED for exactly the quoted USD
  * of this order. One capture id pays one order (unique column); the order moves from `quoted` once, and the
@@ -113,22 +126,28 @@ export async function capturePaypalOrder(deps: BuyDeps, orderId: string): Promis
   if (order.method !== "paypal") throw new AppError("BAD_REQUEST", "This order is not paid with PayPal.");
   if (order.status !== "quoted") return order;
   if (!order.paypalOrderId) throw new AppError("CONFLICT", "This order has no PayPal payment to complete.");
+  let result: PaypalOrder;
   if (deps.now() > order.expiresAt) {
-    const [expired] = await deps.db
-      .update(buyOrders)
-      .set({
-        status: "expired",
-        problem:
-          "The quote expired before the payment was completed: nothing was charged. Start a new order.",
-        updatedAt: deps.now(),
-      })
-      .where(and(eq(buyOrders.id, order.id), eq(buyOrders.status, "quoted")))
-      .returning();
-    deps.notify(order.id);
-    return expired ?? (await findOrder(deps.db, order.id))!.order;
+    // Not captured after expiry; but a capture made in time (e.g. PENDING then) is still honoured.
+    const current = await readAtPaypal(deps, order);
+    if (!firstCapture(current).capture) {
+      const [expired] = await deps.db
+        .update(buyOrders)
+        .set({
+          status: "expired",
+          problem:
+            "The quote expired before the payment was completed: nothing was charged. Start a new order.",
+          updatedAt: deps.now(),
+        })
+        .where(and(eq(buyOrders.id, order.id), eq(buyOrders.status, "quoted")))
+        .returning();
+      deps.notify(order.id);
+      return expired ?? (await findOrder(deps.db, order.id))!.order;
+    }
+    result = current;
+  } else {
+    result = await captureAtPaypal(deps, order);
   }
-
-  const result = await captureAtPaypal(deps, order);
   const { capture, referenceId } = firstCapture(result);
   if (result.id !== order.paypalOrderId || (referenceId !== null && referenceId !== order.id)) {
     deps.log.warn({ orderId: order.id, paypalOrderId: result.id }, "PayPal capture is for another order");
