@@ -169,7 +169,10 @@ function ClaimForWallet({ address, device }: { address: string; device: ClaimDev
     return (
       <div role="status" className="flex gap-2 rounded-md border border-warning/60 p-3 text-sm">
         <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        <p>Claiming test CPXTB is switched off on this server.</p>
+        <p>
+          Claiming test CPXTB is switched off on this server; you can claim again once the operator switches
+          it back on.
+        </p>
       </div>
     );
   }
