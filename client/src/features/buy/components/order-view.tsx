@@ -224,6 +224,9 @@ function PaypalPanel({ order }: { order: BuyOrder }) {
         {busy ? <Spinner size="sm" /> : null}
         {busy ? "Checking with PayPal…" : "I approved it: complete the payment"}
       </Button>
+      <Button asChild variant="ghost">
+        <Link href="/buy-cpxtb">Cancelled at PayPal? Start a new order</Link>
+      </Button>
       {problem ? (
         <p role="alert" className="rounded-md border border-destructive/50 p-3 text-sm">
           {problem}
