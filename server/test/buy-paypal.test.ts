@@ -99,6 +99,9 @@ describe("PayPal purchases (Orders v2, local fake)", () => {
       amount: { currency_code: "USD", value: "25.00" },
     });
     expect(paypal.calls.some((c) => c.path === "/v1/oauth2/token")).toBe(true);
+    // 1,250 CPXTB at 0.01 USD: 12.50 with both decimals, as PayPal expects.
+    const byTokens = await paypalOrder(buyerAddress(), { tokens: "1250" });
+    expect(paypal.orders.get(byTokens.paypalId)?.amount.value).toBe("12.50");
   });
 
   it("approve + capture delivers the CPXTB exactly once", async () => {

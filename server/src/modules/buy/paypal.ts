@@ -22,6 +22,9 @@ function requirePaypal(deps: BuyDeps) {
   return { paypal: deps.paypal, chain: deps.chain!, treasury: deps.treasury! };
 }
 
+/** Cents as PayPal's USD value: always two decimals ("12.50"). */
+const paypalValue = (cents: bigint) => `${cents / 100n}.${(cents % 100n).toString().padStart(2, "0")}`;
+
 /** PayPal's amount string ("25.00", "25") in cents; null when it is not a plain USD-style amount. */
 function toCents(value: string | undefined): bigint | null {
   const m = value?.match(/^(\d{1,12})(?:\.(\d{1,2}))?$/);
@@ -46,7 +49,7 @@ export async function createPaypalOrder(
   try {
     created = await paypal.createOrder({
       referenceId: order.id,
-      usd: formatUsd(q.usdCents).includes(".") ? formatUsd(q.usdCents) : `${formatUsd(q.usdCents)}.00`,
+      usd: paypalValue(q.usdCents),
       description: `CPXTB purchase ${order.id}`,
       returnUrl: `${base}/api/buy/paypal/return?order=${order.id}`,
       cancelUrl: `${base}/buy-cpxtb/orders/${order.id}`,
