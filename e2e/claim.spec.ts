@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect, test, toast } from "./fixtures";
 import { installWallet } from "./support/payments";
@@ -65,5 +66,11 @@ test("claiming test CPXTB: sent with its transaction and the next time; a second
     await card.scrollIntoViewIfNeeded();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: test.info().outputPath(`claim-390-${theme}.png`), fullPage: true });
+    const axe = await new AxeBuilder({ page }).include("[data-testid=claim-card]").analyze();
+    const serious = axe.violations.filter((v) => ["serious", "critical"].includes(v.impact ?? ""));
+    expect(
+      serious.map((v) => `${v.id}: ${v.help}`),
+      `axe on the claim card (${theme})`,
+    ).toEqual([]);
   }
 });
