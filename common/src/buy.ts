@@ -118,6 +118,24 @@ export const buyOrderResponse = z.object({
 });
 export type BuyOrder = z.infer<typeof buyOrderResponse>;
 
+/** POST /api/buy/paypal/orders: the same as an ETH order without the method; the answer carries `approveUrl`. */
+export const createPaypalOrderRequest = z
+  .object({
+    buyerAddress: address,
+    usd: buyAmountInput.shape.usd,
+    tokens: buyAmountInput.shape.tokens,
+    returnTo: returnToPath.nullish(),
+  })
+  .refine((v) => (v.usd === undefined) !== (v.tokens === undefined), "Give either usd or tokens.");
+export type CreatePaypalOrderRequest = z.infer<typeof createPaypalOrderRequest>;
+
+/** PayPal sends the buyer back with its order id (`token`) and `PayerID`; ours is in `order`. */
+export const paypalReturnQuery = z.object({
+  order: z.string().regex(/^ord_[0-9a-z]{26}$/, "not an order id"),
+  token: z.string().max(100).optional(),
+  PayerID: z.string().max(100).optional(),
+});
+
 export const buyOrderParams = z.object({ id: z.string().regex(/^ord_[0-9a-z]{26}$/, "not an order id") });
 export const submitBuyTxRequest = z.object({ txHash });
 

@@ -5,7 +5,7 @@ import type { App } from "../src/app.ts";
 import { ANVIL_DEV_KEYS, DEV_TREASURY_INDEX } from "../src/chain/dev-chain.ts";
 import type { Chain } from "../src/chain/service.ts";
 import { type ClaimsConfig, testConfig } from "../src/config.ts";
-import { userWallets } from "../src/db/schema.ts";
+import { managedWallets, userWallets } from "../src/db/schema.ts";
 import { createId } from "../src/lib/ids.ts";
 import { connectTestChain, startTestChain, type TestChain, tokens } from "./chain-helpers.ts";
 import { createTestApp } from "./helpers.ts";
@@ -157,6 +157,20 @@ describe("claims", () => {
     } finally {
       claims.enabled = true;
     }
+  });
+
+  it("accepts the account's managed wallet (social sign-in), and no one else's", async () => {
+    const { cookie } = await signUp(app);
+    const me = (await api(app, cookie).get("/api/user")).json() as { id: string };
+    const managed = privateKeyToAccount(generatePrivateKey()).address;
+    await app.database.db.insert(managedWallets).values({ userId: me.id, address: managed });
+    const other = await signUp(app);
+    const foreign = await claim(other.cookie, managed, device(), freshIp());
+    expect(foreign.statusCode).toBe(403);
+    const res = await claim(cookie, managed, device(), freshIp());
+    expect(res.statusCode, res.body).toBe(201);
+    for (let i = 0; i < 3; i++) await app.treasury!.runOnce();
+    expect(await balanceOf(managed)).toBe(tokens("10"));
   });
 
   it("needs a signed-in user", async () => {

@@ -1,5 +1,6 @@
 import { returnToPath } from "@common/buy";
 import { Coins } from "lucide-react";
+import * as React from "react";
 import { useLocation, useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
 import { BuyForm } from "@/features/buy/components/buy-form";
@@ -7,6 +8,9 @@ import { BuyForm } from "@/features/buy/components/buy-form";
 /** The wallet code (wagmi, viem) loads only when the buyer continues. */
 const connectWallet = () =>
   import("@/features/wallet/send-eth-payment").then((m) => m.connectBrowserWallet());
+
+/** "Claim Test CPXTB Tokens" (the spec's "claim tokens" screen, no route of its own) loads after the form. */
+const ClaimSection = React.lazy(() => import("../claim-section"));
 
 export default function BuyCpxtbPage() {
   const search = new URLSearchParams(useSearch());
@@ -28,6 +32,11 @@ export default function BuyCpxtbPage() {
         returnTo={returnTo}
         onOrder={(id) => navigate(`/buy-cpxtb/orders/${id}`)}
       />
+      <div className="mt-6">
+        <React.Suspense fallback={null}>
+          <ClaimSection />
+        </React.Suspense>
+      </div>
     </PageFrame>
   );
 }

@@ -6,6 +6,7 @@ import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import type { RealtimeHub } from "../realtime/hub.ts";
 import type { TreasuryRuntime } from "../treasury/runtime.ts";
 import { BuyLive } from "./live.ts";
+import { PaypalClient } from "./paypal-client.ts";
 import { buyRoutes } from "./routes.ts";
 import { type BuyDeps, orderSendListener, scanPayments } from "./service.ts";
 
@@ -27,6 +28,7 @@ export async function buyPlugin(app: FastifyZod, options: BuyPluginOptions) {
     db: database.db,
     chain,
     treasury: treasury?.treasury ?? null,
+    paypal: config.paypal ? new PaypalClient(config.paypal) : null,
     config,
     now: options.now ?? (() => new Date()),
     log: app.log,

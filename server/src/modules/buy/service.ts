@@ -15,6 +15,7 @@ import { appMeta, buyOrders, treasurySends } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
 import type { Treasury, TreasurySend } from "../treasury/treasury.ts";
+import type { PaypalClient } from "./paypal-client.ts";
 import { checkLimits, computeQuote, formatEth, formatUsd } from "./quote.ts";
 
 export type OrderRow = typeof buyOrders.$inferSelect;
@@ -30,6 +31,8 @@ export type BuyDeps = {
   db: DbOrTx;
   chain: Chain | null;
   treasury: Treasury | null;
+  /** Set when PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_API_BASE are. */
+  paypal: PaypalClient | null;
   config: Config;
   now: () => Date;
   log: Log;
@@ -320,7 +323,7 @@ async function judge(chain: Chain, order: OrderRow, txHash: Hex) {
   return { kind: "judged" as const, facts, outcome, blockTime };
 }
 
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   let e: unknown = error;
   for (let i = 0; i < 3 && e && typeof e === "object"; i++) {
     if ("code" in e && (e as { code: unknown }).code === "23505") return true;

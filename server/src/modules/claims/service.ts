@@ -4,7 +4,7 @@ import { formatUnits, getAddress, parseUnits } from "viem";
 import type { Chain } from "../../chain/service.ts";
 import type { Config } from "../../config.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { tokenClaims, treasurySends, userWallets } from "../../db/schema.ts";
+import { managedWallets, tokenClaims, treasurySends, userWallets } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
 import { startOfUtcDay, type Treasury } from "../treasury/treasury.ts";
@@ -72,7 +72,10 @@ export async function claimStatus(deps: ClaimsDeps, who: Partial<Who>): Promise<
 /** One free claim: at most one per 24 h per account, wallet, device and IP, within the daily budget. */
 export async function claim(deps: ClaimsDeps, who: Who): Promise<ClaimStatus> {
   if (!deps.config.claims.enabled) {
-    throw new AppError("FORBIDDEN", "Claiming test CPXTB is switched off on this server.");
+    throw new AppError(
+      "FORBIDDEN",
+      "Claiming test CPXTB is switched off on this server; you can claim again once the operator switches it back on.",
+    );
   }
   if (!deps.chain || !deps.treasury) {
     throw new AppError("SERVICE_UNAVAILABLE", "Claiming is unavailable: no treasury is configured.");
@@ -85,10 +88,21 @@ export async function claim(deps: ClaimsDeps, who: Who): Promise<ClaimStatus> {
     .where(
       and(eq(userWallets.userId, who.userId), sql`lower(${userWallets.address}) = ${wallet.toLowerCase()}`),
     );
-  if (!owned) {
+  const [managed] = owned
+    ? [owned]
+    : await deps.db
+        .select({ id: managedWallets.userId })
+        .from(managedWallets)
+        .where(
+          and(
+            eq(managedWallets.userId, who.userId),
+            sql`lower(${managedWallets.address}) = ${wallet.toLowerCase()}`,
+          ),
+        );
+  if (!managed) {
     throw new AppError(
       "FORBIDDEN",
-      "Link this wallet to your account first (sign in with it, or link it in your profile).",
+      "Link this wallet to your account first (sign in with it, or link it in your profile), or use your account's managed wallet.",
     );
   }
   const amount = parseUnits(deps.config.claims.amountTokens, chain.token.decimals);

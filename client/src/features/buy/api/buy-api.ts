@@ -1,4 +1,10 @@
-import type { BuyConfig, BuyOrder, BuyQuote, CreateBuyOrderRequest } from "@common/buy";
+import type {
+  BuyConfig,
+  BuyOrder,
+  BuyQuote,
+  CreateBuyOrderRequest,
+  CreatePaypalOrderRequest,
+} from "@common/buy";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/api-client";
 import { queryClient } from "@/lib/query-client";
@@ -30,6 +36,21 @@ export async function createBuyOrder(input: CreateBuyOrderRequest): Promise<BuyO
 /** POST /api/buy/orders/:id/tx: the fast path; the server's scanner finds the payment anyway. */
 export async function submitBuyTx(id: string, txHash: string): Promise<BuyOrder> {
   const response = await apiRequest("POST", `/api/buy/orders/${encodeURIComponent(id)}/tx`, { txHash });
+  const order = (await response.json()) as BuyOrder;
+  queryClient.setQueryData(buyOrderQueryKey(id), order);
+  return order;
+}
+
+/** POST /api/buy/paypal/orders: locks the quote; the buyer then approves at `approveUrl` (PayPal). */
+export async function createPaypalOrder(input: CreatePaypalOrderRequest): Promise<BuyOrder> {
+  const order = (await (await apiRequest("POST", "/api/buy/paypal/orders", input)).json()) as BuyOrder;
+  queryClient.setQueryData(buyOrderQueryKey(order.id), order);
+  return order;
+}
+
+/** POST /api/buy/orders/:id/paypal/capture: completes an approved PayPal payment (the return hop does it too). */
+export async function capturePaypalOrder(id: string): Promise<BuyOrder> {
+  const response = await apiRequest("POST", `/api/buy/orders/${encodeURIComponent(id)}/paypal/capture`);
   const order = (await response.json()) as BuyOrder;
   queryClient.setQueryData(buyOrderQueryKey(id), order);
   return order;

@@ -1,11 +1,11 @@
 import type { BuyQuote } from "@common/buy";
-import { Coins, TriangleAlert, Wallet } from "lucide-react";
+import { Coins, CreditCard, TriangleAlert, Wallet } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
-import { createBuyOrder, fetchQuote, useBuyConfig } from "../api/buy-api";
+import { createBuyOrder, createPaypalOrder, fetchQuote, useBuyConfig } from "../api/buy-api";
 
 export type ConnectWallet = () => Promise<string>;
 
@@ -101,6 +101,25 @@ export function BuyForm({
     }
   };
 
+  const buyWithPaypal = async () => {
+    if (!edited || !quote) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const buyerAddress = await connectWallet();
+      const order = await createPaypalOrder({
+        buyerAddress,
+        ...(edited.field === "usd" ? { usd: edited.value } : { tokens: edited.value }),
+        returnTo: returnTo ?? null,
+      });
+      if (!order.approveUrl) throw new Error("PayPal gave no approval link. Try again.");
+      window.location.assign(order.approveUrl);
+    } catch (e) {
+      setError((e as Error).message);
+      setBusy(false);
+    }
+  };
+
   const c = config.data;
   if (config.isPending) return <Spinner label="Loading" />;
   if (c && !c.available) {
@@ -182,6 +201,18 @@ export function BuyForm({
           {busy ? <Spinner size="sm" /> : <Wallet aria-hidden="true" />}
           {busy ? "Connecting your wallet…" : "Buy with ETH"}
         </Button>
+        {c?.methods.paypal ? (
+          <Button
+            size="lg"
+            variant="outline"
+            onClick={buyWithPaypal}
+            disabled={!quote || busy || quoting}
+            data-testid="pay-paypal"
+          >
+            <CreditCard aria-hidden="true" />
+            Pay with PayPal
+          </Button>
+        ) : null}
         {quote && !quote.eth ? (
           <p className="text-muted-foreground text-sm">
             Paying with ETH is unavailable on this server right now.

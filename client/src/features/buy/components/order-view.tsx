@@ -14,7 +14,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { CopyButton } from "@/features/payments/components/copy-button";
-import { submitBuyTx, useBuyOrder } from "../api/buy-api";
+import { capturePaypalOrder, submitBuyTx, useBuyOrder } from "../api/buy-api";
 import { useLiveOrder } from "../use-live-order";
 
 export type SendEth = (
@@ -199,6 +199,43 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
   );
 }
 
+/** A PayPal order not yet paid: PayPal's return completes it; this retries that step (never charges twice). */
+function PaypalPanel({ order }: { order: BuyOrder }) {
+  const [busy, setBusy] = React.useState(false);
+  const [problem, setProblem] = React.useState<string | null>(null);
+  const complete = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await capturePaypalOrder(order.id);
+    } catch (e) {
+      setProblem((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-muted-foreground text-sm">
+        Approve the payment at PayPal; you come back here and the tokens are sent to{" "}
+        <span className="font-mono">{short(order.buyerAddress)}</span> once PayPal confirms it.
+      </p>
+      <Button size="lg" variant="outline" onClick={complete} disabled={busy}>
+        {busy ? <Spinner size="sm" /> : null}
+        {busy ? "Checking with PayPal…" : "I approved it: complete the payment"}
+      </Button>
+      <Button asChild variant="ghost">
+        <Link href="/buy-cpxtb">Cancelled at PayPal? Start a new order</Link>
+      </Button>
+      {problem ? (
+        <p role="alert" className="rounded-md border border-destructive/50 p-3 text-sm">
+          {problem}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export function OrderView({ id, sendEth }: { id: string; sendEth: SendEth }) {
   useLiveOrder(id);
   const query = useBuyOrder(id);
@@ -248,7 +285,8 @@ export function OrderView({ id, sendEth }: { id: string; sendEth: SendEth }) {
               </div>
             </div>
           ) : null}
-          {order.status === "quoted" || order.status === "expired" ? (
+          {order.method === "paypal" && order.status === "quoted" ? <PaypalPanel order={order} /> : null}
+          {order.method === "eth" && (order.status === "quoted" || order.status === "expired") ? (
             <PayPanel order={order} sendEth={sendEth} />
           ) : null}
           <Steps order={order} />

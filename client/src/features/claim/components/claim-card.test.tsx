@@ -1,0 +1,86 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createQueryClient } from "@/lib/query-client";
+import { ClaimCard } from "./claim-card";
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
+const WALLET = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const device = { deviceIdFor: () => "dev_test_device", rememberClaim: vi.fn() };
+const status = (overrides: Record<string, unknown> = {}) => ({
+  enabled: true,
+  amount: "10",
+  nextClaimAt: null,
+  lastClaim: null,
+  ...overrides,
+});
+
+function renderCard(props: Partial<React.ComponentProps<typeof ClaimCard>> = {}) {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ClaimCard
+        signedIn
+        wallets={[{ address: WALLET, label: "Browser wallet" }]}
+        device={device}
+        {...props}
+      />
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe("ClaimCard", () => {
+  it("asks a signed-out visitor to sign in", () => {
+    renderCard({ signedIn: false });
+    expect(screen.getByText("Claim Test CPXTB Tokens")).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Sign in / Register" })).toBeTruthy();
+  });
+
+  it("asks for a wallet when the account has none", () => {
+    renderCard({ wallets: [] });
+    expect(screen.getByRole("link", { name: "Link a wallet" })).toBeTruthy();
+  });
+
+  it("says so when claims are switched off", async () => {
+    vi.stubGlobal("fetch", vi.fn().mockResolvedValue(json(200, status({ enabled: false }))));
+    renderCard();
+    expect(
+      await screen.findByText(/Claiming test CPXTB is switched off on this server; you can claim again once/),
+    ).toBeTruthy();
+    expect(screen.queryByRole("button", { name: /Claim/ })).toBeNull();
+  });
+
+  it("shows a refusal with when the next claim is possible", async () => {
+    const next = "2026-11-25T05:00:00.000Z";
+    const fetch = vi
+      .fn()
+      .mockResolvedValueOnce(json(200, status()))
+      .mockResolvedValueOnce(
+        json(409, {
+          error: {
+            code: "CONFLICT",
+            message: "Already claimed in the last 24 hours. You can claim again at 2026-11-25 05:00 UTC.",
+            details: { nextClaimAt: next },
+          },
+        }),
+      );
+    vi.stubGlobal("fetch", fetch);
+    renderCard();
+    fireEvent.click(await screen.findByRole("button", { name: "Claim 10 CPXTB" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("You can claim again at 2026-11-25 05:00 UTC.");
+    expect(alert.textContent).toContain("Next claim possible:");
+    expect(fetch.mock.calls[0]?.[0]).toBe(
+      `/api/claims/status?walletAddress=${WALLET}&deviceId=dev_test_device`,
+    );
+    expect(JSON.parse(fetch.mock.calls[1]?.[1].body)).toEqual({
+      walletAddress: WALLET,
+      deviceId: "dev_test_device",
+    });
+    expect(device.rememberClaim).not.toHaveBeenCalled();
+  });
+});

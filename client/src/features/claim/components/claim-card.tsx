@@ -1,0 +1,244 @@
+import type { ClaimStatus } from "@common/claims";
+import { CircleCheck, Clock, ExternalLink, Gift, TriangleAlert } from "lucide-react";
+import * as React from "react";
+import { Link } from "wouter";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { isApiError } from "@/lib/api-client";
+import { claimTokens, useClaimStatus } from "../api/claims-api";
+
+export type ClaimWallet = { address: string; label: string };
+
+/** Per-wallet device storage (spec section 3), supplied by the app layer from the wallet feature. */
+export type ClaimDevice = {
+  deviceIdFor: (address: string) => string;
+  rememberClaim: (address: string, at: string) => void;
+};
+
+const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+function refusal(error: unknown): { message: string; nextClaimAt: string | null } {
+  if (isApiError(error)) {
+    const body = error.body as
+      | { error?: { message?: unknown; details?: { nextClaimAt?: unknown } } }
+      | undefined;
+    const message = body?.error?.message;
+    const next = body?.error?.details?.nextClaimAt;
+    if (typeof message === "string") {
+      return { message, nextClaimAt: typeof next === "string" ? next : null };
+    }
+  }
+  return { message: (error as Error)?.message ?? "The claim failed. Try again.", nextClaimAt: null };
+}
+
+function Shell({ children, description }: { children: React.ReactNode; description?: React.ReactNode }) {
+  return (
+    <Card data-testid="claim-card">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Gift aria-hidden="true" className="size-5" /> Claim Test CPXTB Tokens
+        </CardTitle>
+        <CardDescription>
+          {description ??
+            "Free test CPXTB to try paying: once every 24 hours per account, wallet and device."}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">{children}</CardContent>
+    </Card>
+  );
+}
+
+/** "Claim Test CPXTB Tokens": for a signed-in user with a wallet (linked browser wallet or managed wallet). */
+export function ClaimCard({
+  signedIn,
+  wallets,
+  device,
+}: {
+  signedIn: boolean;
+  wallets: ClaimWallet[] | null;
+  device: ClaimDevice;
+}) {
+  const [chosen, setChosen] = React.useState<string | null>(null);
+  if (!signedIn) {
+    return (
+      <Shell>
+        <p className="text-sm">Sign in to claim free test CPXTB for your wallet.</p>
+        <Button asChild variant="outline">
+          <Link href="/auth">Sign in / Register</Link>
+        </Button>
+      </Shell>
+    );
+  }
+  if (wallets === null) {
+    return (
+      <Shell>
+        <Spinner label="Loading your wallets" />
+      </Shell>
+    );
+  }
+  if (wallets.length === 0) {
+    return (
+      <Shell>
+        <p className="text-sm">
+          Claims go to a wallet of your account: sign in with your browser wallet, or link one in your
+          profile.
+        </p>
+        <Button asChild variant="outline">
+          <Link href="/profile">Link a wallet</Link>
+        </Button>
+      </Shell>
+    );
+  }
+  const address = wallets.find((w) => w.address === chosen)?.address ?? wallets[0]!.address;
+  return (
+    <Shell>
+      {wallets.length > 1 ? (
+        <label className="flex flex-col gap-1.5 text-sm">
+          <span className="font-medium">Wallet</span>
+          <select
+            className="h-11 min-w-0 rounded-md border border-input bg-background px-3 text-sm"
+            value={address}
+            onChange={(e) => setChosen(e.target.value)}
+          >
+            {wallets.map((w) => (
+              <option key={w.address} value={w.address}>
+                {w.label}: {short(w.address)}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <p className="text-sm">
+          To your {wallets[0]!.label.toLowerCase()}{" "}
+          <span className="font-mono" title={address}>
+            {short(address)}
+          </span>
+        </p>
+      )}
+      <ClaimForWallet key={address} address={address} device={device} />
+    </Shell>
+  );
+}
+
+function ClaimForWallet({ address, device }: { address: string; device: ClaimDevice }) {
+  const who = React.useMemo(
+    () => ({ walletAddress: address, deviceId: device.deviceIdFor(address) }),
+    [address, device],
+  );
+  const status = useClaimStatus(who);
+  const [busy, setBusy] = React.useState(false);
+  const [problem, setProblem] = React.useState<{ message: string; nextClaimAt: string | null } | null>(null);
+  const [justClaimed, setJustClaimed] = React.useState(false);
+  const pending = status.data?.lastClaim && ["queued", "signed"].includes(status.data.lastClaim.status);
+  const { refetch } = status;
+
+  // While the treasury sends the claim, follow it until it is confirmed (then the link is final).
+  React.useEffect(() => {
+    if (!pending) return;
+    const timer = setInterval(() => void refetch(), 2000);
+    return () => clearInterval(timer);
+  }, [pending, refetch]);
+
+  const claim = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      const next = await claimTokens(who);
+      if (next.lastClaim) device.rememberClaim(address, next.lastClaim.createdAt);
+      setJustClaimed(true);
+    } catch (error) {
+      setProblem(refusal(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (status.isPending) return <Spinner label="Checking your claims" />;
+  if (status.isError || !status.data) {
+    return (
+      <p role="alert" className="text-sm">
+        {refusal(status.error).message}
+      </p>
+    );
+  }
+  const s: ClaimStatus = status.data;
+  if (!s.enabled) {
+    return (
+      <div role="status" className="flex gap-2 rounded-md border border-warning/60 p-3 text-sm">
+        <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <p>
+          Claiming test CPXTB is switched off on this server; you can claim again once the operator switches
+          it back on.
+        </p>
+      </div>
+    );
+  }
+  const waiting = s.nextClaimAt !== null && new Date(s.nextClaimAt).getTime() > Date.now();
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="text-sm tabular-nums">
+        Amount: <span className="font-semibold">{s.amount} CPXTB</span>
+      </p>
+      {s.lastClaim ? (
+        <div className="flex flex-col gap-1 rounded-md bg-muted/50 p-3 text-sm" data-testid="claim-last">
+          <p className="flex items-center gap-2 font-medium" aria-live="polite">
+            {s.lastClaim.status === "confirmed" ? (
+              <CircleCheck aria-hidden="true" className="size-4 text-success" />
+            ) : (
+              <Spinner size="sm" label="Sending" />
+            )}
+            {s.lastClaim.status === "confirmed"
+              ? `${s.lastClaim.amount} CPXTB sent`
+              : s.lastClaim.status === "failed"
+                ? "The claim could not be sent; our team was alerted."
+                : `Sending ${s.lastClaim.amount} CPXTB…`}
+          </p>
+          <p className="text-muted-foreground">Claimed {when(s.lastClaim.createdAt)}</p>
+          {s.lastClaim.txUrl ? (
+            <a
+              href={s.lastClaim.txUrl}
+              target="_blank"
+              rel="noreferrer"
+              className="inline-flex items-center gap-1 underline"
+            >
+              View on BaseScan <ExternalLink aria-hidden="true" className="size-3.5" />
+            </a>
+          ) : s.lastClaim.txHash ? (
+            <p className="break-all font-mono text-xs" data-testid="claim-tx">
+              Transaction {s.lastClaim.txHash}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {waiting ? (
+        <p className="flex items-center gap-2 text-sm" data-testid="claim-next">
+          <Clock aria-hidden="true" className="size-4 shrink-0" />
+          You can claim again at {when(s.nextClaimAt!)}.
+        </p>
+      ) : null}
+      {problem ? (
+        <div role="alert" className="flex gap-2 rounded-md border border-destructive/50 p-3 text-sm">
+          <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-destructive-emphasis" />
+          <div>
+            <p>{problem.message}</p>
+            {problem.nextClaimAt ? (
+              <p className="text-muted-foreground">Next claim possible: {when(problem.nextClaimAt)}.</p>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
+      {justClaimed ? (
+        <p className="text-sm" role="status">
+          {s.amount} CPXTB are on their way to {short(address)}.
+        </p>
+      ) : null}
+      <Button size="lg" onClick={claim} disabled={busy} data-testid="claim-button">
+        {busy ? <Spinner size="sm" /> : <Gift aria-hidden="true" />}
+        {busy ? "Claiming…" : `Claim ${s.amount} CPXTB`}
+      </Button>
+    </div>
+  );
+}
