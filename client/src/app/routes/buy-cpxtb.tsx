@@ -3,6 +3,7 @@ import { Coins } from "lucide-react";
 import { useLocation, useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
 import { BuyForm } from "@/features/buy/components/buy-form";
+import { DemoModeNotice, useDemoMode } from "@/features/social/components/social-account-card";
 
 /** The wallet code (wagmi, viem) loads only when the buyer continues. */
 const connectWallet = () =>
@@ -14,6 +15,7 @@ export default function BuyCpxtbPage() {
   const back = search.get("return");
   const returnTo = back && returnToPath.safeParse(back).success ? back : undefined;
   const tokens = search.get("tokens");
+  const demo = useDemoMode();
   return (
     <PageFrame
       title="Buy CPXTB Tokens"
@@ -22,12 +24,16 @@ export default function BuyCpxtbPage() {
       width="narrow"
       description="Get CPXTB to pay merchants: a quoted price from the live market, locked for 10 minutes, and tokens sent to your wallet once your payment is verified on chain."
     >
-      <BuyForm
-        connectWallet={connectWallet}
-        initialTokens={tokens && /^\d{1,15}(\.\d{1,6})?$/.test(tokens) ? tokens : undefined}
-        returnTo={returnTo}
-        onOrder={(id) => navigate(`/buy-cpxtb/orders/${id}`)}
-      />
+      {demo ? (
+        <DemoModeNotice action="buy CPXTB" />
+      ) : (
+        <BuyForm
+          connectWallet={connectWallet}
+          initialTokens={tokens && /^\d{1,15}(\.\d{1,6})?$/.test(tokens) ? tokens : undefined}
+          returnTo={returnTo}
+          onOrder={(id) => navigate(`/buy-cpxtb/orders/${id}`)}
+        />
+      )}
     </PageFrame>
   );
 }
