@@ -88,7 +88,7 @@ export function SocialSignIn({ redirectUrl }: { redirectUrl?: string }) {
           Redirecting to {SOCIAL_PROVIDER_NAMES[redirecting]}...
         </p>
       ) : waitingFor ? (
-        <div role="status" className="flex flex-wrap items-center justify-center gap-2 text-sm">
+        <div role="status" className="flex flex-wrap items-center justify-center gap-2 text-center text-sm">
           <Spinner size="sm" label="Waiting" />
           <span>Finish signing in with {SOCIAL_PROVIDER_NAMES[waitingFor]} in the window that opened.</span>
           <Button variant="ghost" className="h-11" onClick={cancelBasicLogin}>
