@@ -73,6 +73,15 @@ test("real login through the development provider page signs in and comes back",
     walletAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
     mode: "account",
   });
+
+  // Signing out from the menu takes the stored social user with it.
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Sign out" }).click();
+  await expect(toast(page, "Logout successful")).toBeVisible();
+  await expect.poll(() => storedUser(page)).toBeNull();
+  await page.goto("/auth");
+  await expect(page.getByTestId("social-sign-in")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("social-account")).toHaveCount(0);
 });
 
 test("a social account pays on /easy-payment from its managed wallet; the page turns Paid", async ({

@@ -206,6 +206,13 @@ export function cancelBasicLogin() {
   update({ waitingFor: null });
 }
 
+/** The session ended elsewhere (the menu's sign-out): an account record goes with it; a demo is not a session. */
+export function forgetSocialAccount() {
+  if (state.user?.mode !== "account") return;
+  clearStoredSocialUser();
+  update({ user: null, reloading: false });
+}
+
 /**
  * Spec sections 4 and 8: logout clears the user, address, balance and the stored record even when the call
  * fails; a failure is told with "Logout Failed".
