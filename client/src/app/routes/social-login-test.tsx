@@ -9,6 +9,7 @@ import { postSocialAuth, realLoginUrl, socialProvidersQueryOptions } from "@/fea
 import { ProviderMark } from "@/features/social/components/provider-mark";
 import { SocialAccountCard } from "@/features/social/components/social-account-card";
 import { SocialSignIn } from "@/features/social/components/social-sign-in";
+import { markRealLoginPending } from "@/features/social/social-session";
 import { isApiError } from "@/lib/api-client";
 
 const MODE_TEXT = {
@@ -72,7 +73,11 @@ export default function SocialLoginTestPage() {
                 <Button
                   variant="outline"
                   disabled={status?.mode === "unavailable"}
-                  onClick={() => window.location.assign(realLoginUrl(provider, window.location.href))}
+                  onClick={() => {
+                    // Finished (and the page reloaded) on the way back, like the sign-in buttons' real login.
+                    markRealLoginPending(provider);
+                    window.location.assign(realLoginUrl(provider, window.location.href));
+                  }}
                 >
                   Try the redirect flow
                 </Button>
