@@ -45,3 +45,54 @@ for (const width of [390, 1280]) {
     });
   }
 }
+
+/** The stored social-login user's states (spec sections 4 and 8; PRODUCT.md decision 3) on a phone. */
+const storedUsers = {
+  account: {
+    userInfo: { name: "Ada Lovelace", email: "ada@example.com", provider: "google" },
+    walletAddress: "0x1111111111111111111111111111111111111111",
+    balance: "42.5",
+    mode: "account",
+  },
+  demo: {
+    userInfo: { name: "Demo user", email: "", provider: "facebook" },
+    walletAddress: "0x2222222222222222222222222222222222222222",
+    balance: "500.0",
+    mode: "demo",
+  },
+  emergency: {
+    userInfo: { name: "Emergency user", email: "", provider: "apple" },
+    walletAddress: "",
+    balance: "0",
+    mode: "emergency",
+  },
+};
+for (const theme of ["dark", "light"] as const) {
+  test(`stored social user states at 390 px, ${theme}`, async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.addInitScript((t) => window.localStorage.setItem("cpxtb-pay-theme", t), theme);
+    for (const [name, record] of Object.entries(storedUsers)) {
+      await page.goto("/auth");
+      await page.evaluate(
+        (value) => window.localStorage.setItem("cpxtb_social_user", value),
+        JSON.stringify(record),
+      );
+      await page.reload();
+      await expect(page.getByTestId("social-account")).toBeVisible({ timeout: 30_000 });
+      await page.screenshot({ path: `${dir}/social-user-${name}-390-${theme}.png`, fullPage: true });
+      if (name === "demo") {
+        await page.goto("/buy-cpxtb");
+        await expect(page.getByTestId("demo-mode-notice")).toBeVisible({ timeout: 30_000 });
+        await page.screenshot({ path: `${dir}/buy-demo-390-${theme}.png`, fullPage: true });
+      }
+    }
+    await page.evaluate(() => window.localStorage.removeItem("cpxtb_social_user"));
+    await page.goto("/auth?useBasicLogin=true");
+    const opened = page.waitForEvent("popup");
+    await page.getByRole("button", { name: "Continue with X" }).click({ timeout: 30_000 });
+    const popup = await opened;
+    await expect(page.getByText("Finish signing in with X in the window that opened.")).toBeVisible();
+    await page.screenshot({ path: `${dir}/basic-login-waiting-390-${theme}.png`, fullPage: true });
+    await popup.close();
+  });
+}

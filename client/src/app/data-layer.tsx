@@ -4,6 +4,7 @@ import type { SessionUser } from "@/features/auth/api/get-user";
 import { USER_QUERY_KEY } from "@/features/auth/api/get-user";
 import { AuthProvider } from "@/features/auth/auth-provider";
 import { ProtectedRoute } from "@/features/auth/components/protected-route";
+import { hasSocialLoginState } from "@/features/social/social-keys";
 import { liveSocket } from "@/lib/live-socket";
 import { queryClient, startMemoryClean } from "@/lib/query-client";
 import { QueryProvider } from "@/lib/query-provider";
@@ -33,6 +34,13 @@ export function DataProviders({ children }: { children?: React.ReactNode }) {
 export function SessionStart() {
   React.useEffect(() => startMemoryClean(queryClient), []);
   React.useEffect(() => followSession(queryClient), []);
+  React.useEffect(() => forgetSocialUserOnSignOut(queryClient), []);
+  // Spec section 4: the stored social user is restored (a corrupt record deleted) and a real login finished.
+  React.useEffect(() => {
+    if (hasSocialLoginState()) {
+      void import("@/features/social/social-session").then((m) => m.resumeRealLogin());
+    }
+  }, []);
   return <DataProviders />;
 }
 
@@ -50,6 +58,24 @@ export function followSession(client: QueryClient): () => void {
     if (data === undefined) return;
     const next = data?.id ?? null;
     if (account !== undefined && next !== account) liveSocket.reconnect();
+    account = next;
+  });
+}
+
+/**
+ * Spec section 4: signing out clears the social user too, whichever way the session ended (the menu's
+ * "Sign out", "sign out everywhere"): a signed-in account that becomes nobody takes its stored record with it.
+ */
+function forgetSocialUserOnSignOut(client: QueryClient): () => void {
+  let account: string | null | undefined;
+  return client.getQueryCache().subscribe((event) => {
+    if (event.query.queryKey[0] !== USER_QUERY_KEY[0]) return;
+    const data = event.query.state.data as SessionUser | null | undefined;
+    if (data === undefined) return;
+    const next = data?.id ?? null;
+    if (account && next === null && hasSocialLoginState()) {
+      void import("@/features/social/social-session").then((m) => m.forgetSocialAccount());
+    }
     account = next;
   });
 }

@@ -11,6 +11,7 @@ import { useAuth } from "@/features/auth/auth-provider";
 import { LoginForm } from "@/features/auth/components/login-form";
 import { RegisterForm } from "@/features/auth/components/register-form";
 import { WalletSignInButton } from "@/features/auth/components/wallet-sign-in-button";
+import { SocialAccountCard } from "@/features/social/components/social-account-card";
 import { SocialSignIn } from "@/features/social/components/social-sign-in";
 
 /** Loads the wallet code only when asked (it stays out of this page's chunk too). */
@@ -49,50 +50,53 @@ export default function AuthPage() {
       width="narrow"
       description="One account for your business: payment requests, live payments, reports and settings."
     >
-      {user && !redirecting ? (
-        <Card>
-          <CardHeader>
-            <CardTitle>You are signed in as {user.username}</CardTitle>
-            <CardDescription className="text-base">
-              Continue to your dashboard or sign out from the menu.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <Button asChild>
-              <Link href="/merchant">
-                <LayoutDashboard aria-hidden="true" />
-                Open the dashboard
-              </Link>
-            </Button>
-          </CardContent>
-        </Card>
-      ) : (
-        <Card>
-          <CardContent>
-            <Tabs.Root value={tab} onValueChange={setTab} className="flex flex-col gap-6">
-              <Tabs.List aria-label="Sign in or register" className="flex gap-1 rounded-lg bg-muted p-1">
-                <Tabs.Trigger value="login" className={tabClass}>
-                  Sign in
-                </Tabs.Trigger>
-                <Tabs.Trigger value="register" className={tabClass}>
-                  Register
-                </Tabs.Trigger>
-              </Tabs.List>
-              {/* Not a tab stop of its own (Radix makes panels focusable): the form's first field comes next. */}
-              <Tabs.Content value="login" tabIndex={-1} className="outline-none">
-                <LoginForm onSuccess={goToDashboard} />
-              </Tabs.Content>
-              <Tabs.Content value="register" tabIndex={-1} className="outline-none">
-                <RegisterForm onSuccess={goToDashboard} />
-              </Tabs.Content>
-            </Tabs.Root>
-            <div className="mt-6 flex flex-col gap-6">
-              <WalletSignInButton signer={signInWithWallet} onSuccess={goToDashboard} />
-              <SocialSignIn />
-            </div>
-          </CardContent>
-        </Card>
-      )}
+      <div className="flex flex-col gap-6">
+        <SocialAccountCard />
+        {user && !redirecting ? (
+          <Card>
+            <CardHeader>
+              <CardTitle>You are signed in as {user.username}</CardTitle>
+              <CardDescription className="text-base">
+                Continue to your dashboard or sign out from the menu.
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              <Button asChild>
+                <Link href="/merchant">
+                  <LayoutDashboard aria-hidden="true" />
+                  Open the dashboard
+                </Link>
+              </Button>
+            </CardContent>
+          </Card>
+        ) : (
+          <Card>
+            <CardContent>
+              <Tabs.Root value={tab} onValueChange={setTab} className="flex flex-col gap-6">
+                <Tabs.List aria-label="Sign in or register" className="flex gap-1 rounded-lg bg-muted p-1">
+                  <Tabs.Trigger value="login" className={tabClass}>
+                    Sign in
+                  </Tabs.Trigger>
+                  <Tabs.Trigger value="register" className={tabClass}>
+                    Register
+                  </Tabs.Trigger>
+                </Tabs.List>
+                {/* Not a tab stop of its own (Radix makes panels focusable): the form's first field comes next. */}
+                <Tabs.Content value="login" tabIndex={-1} className="outline-none">
+                  <LoginForm onSuccess={goToDashboard} />
+                </Tabs.Content>
+                <Tabs.Content value="register" tabIndex={-1} className="outline-none">
+                  <RegisterForm onSuccess={goToDashboard} />
+                </Tabs.Content>
+              </Tabs.Root>
+              <div className="mt-6 flex flex-col gap-6">
+                <WalletSignInButton signer={signInWithWallet} onSuccess={goToDashboard} />
+                <SocialSignIn />
+              </div>
+            </CardContent>
+          </Card>
+        )}
+      </div>
     </PageFrame>
   );
 }

@@ -4,6 +4,7 @@ import * as React from "react";
 import { useLocation, useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
 import { BuyForm } from "@/features/buy/components/buy-form";
+import { DemoModeNotice, useDemoMode } from "@/features/social/components/social-account-card";
 
 /** The wallet code (wagmi, viem) loads only when the buyer continues. */
 const connectWallet = () =>
@@ -18,6 +19,7 @@ export default function BuyCpxtbPage() {
   const back = search.get("return");
   const returnTo = back && returnToPath.safeParse(back).success ? back : undefined;
   const tokens = search.get("tokens");
+  const demo = useDemoMode();
   return (
     <PageFrame
       title="Buy CPXTB Tokens"
@@ -26,17 +28,24 @@ export default function BuyCpxtbPage() {
       width="narrow"
       description="Get CPXTB to pay merchants: a quoted price from the live market, locked for 10 minutes, and tokens sent to your wallet once your payment is verified on chain."
     >
-      <BuyForm
-        connectWallet={connectWallet}
-        initialTokens={tokens && /^\d{1,15}(\.\d{1,6})?$/.test(tokens) ? tokens : undefined}
-        returnTo={returnTo}
-        onOrder={(id) => navigate(`/buy-cpxtb/orders/${id}`)}
-      />
-      <div className="mt-6">
-        <React.Suspense fallback={null}>
-          <ClaimSection />
-        </React.Suspense>
-      </div>
+      {demo ? (
+        // A demo user (PRODUCT.md decision 3) can neither buy nor claim.
+        <DemoModeNotice action="buy CPXTB" />
+      ) : (
+        <>
+          <BuyForm
+            connectWallet={connectWallet}
+            initialTokens={tokens && /^\d{1,15}(\.\d{1,6})?$/.test(tokens) ? tokens : undefined}
+            returnTo={returnTo}
+            onOrder={(id) => navigate(`/buy-cpxtb/orders/${id}`)}
+          />
+          <div className="mt-6">
+            <React.Suspense fallback={null}>
+              <ClaimSection />
+            </React.Suspense>
+          </div>
+        </>
+      )}
     </PageFrame>
   );
 }

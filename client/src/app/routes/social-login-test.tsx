@@ -7,6 +7,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { postSocialAuth, realLoginUrl, socialProvidersQueryOptions } from "@/features/social/api/social";
 import { ProviderMark } from "@/features/social/components/provider-mark";
+import { SocialAccountCard } from "@/features/social/components/social-account-card";
+import { SocialSignIn } from "@/features/social/components/social-sign-in";
+import { markRealLoginPending } from "@/features/social/social-session";
 import { isApiError } from "@/lib/api-client";
 
 const MODE_TEXT = {
@@ -44,6 +47,15 @@ export default function SocialLoginTestPage() {
       description="Check sign-in with Google, Facebook, X and Apple, and the wallet each social account receives."
     >
       <div className="flex flex-col gap-4">
+        <SocialAccountCard />
+        <Card>
+          <CardHeader>
+            <CardTitle>Sign in</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <SocialSignIn />
+          </CardContent>
+        </Card>
         {SOCIAL_PROVIDERS.map((provider) => {
           const status = providers.data?.providers.find((p) => p.provider === provider);
           return (
@@ -61,7 +73,11 @@ export default function SocialLoginTestPage() {
                 <Button
                   variant="outline"
                   disabled={status?.mode === "unavailable"}
-                  onClick={() => window.location.assign(realLoginUrl(provider, window.location.href))}
+                  onClick={() => {
+                    // Finished (and the page reloaded) on the way back, like the sign-in buttons' real login.
+                    markRealLoginPending(provider);
+                    window.location.assign(realLoginUrl(provider, window.location.href));
+                  }}
                 >
                   Try the redirect flow
                 </Button>

@@ -8,6 +8,7 @@ import { describeError } from "@/features/auth/error-message";
 import { formatTokenAmount, shortAddress } from "@/features/payments/format";
 import { isApiError } from "@/lib/api-client";
 import { MANAGED_WALLET_QUERY_KEY, managedWalletQueryOptions, payFromManagedWallet } from "../api/social";
+import { DemoModeNotice, useDemoMode } from "./social-account-card";
 import { SocialSignIn } from "./social-sign-in";
 
 const OPEN = new Set(["pending", "partial"]);
@@ -26,6 +27,7 @@ export function ManagedWalletPay({
 }) {
   const queryClient = useQueryClient();
   const wallet = useQuery(managedWalletQueryOptions());
+  const demo = useDemoMode();
   const [before, setBefore] = React.useState<string | null>(null);
   // One key per payment attempt on this page: a double click or a retry never pays twice.
   const key = React.useRef(`easy-${randomHex(16)}`);
@@ -40,6 +42,8 @@ export function ManagedWalletPay({
   }, [paid, queryClient]);
 
   if (wallet.isPending) return null;
+  // The invented demo user (PRODUCT.md decision 3) has no wallet: it cannot pay.
+  if (demo && !wallet.data) return <DemoModeNotice action="pay" />;
   const noWallet = wallet.data === null || (isApiError(wallet.error) && wallet.error.status === 404);
   if (noWallet) {
     return (

@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createQueryClient } from "@/lib/query-client";
+import { PENDING_REAL_LOGIN_KEY } from "../social-keys";
 import { SocialSignIn } from "./social-sign-in";
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
@@ -37,6 +38,8 @@ describe("SocialSignIn", () => {
     vi.useFakeTimers();
     fireEvent.click(screen.getByRole("button", { name: "Continue with Google" }));
     expect(screen.getByRole("button", { name: /Redirecting\.\.\./ })).toBeTruthy();
+    // Remembered, so the page can finish the login (and reload) when the browser comes back.
+    expect(sessionStorage.getItem(PENDING_REAL_LOGIN_KEY)).toBe("google");
     act(() => vi.advanceTimersByTime(1499));
     expect(assign).not.toHaveBeenCalled();
     act(() => vi.advanceTimersByTime(1));
@@ -56,5 +59,42 @@ describe("SocialSignIn", () => {
     expect((screen.getByRole("button", { name: /Continue with Apple/ }) as HTMLButtonElement).disabled).toBe(
       true,
     );
+  });
+
+  it("with useBasicLogin=true opens a window at the click and sends it to the provider the server names", async () => {
+    const startUrl = "/api/social-auth/google?enableRealLogin=true&redirectUrl=%2Fauth";
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      if (init?.method === "POST") {
+        expect(JSON.parse(String(init.body))).toMatchObject({
+          enableWeb3Auth: false,
+          enableRealLogin: false,
+        });
+        return json(401, {
+          error: { code: "UNAUTHENTICATED", message: "Sign in first.", details: { url: startUrl } },
+        });
+      }
+      expect(url).toBe("/api/social-auth/providers");
+      return json(200, providers("development"));
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    vi.stubGlobal("location", {
+      ...window.location,
+      search: "?useBasicLogin=true",
+      href: "http://localhost/auth",
+    });
+    const popup = { close: vi.fn(), location: { href: "about:blank" } };
+    const open = vi.spyOn(window, "open").mockReturnValue(popup as unknown as Window);
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <SocialSignIn />
+      </QueryClientProvider>,
+    );
+    await screen.findByText("Providers without credentials open a development sign-in page on this server.");
+    fireEvent.click(screen.getByRole("button", { name: "Continue with Google" }));
+    expect(open).toHaveBeenCalledWith("about:blank", "cpxtb-social-login", expect.stringContaining("popup"));
+    expect(await screen.findByText("Finish signing in with Google in the window that opened.")).toBeTruthy();
+    await vi.waitFor(() => expect(popup.location.href).toBe(startUrl));
+    expect(popup.close).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
   });
 });

@@ -9,15 +9,25 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { realLoginUrl, socialProvidersQueryOptions } from "../api/social";
+import {
+  basicLoginRequested,
+  cancelBasicLogin,
+  markRealLoginPending,
+  startBasicLogin,
+  useSocialSession,
+} from "../social-session";
 import { ProviderMark } from "./provider-mark";
 
 /**
  * The four provider buttons. Real login is the default (spec section 4): a visible "Redirecting..." for 1.5 s,
  * then the browser goes to the provider (or, without credentials outside production, the development page)
- * and comes back to this page signed in.
+ * and comes back to this page, which finishes the login and reloads 0.5 s later. With `useBasicLogin=true` in
+ * the address a window runs the provider flow instead and this page stays (the basic login).
  */
 export function SocialSignIn({ redirectUrl }: { redirectUrl?: string }) {
   const providers = useQuery(socialProvidersQueryOptions());
+  const basic = basicLoginRequested();
+  const { waitingFor } = useSocialSession();
   const [redirecting, setRedirecting] = React.useState<SocialProvider | null>(null);
   const timer = React.useRef<ReturnType<typeof setTimeout>>(undefined);
   React.useEffect(() => () => clearTimeout(timer.current), []);
@@ -26,6 +36,11 @@ export function SocialSignIn({ redirectUrl }: { redirectUrl?: string }) {
     providers.data?.providers.find((p) => p.provider === provider)?.mode ?? "provider";
 
   const start = (provider: SocialProvider) => {
+    if (basic) {
+      void startBasicLogin(provider);
+      return;
+    }
+    markRealLoginPending(provider);
     setRedirecting(provider);
     const target = realLoginUrl(provider, redirectUrl ?? window.location.href);
     timer.current = setTimeout(() => window.location.assign(target), REAL_LOGIN_REDIRECT_MS);
@@ -72,6 +87,14 @@ export function SocialSignIn({ redirectUrl }: { redirectUrl?: string }) {
         <p role="status" className="text-center text-muted-foreground text-sm">
           Redirecting to {SOCIAL_PROVIDER_NAMES[redirecting]}...
         </p>
+      ) : waitingFor ? (
+        <div role="status" className="flex flex-wrap items-center justify-center gap-2 text-center text-sm">
+          <Spinner size="sm" label="Waiting" />
+          <span>Finish signing in with {SOCIAL_PROVIDER_NAMES[waitingFor]} in the window that opened.</span>
+          <Button variant="ghost" className="h-11" onClick={cancelBasicLogin}>
+            Cancel
+          </Button>
+        </div>
       ) : providers.data?.providers.some((p) => p.mode === "development") ? (
         <p className="text-center text-muted-foreground text-xs">
           Providers without credentials open a development sign-in page on this server.

@@ -1,0 +1,134 @@
+import { SOCIAL_PROVIDER_NAMES } from "@common/social";
+import { FlaskConical, LogOut, RotateCw } from "lucide-react";
+import * as React from "react";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { formatTokenAmount, shortAddress } from "@/features/payments/format";
+import { isDemoUser, logoutSocial, useSocialSession } from "../social-session";
+import { ProviderMark } from "./provider-mark";
+
+/** PRODUCT.md decision 3: the invented user is always marked, with words and an icon. */
+export function DemoModeBadge() {
+  return (
+    <span
+      className="inline-flex items-center gap-1 rounded-full bg-warning px-2 py-0.5 font-semibold text-warning-foreground text-xs"
+      data-testid="demo-mode-badge"
+    >
+      <FlaskConical aria-hidden="true" className="size-3.5" />
+      Demo mode
+    </span>
+  );
+}
+
+/**
+ * The stored social-login user (spec sections 3 and 4): who signed in with which provider, the wallet and its
+ * balance, and sign-out. The fallback and emergency users (section 8) are shown as what they are: a demo with no
+ * wallet and no tokens, never with an address or balance that could pass for theirs.
+ */
+export function SocialAccountCard() {
+  const { user, reloading } = useSocialSession();
+  const [signingOut, setSigningOut] = React.useState(false);
+  if (!user) return null;
+  const provider = SOCIAL_PROVIDER_NAMES[user.userInfo.provider];
+  const signOut = async () => {
+    setSigningOut(true);
+    await logoutSocial();
+    setSigningOut(false);
+  };
+
+  return (
+    <Card data-testid="social-account" className={isDemoUser(user) ? "border-warning/60" : undefined}>
+      <CardHeader>
+        <CardTitle className="flex flex-wrap items-center gap-2">
+          <ProviderMark provider={user.userInfo.provider} className="size-5 shrink-0" />
+          <span className="min-w-0 break-words">
+            {isDemoUser(user)
+              ? `${user.userInfo.name} (${provider})`
+              : `${user.userInfo.name} with ${provider}`}
+          </span>
+          {isDemoUser(user) ? <DemoModeBadge /> : null}
+        </CardTitle>
+        {user.mode === "account" ? (
+          <CardDescription className="break-all">{user.userInfo.email}</CardDescription>
+        ) : null}
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        {user.mode === "account" ? (
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-muted-foreground">Wallet</dt>
+            <dd className="text-right font-mono" title={user.walletAddress}>
+              {shortAddress(user.walletAddress)}
+            </dd>
+            <dt className="text-muted-foreground">Balance</dt>
+            <dd className="text-right tabular-nums" data-testid="social-balance">
+              {formatTokenAmount(user.balance)} CPXTB
+            </dd>
+          </dl>
+        ) : user.mode === "demo" ? (
+          <div className="flex flex-col gap-2 text-sm" data-testid="demo-explanation">
+            <p>
+              Sign-in did not answer, so this is a made-up demo user: it has no session, no wallet and no
+              tokens. It cannot pay, buy, claim tokens or open the merchant dashboard.
+            </p>
+            <p className="text-muted-foreground">
+              Demo balance: {user.balance} (pretend tokens, not CPXTB). Sign out and try again to sign in for
+              real.
+            </p>
+          </div>
+        ) : (
+          <p role="alert" className="text-sm" data-testid="emergency-explanation">
+            Sign-in is not working right now and even the demo could not be set up. Please reload the page.
+          </p>
+        )}
+        {reloading ? (
+          <p role="status" className="flex items-center gap-2 text-muted-foreground text-sm">
+            <Spinner size="sm" label="Reloading" /> Signed in. Reloading the page...
+          </p>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          {user.mode === "emergency" ? (
+            <Button className="h-11" onClick={() => window.location.reload()}>
+              <RotateCw aria-hidden="true" />
+              Reload the page
+            </Button>
+          ) : null}
+          <Button variant="outline" className="h-11" disabled={signingOut} onClick={signOut}>
+            <LogOut aria-hidden="true" />
+            {signingOut ? "Signing out..." : isDemoUser(user) ? "Leave demo mode" : "Sign out"}
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** For pages whose action a demo user cannot take (pay, buy): says so, and offers a way out of the demo. */
+export function DemoModeNotice({ action }: { action: string }) {
+  const { user } = useSocialSession();
+  if (!isDemoUser(user)) return null;
+  return (
+    <div
+      role="status"
+      className="flex flex-col gap-3 rounded-lg border border-warning/60 bg-warning/10 p-4 text-sm"
+      data-testid="demo-mode-notice"
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <DemoModeBadge />
+        <span>A demo user cannot {action}.</span>
+      </div>
+      <p className="text-muted-foreground">
+        It has no wallet and no tokens. Leave demo mode to sign in for real.
+      </p>
+      <Button variant="outline" className="h-11 self-start" onClick={() => void logoutSocial()}>
+        <LogOut aria-hidden="true" />
+        Leave demo mode
+      </Button>
+    </div>
+  );
+}
+
+/** True while the visitor is the invented demo user: pages hide what it cannot do. */
+export function useDemoMode(): boolean {
+  return isDemoUser(useSocialSession().user);
+}
