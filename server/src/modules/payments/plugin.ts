@@ -31,12 +31,18 @@ export type PaymentsPluginOptions = {
 export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOptions) {
   const { config, database, chain } = options;
   let runtime: PaymentsRuntime | null = null;
+  let publicCache: PublicPaymentCache | null = null;
   const deps: PaymentsDeps = {
     db: database.db,
     chain,
     config,
     now: options.now ?? (() => new Date()),
-    notify: () => runtime?.live.notify(),
+    // Called after every commit that changed payments: this instance reads its own writes at once (the cache is
+    // dropped here); the others drop it when the published event reaches them.
+    notify: () => {
+      publicCache?.invalidate(null);
+      runtime?.live.notify();
+    },
     inboxChanged: (merchantIds) => runtime?.live.publishInbox(merchantIds),
   };
   runtime = new PaymentsRuntime(
@@ -65,16 +71,17 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
     await runtime.stop();
   });
   // Every instance drops a payment's cached public view when it hears that payment's event.
-  const publicCache = new PublicPaymentCache(deps);
+  const cache = new PublicPaymentCache(deps);
+  publicCache = cache;
   const stopInvalidating = await options.sharedState.subscribe(PAYMENT_EVENTS_CHANNEL, (text) => {
     try {
-      publicCache.invalidate((JSON.parse(text) as { reference?: string | null }).reference);
+      cache.invalidate((JSON.parse(text) as { reference?: string | null }).reference);
     } catch {
-      publicCache.invalidate(null);
+      cache.invalidate(null);
     }
   });
   app.addHook("preClose", stopInvalidating);
   await app.register(merchantRoutes, { db: database.db });
-  await app.register(paymentRoutes, { deps, config, publicCache });
+  await app.register(paymentRoutes, { deps, config, publicCache: cache });
   await app.register(reportRoutes, { db: database.db, tokenSymbol: chain?.token.symbol ?? "CPXTB" });
 }
