@@ -30,3 +30,14 @@ export function createId(prefix: string): string {
 export function createToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }
+
+/**
+ * A payment reference: 128 random bits as base64url that never starts with "-" or "_" (a leading "-" is read as a
+ * formula by spreadsheets, so the report's CSV would have to alter it, and looks like an option on a command line).
+ */
+export function createReference(): string {
+  for (;;) {
+    const token = createToken(16);
+    if (/^[A-Za-z0-9]/.test(token)) return token;
+  }
+}

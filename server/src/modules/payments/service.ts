@@ -8,7 +8,7 @@ import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { merchants, payments } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
-import { createId, createToken } from "../../lib/ids.ts";
+import { createId, createReference } from "../../lib/ids.ts";
 import { isUniqueViolation } from "../auth/service.ts";
 import {
   assertTaggableDecimals,
@@ -116,7 +116,7 @@ async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantSelector,
     const expiresAt = new Date(now.getTime() + c.expiresInMs);
     const values: NewPayment = {
       id: createId("pay"),
-      reference: createToken(16),
+      reference: createReference(),
       chainId: chain.chainId,
       tokenAddress: chain.token.address,
       tokenDecimals: decimals,
