@@ -10,7 +10,16 @@ import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { requireAuth } from "./require-auth.ts";
 import * as service from "./service.ts";
 
-export async function merchantRoutes(app: FastifyZod, { db }: { db: Db }) {
+export async function merchantRoutes(
+  app: FastifyZod,
+  {
+    db,
+    onMerchantChanged,
+  }: {
+    db: Db /** Pay pages show the merchant: their cached views must go. */;
+    onMerchantChanged: () => void;
+  },
+) {
   app.post(
     "/api/merchant/wallet-challenge",
     { schema: { body: walletChallengeRequest, response: { 200: walletChallengeResponse } } },
@@ -40,7 +49,9 @@ export async function merchantRoutes(app: FastifyZod, { db }: { db: Db }) {
     { schema: { body: updateMerchantRequest, response: { 200: merchantResponse } } },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
-      return service.toMerchantResponse(await service.updateMerchant(db, auth.user.id, request.body));
+      const merchant = await service.updateMerchant(db, auth.user.id, request.body);
+      onMerchantChanged();
+      return service.toMerchantResponse(merchant);
     },
   );
 }

@@ -8,7 +8,7 @@ import { merchantRoutes } from "../merchants/routes.ts";
 import type { RealtimeHub } from "../realtime/hub.ts";
 import { reportRoutes } from "../reports/routes.ts";
 import { PAYMENT_EVENTS_CHANNEL } from "./live.ts";
-import { PublicPaymentCache } from "./public-cache.ts";
+import { PUBLIC_VIEWS_CHANNEL, PublicPaymentCache } from "./public-cache.ts";
 import { paymentRoutes } from "./routes.ts";
 import { PaymentsRuntime, type PaymentsRuntimeOptions } from "./runtime.ts";
 import type { PaymentsDeps } from "./service.ts";
@@ -80,8 +80,21 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
       cache.invalidate(null);
     }
   });
-  app.addHook("preClose", stopInvalidating);
-  await app.register(merchantRoutes, { db: database.db });
+  // A merchant's name, logo, colours or website changed: every instance drops its cached views (this one at once).
+  const stopMerchantInvalidating = await options.sharedState.subscribe(PUBLIC_VIEWS_CHANNEL, () =>
+    cache.invalidate(null),
+  );
+  const merchantChanged = () => {
+    cache.invalidate(null);
+    options.sharedState
+      .publish(PUBLIC_VIEWS_CHANNEL, "merchant")
+      .catch((error) => app.log.warn({ err: error }, "public views: invalidation publish failed"));
+  };
+  app.addHook("preClose", async () => {
+    await stopInvalidating();
+    await stopMerchantInvalidating();
+  });
+  await app.register(merchantRoutes, { db: database.db, onMerchantChanged: merchantChanged });
   await app.register(paymentRoutes, { deps, config, publicCache: cache });
   await app.register(reportRoutes, { db: database.db, tokenSymbol: chain?.token.symbol ?? "CPXTB" });
 }

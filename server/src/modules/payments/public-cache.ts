@@ -9,6 +9,8 @@ const ENTRY_TTL_MS = 2000;
 /** How long the indexed head is reused: confirmations on the pay page lag the indexer by at most this. */
 const HEAD_TTL_MS = 250;
 const MAX_ENTRIES = 10_000;
+/** Shared-state channel of changes the outbox does not carry (a merchant's page details): drop every view. */
+export const PUBLIC_VIEWS_CHANNEL = "payments:public-views";
 
 type Rows = {
   payment: repo.PaymentRow;
