@@ -34,7 +34,6 @@ export function DataProviders({ children }: { children?: React.ReactNode }) {
 export function SessionStart() {
   React.useEffect(() => startMemoryClean(queryClient), []);
   React.useEffect(() => followSession(queryClient), []);
-  React.useEffect(() => forgetSocialUserOnSignOut(queryClient), []);
   // Spec section 4: the stored social user is restored (a corrupt record deleted) and a real login finished.
   React.useEffect(() => {
     if (hasSocialLoginState()) {
@@ -45,38 +44,36 @@ export function SessionStart() {
 }
 
 /**
- * The live channel authorises by the session cookie of its upgrade request, so when the signed-in account
- * changes in the page (sign-in at /auth, registration, password reset, Sign in with Ethereum, sign-out, another
- * account) the socket connects again and every live feature subscribes anew with the new session.
+ * Calls `changed(previous, next)` (account ids, null when signed out) whenever the signed-in account changes in the
+ * page: sign-in at /auth, registration, password reset, Sign in with Ethereum, sign-out, another account. The
+ * first answer only sets the starting point.
  */
-export function followSession(client: QueryClient): () => void {
-  // undefined until the first answer: the socket opened at start already carries that session's cookie.
+function onAccountChange(
+  client: QueryClient,
+  changed: (previous: string | null, next: string | null) => void,
+): () => void {
   let account: string | null | undefined;
   return client.getQueryCache().subscribe((event) => {
     if (event.query.queryKey[0] !== USER_QUERY_KEY[0]) return;
     const data = event.query.state.data as SessionUser | null | undefined;
     if (data === undefined) return;
     const next = data?.id ?? null;
-    if (account !== undefined && next !== account) liveSocket.reconnect();
+    if (account !== undefined && next !== account) changed(account, next);
     account = next;
   });
 }
 
 /**
- * Spec section 4: signing out clears the social user too, whichever way the session ended (the menu's
- * "Sign out", "sign out everywhere"): a signed-in account that becomes nobody takes its stored record with it.
+ * The live channel authorises by the session cookie of its upgrade request, so when the account changes the
+ * socket connects again and every live feature subscribes anew with the new session. Spec section 4: signing out
+ * clears the social user too, whichever way the session ended (the menu's "Sign out", "sign out everywhere").
  */
-function forgetSocialUserOnSignOut(client: QueryClient): () => void {
-  let account: string | null | undefined;
-  return client.getQueryCache().subscribe((event) => {
-    if (event.query.queryKey[0] !== USER_QUERY_KEY[0]) return;
-    const data = event.query.state.data as SessionUser | null | undefined;
-    if (data === undefined) return;
-    const next = data?.id ?? null;
-    if (account && next === null && hasSocialLoginState()) {
+export function followSession(client: QueryClient): () => void {
+  return onAccountChange(client, (previous, next) => {
+    liveSocket.reconnect();
+    if (previous && next === null && hasSocialLoginState()) {
       void import("@/features/social/social-session").then((m) => m.forgetSocialAccount());
     }
-    account = next;
   });
 }
 
