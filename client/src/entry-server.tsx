@@ -1,15 +1,15 @@
 import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
-import { AppLayout } from "./app/app-layout";
+import { App } from "./app/app";
 import { prerenderedPageFor } from "./app/lazy-pages";
-import { ThemeProvider } from "./features/theme/theme-provider";
 import { queryClient } from "./lib/query-client";
 
 /**
  * Server rendering of the content pages (decision 009), built by `vite build` into dist/ssr and called by the
  * server: the HTML of `path` inside #root, or null when the path is not a page rendered on the server. `data` is
- * the query data the page reads (by query key); the server embeds the same JSON so the browser's first render
- * matches. Client-only parts (toasts, session start, the live users widget) render nothing here.
+ * the query data the page reads (by query key); the server embeds the same JSON so the browser hydrates identical
+ * markup (decision 017). Client-only parts (toasts, session start, the live users widget) render nothing here
+ * and in the browser's hydrating render (`useHydrated`).
  */
 export async function renderPage(path: string, data: Record<string, unknown>): Promise<string | null> {
   const page = prerenderedPageFor(path);
@@ -19,25 +19,12 @@ export async function renderPage(path: string, data: Record<string, unknown>): P
   // query is left behind with a garbage-collection timer that would keep the server process alive.
   try {
     for (const [key, value] of Object.entries(data)) queryClient.setQueryData([key], value);
-    return disableButtons(
-      renderToString(
-        <Router ssrPath={path}>
-          <ThemeProvider>
-            <AppLayout />
-          </ThemeProvider>
-        </Router>,
-      ),
+    return renderToString(
+      <Router ssrPath={path}>
+        <App />
+      </Router>,
     );
   } finally {
     queryClient.clear();
   }
-}
-
-/**
- * Buttons do nothing until the app replaces this HTML, so they arrive disabled (links work as they are): a tap
- * that comes too early is refused visibly instead of lost, and Playwright waits for the live button.
- * index.css keeps them at full opacity while the page is the server's.
- */
-function disableButtons(markup: string): string {
-  return markup.replace(/<button(?=[\s>])/g, "<button disabled");
 }

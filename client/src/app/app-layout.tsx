@@ -4,6 +4,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { ChallengeHost } from "@/features/challenge/challenge-host";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { WalletControl } from "@/features/wallet/wallet-control";
+import { useHydrated } from "@/hooks/use-hydrated";
 import { ErrorBoundary } from "./error-boundary";
 import { AppRouter } from "./router";
 import { SideMenu } from "./side-menu";
@@ -36,6 +37,7 @@ export function isCheckoutPath(location: string, search: string): boolean {
 export function AppLayout() {
   const [location] = useLocation();
   const checkout = isCheckoutPath(location, useSearch());
+  const hydrated = useHydrated();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -59,9 +61,11 @@ export function AppLayout() {
           </Link>
         </div>
         <div className="flex items-center gap-2" data-testid="top-right-controls">
-          <React.Suspense fallback={null}>
-            <LiveUsersWidget />
-          </React.Suspense>
+          {hydrated ? (
+            <React.Suspense fallback={null}>
+              <LiveUsersWidget />
+            </React.Suspense>
+          ) : null}
           <ThemeToggle />
           <WalletControl />
         </div>

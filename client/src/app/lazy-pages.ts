@@ -10,7 +10,7 @@ type TrackedPromise<T> = Promise<T> & { status?: "fulfilled"; value?: T };
 /**
  * A lazy page plus a `preload()` that starts the same import early. Once the import has resolved the page renders
  * synchronously (React's `use` reads a settled promise at once), so a page preloaded before the first render
- * commits without its Suspense fallback: main.tsx relies on this to replace the server-rendered HTML of a content
+ * commits without its Suspense fallback: main.tsx relies on this to hydrate the server-rendered HTML of a content
  * page in one step (decision 009). A page gets the server-data layer (TanStack Query, auth; decision 006), fetched
  * in parallel with its own chunk, unless it is a `shell` page that needs neither.
  */

@@ -1,10 +1,14 @@
 import { Moon, Sun } from "lucide-react";
 import { buttonVariants } from "@/components/ui/button-variants";
+import { useHydrated } from "@/hooks/use-hydrated";
 import { useTheme } from "./theme-provider";
+import { DEFAULT_THEME } from "./theme-storage";
 
 export function ThemeToggle() {
   const { resolvedTheme, setTheme } = useTheme();
-  const next = resolvedTheme === "dark" ? "light" : "dark";
+  // The server cannot know the stored theme: its label is the default theme's until hydrated (decision 017).
+  const shown = useHydrated() ? resolvedTheme : DEFAULT_THEME;
+  const next = shown === "dark" ? "light" : "dark";
   return (
     <button
       type="button"
