@@ -1,29 +1,65 @@
 // GET /api/user signed out and signed in: req/s and latency with autocannon (50 connections, 10 s each)
-// against the real server on the embedded database. Goals: >= 20,000 req/s signed out, >= 8,000 signed in.
+// against the server as `npm start` runs it: scripts/start.mjs, fully embedded (PGlite, anvil), the compiled
+// server with its default logging ("info", one line per request), written to a file as a deployment's would be.
+// Goals (issue 14): >= 20,000 req/s signed out, >= 10,000 signed in.
 // autocannon runs in a process of its own so the load generator does not share the server's event loop.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, openSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildApp } from "../server/src/app.ts";
-import { loadConfig } from "../server/src/config.ts";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
-const config = loadConfig({
-  NODE_ENV: "production",
-  LOG_LEVEL: "silent",
-  DATA_DIR: mkdtempSync(join(tmpdir(), "cpxtb-bench-")),
-  CLIENT_DIST: "/nonexistent",
-  // The bench measures the endpoint with its limiter running, not the limiter refusing one busy address.
-  RATE_LIMIT_GENERAL: process.env.RATE_LIMIT_GENERAL ?? "999999/60s",
-  RATE_LIMIT_ACCOUNT: process.env.RATE_LIMIT_ACCOUNT ?? "999999/60s",
+const dataDir = mkdtempSync(join(tmpdir(), "cpxtb-bench-"));
+
+const port = await new Promise<number>((resolve, reject) => {
+  const probe = createServer();
+  probe.once("error", reject);
+  probe.listen(0, "127.0.0.1", () => {
+    const { port } = probe.address() as { port: number };
+    probe.close(() => resolve(port));
+  });
 });
-const app = await buildApp(config);
-const address = await app.listen({ host: "127.0.0.1", port: 0 });
+const address = `http://127.0.0.1:${port}`;
+const log = openSync(join(dataDir, "server.log"), "w");
+const server = spawn(process.execPath, ["scripts/start.mjs"], {
+  env: {
+    ...process.env,
+    SKIP_BUILD: "1",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    // The bench measures the endpoint with its limiter running, not the limiter refusing one busy address.
+    RATE_LIMIT_GENERAL: process.env.RATE_LIMIT_GENERAL ?? "999999/60s",
+    RATE_LIMIT_ACCOUNT: process.env.RATE_LIMIT_ACCOUNT ?? "999999/60s",
+  },
+  stdio: ["ignore", log, log],
+});
+const stop = () =>
+  new Promise<void>((resolve) => {
+    if (server.exitCode !== null) return resolve();
+    server.once("exit", () => resolve());
+    server.kill("SIGTERM");
+  });
+for (let waited = 0; ; waited += 100) {
+  if (server.exitCode !== null)
+    throw new Error(`server exited with ${server.exitCode}: see ${dataDir}/server.log`);
+  if (waited > 120_000) throw new Error("server did not start within 120 s");
+  if (
+    await fetch(`${address}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
+  await new Promise((r) => setTimeout(r, 100));
+}
 
 const register = await fetch(`${address}/api/register`, {
   method: "POST",
-  headers: { "content-type": "application/json" },
+  headers: { "content-type": "application/json", origin: address },
   body: JSON.stringify({ username: "bench_user", password: "a long bench passphrase" }),
 });
 const cookie = register.headers.get("set-cookie")?.split(";")[0];
@@ -59,8 +95,14 @@ async function run(title: string, headers: Record<string, string>) {
   );
 }
 
-console.log(`GET /api/user, 50 connections, ${duration} s each, embedded database (PGlite)`);
-if (process.env.BENCH_ONLY !== "signed in") await run("signed out", {}); // every answer: the 401 of a visitor
-if (process.env.BENCH_ONLY !== "signed out") await run("signed in", { cookie });
-await app.close();
-process.exit(0);
+console.log(
+  `GET /api/user, 50 connections, ${duration} s each, npm start fully embedded (PGlite), default logging to a file; ` +
+    `load average ${loadavg()[0]!.toFixed(1)}`,
+);
+try {
+  if (process.env.BENCH_ONLY !== "signed in") await run("signed out", {}); // every answer: the 401 of a visitor
+  if (process.env.BENCH_ONLY !== "signed out") await run("signed in", { cookie });
+} finally {
+  await stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

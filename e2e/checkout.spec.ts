@@ -142,7 +142,10 @@ test("unknown paths answer 404 with the not-found page; robots.txt names the sit
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible({
     timeout: 20_000,
   });
-  expect((await request.get("/pay/AAAAAAAAAAAAAAAAAAAAAA")).status()).toBe(200);
+  // An unknown payment's page is a 404 too, with its explanation in the HTML (decision 017).
+  const unknownPayment = await request.get("/pay/AAAAAAAAAAAAAAAAAAAAAA");
+  expect(unknownPayment.status()).toBe(404);
+  expect(await unknownPayment.text()).toContain("Payment not found");
 
   const robots = await request.get("/robots.txt");
   expect(robots.status()).toBe(200);

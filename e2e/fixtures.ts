@@ -32,7 +32,9 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
       // an unknown payment reference or post.
       const expected404 =
         /status of 404/.test(message.text()) &&
-        /\/api\/(merchant|wallet|payments\/public\/[^/]+|blog\/[^/]+)$/.test(message.location().url);
+        (/\/api\/(merchant|wallet|payments\/public\/[^/]+|blog\/[^/]+)$/.test(message.location().url) ||
+          // The pay page of an unknown reference is itself answered 404 (with its explanation; decision 017).
+          /\/(pay\/[^/?]+|easy-payment\?ref=[^&]*)$/.test(message.location().url));
       // The resource's address goes with the message: "Failed to load resource" alone does not say which one.
       if (!expected404) consoleGuard.messages.push(`${message.text()} (${message.location().url})`);
     });

@@ -1,5 +1,6 @@
 import type { Page, Route } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { createMerchant, createPayment, payFromDevAccount } from "./support/payments";
 
 /** True once the app owns the server's markup (main.tsx removes the marker in hydration's commit). */
 const hydrated = (page: Page) =>
@@ -60,4 +61,65 @@ test("a tap on a server-rendered button before the app has loaded is honoured on
   await expect(page.locator("html")).toHaveClass(/\blight\b/);
   await expect(toggle).toHaveAttribute("aria-label", "Switch to dark theme");
   expect(await page.evaluate(() => localStorage.getItem("cpxtb-pay-theme"))).toBe("light");
+});
+
+test("the pay page arrives with the payment in its HTML, then hydrates in place and goes live", async ({
+  page,
+}) => {
+  await createMerchant(page.request, { name: "Ledger & Loaf <Bakery>" });
+  const payment = await createPayment(page.request, {
+    currency: "USD",
+    amount: "4.20",
+    description: "Sourdough",
+  });
+
+  // What a phone gets before any script runs: merchant, amount, countdown, status and the QR code itself.
+  for (const url of [`/pay/${payment.reference}`, `/easy-payment?ref=${payment.reference}`]) {
+    const response = await page.request.get(url);
+    expect(response.status()).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("Ledger &amp; Loaf &lt;Bakery&gt;");
+    expect(html).toMatch(/data-testid="amount-due"><span class="tabular-nums">[\d,]+\.\d+(<!-- -->)? CPXTB/);
+    expect(html).toMatch(/Expires in 1?\d:\d\d/);
+    expect(html).toContain("Awaiting payment");
+    expect(html).toMatch(/data-slot="qr-code"[^>]*>\s*<svg[^>]*><path d="M\d/);
+    expect(html).not.toContain("<script>window"); // the data is JSON, not a script
+  }
+
+  await page.addInitScript(() => {
+    document.addEventListener("readystatechange", () => {
+      if (document.readyState !== "interactive") return;
+      (window as unknown as { serverQr?: Element | null }).serverQr =
+        document.querySelector('[data-slot="qr-code"] svg');
+    });
+  });
+  await page.goto(`/pay/${payment.reference}`);
+  await hydrated(page);
+  expect(
+    await page.evaluate(() => {
+      const kept = (window as unknown as { serverQr?: Element | null }).serverQr;
+      return kept != null && kept === document.querySelector('[data-slot="qr-code"] svg');
+    }),
+  ).toBe(true);
+  await expect(page.getByTestId("countdown")).toHaveText(/Expires in 1?\d:\d\d/);
+
+  // Hydrated pages subscribe to /ws: the payment turns Paid without a reload.
+  await payFromDevAccount(page.request, payment.receivingAddress, BigInt(payment.amountDueBase));
+  await expect(page.getByTestId("payment-status")).toHaveText("Paid", { timeout: 30_000 });
+  await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
+
+  // A paid payment's page is rendered paid by the server.
+  const paidHtml = await (await page.request.get(`/pay/${payment.reference}`)).text();
+  expect(paidHtml).toContain("Payment Successful");
+});
+
+test("an unknown payment's page is a 404 with its explanation, before any script runs", async ({ page }) => {
+  const response = await page.request.get("/pay/AAAAAAAAAAAAAAAAAAAAAAAAAA");
+  expect(response.status()).toBe(404);
+  const html = await response.text();
+  expect(html).toContain("Payment not found");
+  expect(html).toContain("do not send any tokens for it");
+  await page.goto("/pay/AAAAAAAAAAAAAAAAAAAAAAAAAA");
+  await hydrated(page);
+  await expect(page.getByRole("heading", { name: "Payment not found" })).toBeVisible();
 });

@@ -5,13 +5,14 @@ import { prerenderedPageFor } from "./app/lazy-pages";
 import { queryClient } from "./lib/query-client";
 
 /**
- * Server rendering of the content pages (decision 009), built by `vite build` into dist/ssr and called by the
- * server: the HTML of `path` inside #root, or null when the path is not a page rendered on the server. `data` is
+ * Server rendering of the content pages (decision 009) and the pay page (decision 017), built by `vite build` into
+ * dist/ssr and called by the server: the HTML of `url` (a path, with its query for /easy-payment) inside #root, or null when the path is not a page rendered on the server. `data` is
  * the query data the page reads (by query key); the server embeds the same JSON so the browser hydrates identical
  * markup (decision 017). Client-only parts (toasts, session start, the live users widget) render nothing here
  * and in the browser's hydrating render (`useHydrated`).
  */
-export async function renderPage(path: string, data: Record<string, unknown>): Promise<string | null> {
+export async function renderPage(url: string, data: Record<string, unknown>): Promise<string | null> {
+  const [path = "/", search = ""] = url.split("?", 2);
   const page = prerenderedPageFor(path);
   if (!page) return null;
   await page.preload();
@@ -20,7 +21,7 @@ export async function renderPage(path: string, data: Record<string, unknown>): P
   try {
     for (const [key, value] of Object.entries(data)) queryClient.setQueryData([key], value);
     return renderToString(
-      <Router ssrPath={path}>
+      <Router ssrPath={path} ssrSearch={search}>
         <App />
       </Router>,
     );

@@ -199,3 +199,9 @@ export const subscribeMerchantMessage = z.object({ type: z.literal("subscribeMer
 export type PaymentUpdateMessage =
   | { type: "paymentUpdate"; eventId: string; event: string; payment: PublicPayment }
   | { type: "merchantPaymentUpdate"; eventId: string; event: string; payment: Payment };
+
+/** The query key of a QR code's SVG path (common/qr.ts), seeded by the server-rendered pay page (decision 017). */
+export const qrQueryKey = (text: string) => [`qr:${text}`] as const;
+
+/** Key of the server's clock (epoch ms) in a server-rendered page's data: its countdown starts from it. */
+export const SERVER_NOW_KEY = "server-now";

@@ -1,6 +1,7 @@
 import { isClientRoute } from "@common/client-routes.ts";
+import type { PublicPayment } from "@common/payments.ts";
 import fastifyCookie from "@fastify/cookie";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Chain, connectChain } from "./chain/service.ts";
 import type { Config } from "./config.ts";
@@ -11,7 +12,7 @@ import { registerErrorHandling, sendFrameworkError } from "./lib/error-handler.t
 import type { FastifyZod } from "./lib/fastify-zod.ts";
 import { loggerOptions } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
-import { isHttpsOrigin } from "./lib/public-origin.ts";
+import { isHttpsOrigin, requestOrigin } from "./lib/public-origin.ts";
 import { generateRequestId } from "./lib/request-id.ts";
 import { trackRoutes } from "./lib/route-index.ts";
 import { registerSecurityHeaders } from "./lib/security-headers.ts";
@@ -22,7 +23,7 @@ import { authRoutes } from "./modules/auth/routes.ts";
 import { resolveAuth, SESSION_COOKIE } from "./modules/auth/session.ts";
 import { SessionCache } from "./modules/auth/session-cache.ts";
 import { buyPlugin } from "./modules/buy/plugin.ts";
-import { chainRoutes } from "./modules/chain/routes.ts";
+import { chainConfigView, chainRoutes } from "./modules/chain/routes.ts";
 import { claimRoutes } from "./modules/claims/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { liveUsersPlugin } from "./modules/live-users/plugin.ts";
@@ -50,12 +51,14 @@ import { siweRoutes } from "./modules/siwe/routes.ts";
 import { socialAuthRoutes } from "./modules/social-auth/routes.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
 import { createManagedWallets } from "./modules/wallet/service.ts";
+import { checkoutReference, renderPayPage } from "./modules/web/pay-page.ts";
 import {
   loadClientBuild,
   loadPageRenderer,
   prefetchLinks,
   registerClientRoutes,
   sendIndexHtml,
+  sendRenderedHtml,
 } from "./modules/web/routes.ts";
 
 export type AppDeps = {
@@ -167,6 +170,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   registerRateLimits(app, { config, state: sharedState, challenges, clientKey });
 
   let payments: PaymentsRuntime | null = null;
+  let publicRead: ((reference: string) => Promise<PublicPayment>) | null = null;
   let treasury: TreasuryRuntime | null = null;
   await app.register(healthRoutes, {
     database,
@@ -199,6 +203,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     onRuntime: (runtime) => {
       payments = runtime;
       app.decorate("payments", runtime);
+    },
+    onPublicRead: (read) => {
+      publicRead = read;
     },
   });
   const mailer =
@@ -283,12 +290,26 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     ["src/app/side-menu-panel.tsx", "src/app/data-layer.tsx"],
     "side-menu",
   );
+  const render = clientBuild ? await loadPageRenderer(config.clientDist) : null;
   const pageHtml = clientBuild
     ? createPageHtmlResolver(clientBuild, content, config.publicUrl, {
-        render: await loadPageRenderer(config.clientDist),
+        render,
         head: (path) => (path === "/" ? `${homePrefetch}\n    ${menuPrefetch}` : menuPrefetch),
       })
     : null;
+  // The payer's checkout arrives rendered with the payment's state (decision 017).
+  const read = publicRead as ((reference: string) => Promise<PublicPayment>) | null;
+  const payPage =
+    clientBuild && render && read
+      ? async (request: FastifyRequest, url: { path: string; search: string }, reference: string) =>
+          renderPayPage(request, url, reference, {
+            index: clientBuild,
+            render,
+            publicPayment: read,
+            chainConfig: (r) => (chain ? chainConfigView(chain, requestOrigin(config, r)) : null),
+            origin: config.publicUrl.replace(/\/+$/, ""),
+          })
+      : null;
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?")[0] ?? "/";
@@ -302,6 +323,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     }
     const isPageRequest = request.method === "GET" || request.method === "HEAD";
     if (!isApi && isPageRequest && clientBuild && !path.startsWith("/assets/")) {
+      const search = request.url.slice(path.length + 1);
+      const reference = payPage ? checkoutReference(path, search) : null;
+      if (payPage && reference !== null) {
+        try {
+          const page = await payPage(request, { path, search }, reference);
+          return sendRenderedHtml(request, reply, page.html, page.status);
+        } catch (error) {
+          // The database away, a render fault: the app's own page loads the payment (and says what is wrong).
+          request.log.error(
+            { err: error, path },
+            "pay page: server rendering failed; serving the app without it",
+          );
+          return sendIndexHtml(request, reply, clientBuild, 200);
+        }
+      }
       if (!pageHtml) return sendIndexHtml(request, reply, clientBuild, isClientRoute(path) ? 200 : 404);
       const page = await pageHtml(request, path);
       return sendIndexHtml(request, reply, page.html, page.status);

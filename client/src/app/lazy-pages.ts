@@ -82,5 +82,8 @@ export function prerenderedPageFor(path: string): PreloadablePage | null {
   if (path === "/") return HomePage;
   if (path === "/blog") return BlogPage;
   if (/^\/blog\/[^/]+$/.test(path)) return BlogPostPage;
+  // The payer's checkout, opened from a QR code on a phone (decision 017); the server renders it only with a ref.
+  if (/^\/pay\/[^/]+\/?$/.test(path)) return PayPage;
+  if (/^\/easy-payment\/?$/.test(path)) return EasyPaymentPage;
   return null;
 }

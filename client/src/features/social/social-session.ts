@@ -48,8 +48,15 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
+/** What the server renders (it cannot read storage), and so what the browser's hydrating render reads too. */
+const SERVER_SESSION: SocialSession = { user: null, waitingFor: null, reloading: false };
+
 export function useSocialSession(): SocialSession {
-  return React.useSyncExternalStore(subscribe, () => state);
+  return React.useSyncExternalStore(
+    subscribe,
+    () => state,
+    () => SERVER_SESSION,
+  );
 }
 
 /** True for the invented users (fallback and emergency): no session, no wallet, no tokens. */

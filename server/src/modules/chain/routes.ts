@@ -1,4 +1,10 @@
-import { balanceQuery, balanceResponse, chainConfigResponse, PROXIED_RPC_METHODS } from "@common/chain.ts";
+import {
+  balanceQuery,
+  balanceResponse,
+  type ChainConfigResponse,
+  chainConfigResponse,
+  PROXIED_RPC_METHODS,
+} from "@common/chain.ts";
 import { apiErrorBody } from "@common/errors.ts";
 import { priceResponse } from "@common/price.ts";
 import { getAddress, isAddress } from "viem";
@@ -15,6 +21,28 @@ function requireChain(chain: Chain | null): Chain {
   if (!chain)
     throw new AppError("SERVICE_UNAVAILABLE", "No blockchain connection is configured on this server.");
   return chain;
+}
+
+/** What the browser needs of the chain (`GET /api/chain-config`; also in the server-rendered pay page's data). */
+export function chainConfigView(c: Chain, origin: string): ChainConfigResponse {
+  const definition = c.client.chain;
+  const rpcUrl =
+    c.browserRpc?.kind === "public"
+      ? c.browserRpc.url
+      : c.browserRpc?.kind === "proxy"
+        ? `${origin}/api/chain/rpc`
+        : null;
+  return {
+    chainId: c.chainId,
+    chainName:
+      c.browserRpc?.kind === "proxy" ? "CPXTB Development Chain" : (definition?.name ?? `Chain ${c.chainId}`),
+    rpcUrl,
+    blockExplorerUrl: definition?.blockExplorers?.default.url ?? null,
+    nativeCurrency: definition?.nativeCurrency ?? { name: "Ether", symbol: "ETH", decimals: 18 },
+    token: { address: c.token.address, symbol: c.token.symbol, decimals: c.token.decimals },
+    confirmations: c.confirmations,
+    development: c.browserRpc?.kind === "proxy",
+  };
 }
 
 export async function chainRoutes(
@@ -59,29 +87,7 @@ export async function chainRoutes(
       config: { rateLimit: "public" },
       schema: { response: { 200: chainConfigResponse, 503: apiErrorBody } },
     },
-    async (request) => {
-      const c = requireChain(chain);
-      const definition = c.client.chain;
-      const rpcUrl =
-        c.browserRpc?.kind === "public"
-          ? c.browserRpc.url
-          : c.browserRpc?.kind === "proxy"
-            ? `${requestOrigin(config, request)}/api/chain/rpc`
-            : null;
-      return {
-        chainId: c.chainId,
-        chainName:
-          c.browserRpc?.kind === "proxy"
-            ? "CPXTB Development Chain"
-            : (definition?.name ?? `Chain ${c.chainId}`),
-        rpcUrl,
-        blockExplorerUrl: definition?.blockExplorers?.default.url ?? null,
-        nativeCurrency: definition?.nativeCurrency ?? { name: "Ether", symbol: "ETH", decimals: 18 },
-        token: { address: c.token.address, symbol: c.token.symbol, decimals: c.token.decimals },
-        confirmations: c.confirmations,
-        development: c.browserRpc?.kind === "proxy",
-      };
-    },
+    async (request) => chainConfigView(requireChain(chain), requestOrigin(config, request)),
   );
 
   if (chain?.browserRpc?.kind === "proxy") await developmentRpcProxy(app, chain.browserRpc.target);

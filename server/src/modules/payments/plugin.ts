@@ -1,3 +1,4 @@
+import { type PublicPayment, publicPaymentResponse } from "@common/payments.ts";
 import type { Chain } from "../../chain/service.ts";
 import type { Config } from "../../config.ts";
 import type { Database } from "../../db/client.ts";
@@ -25,6 +26,8 @@ export type PaymentsPluginOptions = {
   now?: () => Date;
   runtime?: Partial<PaymentsRuntimeOptions>;
   onRuntime: (runtime: PaymentsRuntime) => void;
+  /** Receives the public read (`GET /api/payments/public/:reference`'s cached view): the pay page renders it. */
+  onPublicRead?: (read: (reference: string) => Promise<PublicPayment>) => void;
 };
 
 /** Merchants, payment requests, the indexer and the live channel's payment subscriptions. */
@@ -73,6 +76,8 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
   // Every instance drops a payment's cached public view when it hears that payment's event.
   const cache = new PublicPaymentCache(deps);
   publicCache = cache;
+  // Only the fields the API declares (the route's schema strips the rest the same way).
+  options.onPublicRead?.(async (reference) => publicPaymentResponse.parse(await cache.get(reference)));
   const stopInvalidating = await options.sharedState.subscribe(PAYMENT_EVENTS_CHANNEL, (text) => {
     try {
       cache.invalidate((JSON.parse(text) as { reference?: string | null }).reference);

@@ -70,13 +70,13 @@ export type PageExtras = { body?: RenderedBody; head?: string };
  * index.html with the page's own title, description and social tags in place of the generic ones and, for a page
  * rendered on the server, its markup in #root plus its data as JSON (not a script the browser runs: no CSP hash).
  */
-export function withPageMeta(
+export function pageHtmlText(
   index: IndexHtml,
   meta: PageMeta,
   url: string,
   origin: string,
   { body, head }: PageExtras = {},
-): IndexHtml {
+): string {
   let html = index.identity
     .toString("utf8")
     .replace(DESCRIPTION, "")
@@ -89,7 +89,18 @@ export function withPageMeta(
         `<div id="root" data-server-rendered>${body.markup}</div>\n    <script type="application/json" id="server-data">${scriptSafeJson(body.data)}</script>`,
     );
   }
-  const identity = Buffer.from(html, "utf8");
+  return html;
+}
+
+/** `pageHtmlText`, compressed once in every encoding: for a page served many times as it is (cached). */
+export function withPageMeta(
+  index: IndexHtml,
+  meta: PageMeta,
+  url: string,
+  origin: string,
+  extras: PageExtras = {},
+): IndexHtml {
+  const identity = Buffer.from(pageHtmlText(index, meta, url, origin, extras), "utf8");
   return {
     identity,
     br: brotliCompressSync(identity),

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from "node:zlib";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type IndexHtml, negotiateEncoding, prepareIndexHtml } from "./index-html.ts";
@@ -80,6 +81,27 @@ export async function registerClientRoutes(app: FastifyInstance, clientDist: str
   // Browsers ask for /favicon.ico on pages that name no icon (a PDF, a JSON answer): the app's icon is an SVG.
   app.get("/favicon.ico", (_request, reply) =>
     reply.header("Cache-Control", "public, max-age=86400").redirect("/favicon.svg", 301),
+  );
+}
+
+/**
+ * A page rendered for this request only (the pay page): compressed now, in the one encoding the client takes,
+ * at a speed-first level (a cached page's maximum brotli costs tens of milliseconds per request).
+ */
+export function sendRenderedHtml(request: FastifyRequest, reply: FastifyReply, html: string, status: number) {
+  const encoding = negotiateEncoding(request.headers["accept-encoding"]);
+  const identity = Buffer.from(html, "utf8");
+  reply
+    .status(status)
+    .header("Content-Type", "text/html; charset=utf-8")
+    .header("Cache-Control", "no-store")
+    .header("Vary", "Accept-Encoding");
+  if (encoding === "identity") return reply.send(identity);
+  reply.header("Content-Encoding", encoding);
+  return reply.send(
+    encoding === "br"
+      ? brotliCompressSync(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } })
+      : gzipSync(identity, { level: 6 }),
   );
 }
 

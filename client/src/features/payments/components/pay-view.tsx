@@ -16,6 +16,7 @@ import * as React from "react";
 import { Link, useLocation } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
+import { useHydrated } from "@/hooks/use-hydrated";
 import { isApiError } from "@/lib/api-client";
 import { networkName } from "@/lib/network-name";
 import { cn } from "@/lib/utils";
@@ -95,7 +96,10 @@ export function PayView({
     );
   }
   if (query.isError || !payment) {
-    const notFound = isApiError(query.error) && (query.error.status === 404 || query.error.status === 400);
+    // The server renders an unknown reference with its data as null (decision 017).
+    const notFound =
+      query.data === null ||
+      (isApiError(query.error) && (query.error.status === 404 || query.error.status === 400));
     return (
       <PayShell headerEnd={headerEnd}>
         <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
@@ -202,6 +206,8 @@ function PayShell({
 
 function StatusLine({ payment, live }: { payment: PublicPayment; live: boolean }) {
   const now = useNow();
+  // The payer's local time: the server does not know the zone, so it comes once hydrated (decision 017).
+  const hydrated = useHydrated();
   const left = new Date(payment.expiresAt).getTime() - now;
   const open = payment.status === "pending" || payment.status === "partial";
   const detail =
@@ -221,7 +227,7 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: boolean }
             "inline-flex items-center gap-1 tabular-nums",
             left < 60_000 ? "font-semibold text-destructive-emphasis" : "text-muted-foreground",
           )}
-          title={`Expires at ${new Date(payment.expiresAt).toLocaleString()}`}
+          title={hydrated ? `Expires at ${new Date(payment.expiresAt).toLocaleString()}` : undefined}
           data-testid="countdown"
         >
           <TimerOff aria-hidden="true" className="size-4" />
@@ -407,6 +413,7 @@ function TxLinks({ payment }: { payment: PublicPayment }) {
 function PaymentSuccess({ payment }: { payment: PublicPayment }) {
   const late = payment.status === "paid_late";
   const network = useNetworkName(payment.chainId);
+  const hydrated = useHydrated();
   return (
     <div className="flex flex-col items-center gap-3 py-2 text-center">
       <CircleCheck aria-hidden="true" className="size-14 text-success" />
@@ -414,7 +421,7 @@ function PaymentSuccess({ payment }: { payment: PublicPayment }) {
       <p className="font-semibold text-lg">Thank You!</p>
       <p className="text-sm">
         Received <Amount value={payment.amountReceived} className="font-semibold" />
-        {payment.completedAt ? ` on ${new Date(payment.completedAt).toLocaleString()}` : ""}.
+        {payment.completedAt && hydrated ? ` on ${new Date(payment.completedAt).toLocaleString()}` : ""}.
       </p>
       {late ? (
         <p className="flex gap-2 rounded-md bg-warning p-2 text-left text-sm text-warning-foreground">

@@ -1,24 +1,19 @@
-import * as React from "react";
+import { qrQueryKey } from "@common/payments";
+import type { QrSvg } from "@common/qr";
+import { useQuery } from "@tanstack/react-query";
 import { cn } from "@/lib/utils";
 
 /** The QR modules of `text` (true = dark), with a 4-module quiet zone: what every scanner reads. */
 export async function qrMatrix(text: string): Promise<{ data: boolean[][]; size: number }> {
   // The encoder loads on first use only: it is never part of the entry chunk.
-  const { encode } = await import("uqr");
-  const { data, size } = encode(text, { ecc: "M", border: 4 });
-  return { data, size };
+  const { qrModules } = await import("@common/qr");
+  return qrModules(text);
 }
 
 /** The modules of a QR code as one SVG path (dark on white). */
-export async function qrSvg(text: string): Promise<{ path: string; size: number }> {
-  const { data, size } = await qrMatrix(text);
-  let path = "";
-  data.forEach((row, y) => {
-    row.forEach((dark, x) => {
-      if (dark) path += `M${x} ${y}h1v1h-1z`;
-    });
-  });
-  return { path, size };
+export async function qrSvg(text: string): Promise<QrSvg> {
+  const { qrSvgPath } = await import("@common/qr");
+  return qrSvgPath(text);
 }
 
 export function svgMarkup({ path, size }: { path: string; size: number }, scale = 10): string {
@@ -77,17 +72,13 @@ export function QrCode({
   label: string;
   className?: string;
 }) {
-  const [qr, setQr] = React.useState<{ path: string; size: number } | null>(null);
-  React.useEffect(() => {
-    let cancelled = false;
-    qrSvg(value).then(
-      (result) => !cancelled && setQr(result),
-      (error) => console.warn("QR code could not be drawn", error),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [value]);
+  // A server-rendered pay page arrives with its code in the query cache, so it is drawn in the first render.
+  const qr =
+    useQuery({
+      queryKey: qrQueryKey(value),
+      queryFn: () => qrSvg(value),
+      staleTime: Number.POSITIVE_INFINITY,
+    }).data ?? null;
   return (
     <div
       data-slot="qr-code"
