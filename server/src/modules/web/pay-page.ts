@@ -70,7 +70,10 @@ export async function renderPayPage(
         title: "Pay",
         description: `Payment request from ${payment.merchant.name}, in ${payment.token.symbol}.`,
       }
-    : { title: "Pay", description: "No payment has this link: check it with the merchant, and send nothing." };
+    : {
+        title: "Pay",
+        description: "No payment has this link: check it with the merchant, and send nothing.",
+      };
   const pageUrl = `${sources.origin}${url.path}${url.search ? `?${url.search}` : ""}`;
   const html = pageHtmlText(sources.index, meta, pageUrl, sources.origin, {
     body: markup === null ? undefined : { markup, data },
