@@ -25,6 +25,8 @@ export type PaymentsPluginOptions = {
   now?: () => Date;
   runtime?: Partial<PaymentsRuntimeOptions>;
   onRuntime: (runtime: PaymentsRuntime) => void;
+  /** Called after every commit that wrote outbox events here (wakes the webhook and email runner at once). */
+  onEventsCommitted?: () => void;
 };
 
 /** Merchants, payment requests, the indexer and the live channel's payment subscriptions. */
@@ -42,6 +44,7 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
     notify: () => {
       publicCache?.invalidate(null);
       runtime?.live.notify();
+      options.onEventsCommitted?.();
     },
     inboxChanged: (merchantIds) => runtime?.live.publishInbox(merchantIds),
   };
