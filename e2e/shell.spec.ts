@@ -37,6 +37,7 @@ const MAIN_LINKS = [
   ["/buy-cpxtb", "Buy CPXTB Tokens"],
   ["/payments", "Payment History"],
   ["/reports", "Reports & Analytics"],
+  ["/webhooks", "Webhooks"],
   ["/settings", "Settings"],
   ["/blog", "Blog"],
   ["/contact", "Contact Us"],
