@@ -143,9 +143,31 @@ export class NotificationsRuntime {
       });
       if (result.events < DISPATCH_BATCH) break;
     }
-    await this.pumpWebhooks();
+    await this.refill();
     await this.sendDueEmails();
   }
+
+  private pumping: Promise<void> | null = null;
+  private pumpAgain = false;
+
+  /** Claims due deliveries into the free slots (one claim at a time; once more if asked meanwhile). */
+  private refill = (): Promise<void> => {
+    if (this.stopped) return Promise.resolve();
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return this.pumping;
+    }
+    this.pumping = this.pumpWebhooks()
+      .catch((error) => this.deps.log.warn({ err: error }, "webhooks: claim failed"))
+      .finally(() => {
+        this.pumping = null;
+        if (this.pumpAgain) {
+          this.pumpAgain = false;
+          void this.refill();
+        }
+      });
+    return this.pumping;
+  };
 
   // ---- Webhooks ----
 
@@ -159,8 +181,9 @@ export class NotificationsRuntime {
           .catch((error) => this.deps.log.warn({ err: error }, "webhooks: attempt failed"))
           .finally(() => {
             this.inFlight.delete(task);
-            // A slot is free (and a retry at once may be due).
-            this.wake();
+            // Slots are refilled in batches (half the slots free, or all of them): one claim per batch, not
+            // one per delivery. A retry due at once is claimed then too.
+            if (this.inFlight.size <= this.options.concurrency / 2) void this.refill();
           });
         this.inFlight.add(task);
       }
