@@ -142,8 +142,8 @@ const envSchema = z.object({
   PAYPAL_CLIENT_SECRET: optionalString,
   PAYPAL_API_BASE: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   /**
-   * Lets webhook endpoints be http:// and point at loopback or private addresses (development and tests only:
-   * in production it would let a merchant make the server call its own network; decision 016).
+   * Lets webhook endpoints be http:// and point at loopback or private addresses. For development and tests (the
+   * e2e server sets it); in production it would let a merchant make the server call its own network (decision 016).
    */
   WEBHOOKS_ALLOW_PRIVATE: withDefault(
     z.enum(["true", "false"]).transform((v) => v === "true"),

@@ -399,10 +399,10 @@ describe("SSRF protection (WEBHOOKS_ALLOW_PRIVATE off)", () => {
 
   it("refuses again at send time, after DNS (an address that changed since it was saved)", async () => {
     const endpoint = await addEndpoint(strict, owner.cookie, "https://93.184.215.14/hook");
-    // The stored target now points at loopback (as a rebinding DNS answer would): the send is refused.
+    // The stored target now resolves to loopback (as a rebinding DNS answer would): refused after DNS at send time.
     await strict.database.db
       .update(webhookEndpoints)
-      .set({ url: `${receiver.url.replace("http:", "https:")}/rebound` })
+      .set({ url: `${receiver.url.replace("http://127.0.0.1", "https://localhost")}/rebound` })
       .where(eq(webhookEndpoints.id, endpoint.id));
     await api(strict, owner.cookie).post(`/api/merchant/webhooks/${endpoint.id}/test`);
     const [delivery] = await waitUntil(
