@@ -105,6 +105,8 @@ export class NotificationsRuntime {
     if (this.pollTimer) clearTimeout(this.pollTimer);
     this.pollTimer = null;
     await this.running?.catch(() => {});
+    await this.pumping;
+    await this.mailing;
     await Promise.all([...this.inFlight]);
   }
 
@@ -143,8 +145,30 @@ export class NotificationsRuntime {
       });
       if (result.events < DISPATCH_BATCH) break;
     }
+    // Neither waits for the other: a slow mail server never holds back a webhook, nor the next dispatch.
+    void this.mailLoop();
     await this.refill();
-    await this.sendDueEmails();
+  }
+
+  private mailing: Promise<void> | null = null;
+  private mailAgain = false;
+
+  private mailLoop(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.mailing) {
+      this.mailAgain = true;
+      return this.mailing;
+    }
+    this.mailing = this.sendDueEmails()
+      .catch((error) => this.deps.log.warn({ err: error }, "payment emails: pass failed"))
+      .finally(() => {
+        this.mailing = null;
+        if (this.mailAgain) {
+          this.mailAgain = false;
+          void this.mailLoop();
+        }
+      });
+    return this.mailing;
   }
 
   private pumping: Promise<void> | null = null;
