@@ -267,7 +267,7 @@ export class NotificationsRuntime {
     // A target refused after DNS (a private address) is refused again next time: no retry.
     const retry =
       !delivered &&
-      !(result.kind === "error" && result.unsafe && !result.error.includes("could not be resolved")) &&
+      !(result.kind === "error" && !result.retryable) &&
       isRetryable(statusCode) &&
       delivery.attempts < this.options.retryDelaysMs.length;
     const next = retry ? new Date(Date.now() + (this.options.retryDelaysMs[delivery.attempts] ?? 0)) : null;

@@ -7,7 +7,7 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
 
 export type SendResult =
   | { kind: "response"; statusCode: number; excerpt: string; durationMs: number }
-  | { kind: "error"; error: string; unsafe: boolean; durationMs: number };
+  | { kind: "error"; error: string; retryable: boolean; durationMs: number };
 
 export type WebhookRequest = { url: string; headers: Record<string, string>; body: string };
 
@@ -25,8 +25,14 @@ export async function sendWebhook(
   try {
     target = await resolveTarget(request.url, options.allowPrivate);
   } catch (error) {
-    const message = error instanceof UnsafeTargetError ? error.message : String(error);
-    return { kind: "error", error: message, unsafe: true, durationMs: Date.now() - started };
+    const unsafe = error instanceof UnsafeTargetError;
+    return {
+      kind: "error",
+      error: unsafe ? error.message : String(error),
+      // A refused address is refused again next time; a host that did not resolve may resolve later.
+      retryable: unsafe ? error.retryable : true,
+      durationMs: Date.now() - started,
+    };
   }
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
     if ((lookupOptions as { all?: boolean }).all)
@@ -87,7 +93,7 @@ export async function sendWebhook(
       finish({
         kind: "error",
         error: error.message.slice(0, 300),
-        unsafe: false,
+        retryable: true,
         durationMs: Date.now() - started,
       }),
     );

@@ -61,8 +61,15 @@ export function isPublicAddress(address: string): boolean {
   return !blocked.check(address, "ipv6");
 }
 
+/** A DNS answer slower than this counts as none (a save answers, a send is retried later). */
+const LOOKUP_TIMEOUT_MS = 5000;
+
+/** A target refused before connecting; `retryable` when the cause may pass (a host name that did not resolve). */
 export class UnsafeTargetError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
     this.name = "UnsafeTargetError";
   }
@@ -101,13 +108,21 @@ export async function resolveTarget(raw: string, allowPrivate: boolean): Promise
   let addresses: { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      addresses = await lookup(host, { all: true, verbatim: true });
+      addresses = await Promise.race([
+        lookup(host, { all: true, verbatim: true }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("timeout")), LOOKUP_TIMEOUT_MS);
+        }),
+      ]);
     } catch {
-      throw new UnsafeTargetError(`The host ${host} could not be resolved.`);
+      throw new UnsafeTargetError(`The host ${host} could not be resolved.`, true);
+    } finally {
+      clearTimeout(timer);
     }
   }
-  if (addresses.length === 0) throw new UnsafeTargetError(`The host ${host} could not be resolved.`);
+  if (addresses.length === 0) throw new UnsafeTargetError(`The host ${host} could not be resolved.`, true);
   if (!allowPrivate) {
     const bad = addresses.find((a) => !isPublicAddress(a.address));
     if (bad)
