@@ -6,6 +6,7 @@ import { connectChain } from "../src/chain/service.ts";
 import { testConfig } from "../src/config.ts";
 import type { Database } from "../src/db/client.ts";
 import { webhookEndpoints } from "../src/db/schema.ts";
+import { isPublicAddress } from "../src/modules/webhooks/ssrf.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
 import { createTestApp, createTestDatabase } from "./helpers.ts";
 import {
@@ -418,5 +419,34 @@ describe("SSRF protection (WEBHOOKS_ALLOW_PRIVATE off)", () => {
     expect(delivery!.lastError).toMatch(/private or reserved address/);
     expect(delivery!.attempts).toBe(1);
     expect(receiver.at("/rebound")).toHaveLength(0);
+  });
+});
+
+describe("address checks", () => {
+  it.each([
+    ["8.8.8.8", true],
+    ["93.184.215.14", true],
+    ["2606:4700:4700::1111", true],
+    ["127.0.0.1", false],
+    ["10.0.0.1", false],
+    ["172.16.5.4", false],
+    ["172.32.0.1", true],
+    ["192.168.0.1", false],
+    ["100.64.1.1", false],
+    ["169.254.169.254", false],
+    ["0.0.0.0", false],
+    ["224.0.0.251", false],
+    ["255.255.255.255", false],
+    ["::", false],
+    ["::1", false],
+    ["fe80::1", false],
+    ["fd00:ec2::254", false],
+    ["ff02::1", false],
+    ["::ffff:127.0.0.1", false],
+    ["::ffff:7f00:1", false],
+    ["::ffff:8.8.8.8", true],
+    ["not-an-ip", false],
+  ])("%s is public: %s", (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
   });
 });
