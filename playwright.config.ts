@@ -70,6 +70,8 @@ export default defineConfig({
       REDIS_URL: "",
       // The embedded chain can be slow to answer on a busy CI machine: don't give up at 4 s.
       RPC_TIMEOUT_MS: "20000",
+      // Webhook endpoints in e2e/webhooks.spec.ts are receivers the test starts on loopback.
+      WEBHOOKS_ALLOW_PRIVATE: "true",
     },
   },
 });

@@ -10,14 +10,15 @@ import DevToken from "../contracts/artifacts/DevToken.json" with { type: "json" 
 import { buildApp } from "../server/src/app.ts";
 import { demoAccount } from "../server/src/chain/dev-chain.ts";
 import { startEmbeddedChain } from "../server/src/chain/embedded.ts";
-import { testConfig } from "../server/src/config.ts";
+import { type Config, testConfig } from "../server/src/config.ts";
 import { openDatabase } from "../server/src/db/client.ts";
 
 export type PaymentsBench = Awaited<ReturnType<typeof setUpPaymentsBench>>;
 
-export async function setUpPaymentsBench() {
+export async function setUpPaymentsBench(options: { configure?: (config: Config) => void } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "cpxtb-bench-payments-"));
   const config = testConfig({ clientDist: "/nonexistent", dataDir });
+  options.configure?.(config);
   for (const group of Object.keys(config.rateLimits) as (keyof typeof config.rateLimits)[]) {
     config.rateLimits[group] = { limit: 1e9, windowMs: 60_000 };
   }

@@ -148,6 +148,7 @@ const ROUTES = [
   "/buy-cpxtb",
   "/reports",
   "/payments",
+  "/webhooks",
   "/settings",
   "/presentation",
   "/no/such/page",

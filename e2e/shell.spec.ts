@@ -26,6 +26,7 @@ const ROUTES: { path: string; heading: string | RegExp; title: string }[] = [
   { path: "/buy-cpxtb", heading: "Buy CPXTB Tokens", title: `Buy CPXTB Tokens · ${APP}` },
   { path: "/reports", heading: "Reports & Analytics", title: `Reports & Analytics · ${APP}` },
   { path: "/payments", heading: "Payment History", title: `Payment History · ${APP}` },
+  { path: "/webhooks", heading: "Webhooks", title: `Webhooks · ${APP}` },
   { path: "/settings", heading: "Settings", title: `Settings · ${APP}` },
   { path: "/presentation", heading: "Platform Presentation", title: `Platform Presentation · ${APP}` },
   { path: "/no/such/page", heading: "Page not found", title: `Page not found · ${APP}` },
@@ -37,6 +38,7 @@ const MAIN_LINKS = [
   ["/buy-cpxtb", "Buy CPXTB Tokens"],
   ["/payments", "Payment History"],
   ["/reports", "Reports & Analytics"],
+  ["/webhooks", "Webhooks"],
   ["/settings", "Settings"],
   ["/blog", "Blog"],
   ["/contact", "Contact Us"],
@@ -71,7 +73,7 @@ test.describe("routes", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Sign in or create an account" })).toBeVisible();
   });
 
-  for (const path of ["/payments", "/reports", "/profile"]) {
+  for (const path of ["/payments", "/reports", "/webhooks", "/profile"]) {
     test(`${path} asks a signed-out visitor to sign in`, async ({ page }) => {
       await page.goto(path);
       const prompt = page.getByTestId("sign-in-prompt");

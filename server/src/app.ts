@@ -27,6 +27,8 @@ import { chainConfigView, chainRoutes } from "./modules/chain/routes.ts";
 import { claimRoutes } from "./modules/claims/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { liveUsersPlugin } from "./modules/live-users/plugin.ts";
+import { notificationsPlugin } from "./modules/notifications/plugin.ts";
+import type { NotificationsOptions, NotificationsRuntime } from "./modules/notifications/runtime.ts";
 import { paymentsPlugin } from "./modules/payments/plugin.ts";
 import type { PaymentsRuntime, PaymentsRuntimeOptions } from "./modules/payments/runtime.ts";
 import { treasuryPlugin } from "./modules/treasury/plugin.ts";
@@ -74,6 +76,8 @@ export type AppDeps = {
   extraRoutes?: (app: FastifyZod) => Promise<void>;
   /** Payments: a clock tests can move, and indexer timings. */
   payments?: { now?: () => Date; runtime?: Partial<PaymentsRuntimeOptions> };
+  /** Webhook and payment-email runner timings (tests shorten the retry schedule). */
+  notifications?: Partial<NotificationsOptions>;
   /** Treasury: a clock and hooks tests use. */
   treasury?: Partial<TreasuryOptions>;
 };
@@ -83,6 +87,8 @@ export type App = FastifyInstance & {
   database: Database;
   chain: Chain | null;
   payments: PaymentsRuntime;
+  /** Webhook deliveries and payment emails; main.ts starts it (tests start it when they need it). */
+  notifications: NotificationsRuntime;
   /** Null without a chain or TREASURY_PRIVATE_KEY. main.ts starts it; tests run passes with `runOnce`. */
   treasury: TreasuryRuntime | null;
   routeIndex: ReturnType<typeof trackRoutes>;
@@ -207,6 +213,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     onPublicRead: (read) => {
       publicRead = read;
     },
+    onEventsCommitted: () => notifications?.wake(),
   });
   const mailer =
     deps.mailer ??
@@ -217,6 +224,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       log: app.log,
       logText: config.env !== "production",
     });
+  let notifications: NotificationsRuntime | null = null;
+  await app.register(notificationsPlugin, {
+    config,
+    database,
+    sharedState,
+    mailer,
+    tokenSymbol: chain?.token.symbol ?? "CPXTB",
+    options: deps.notifications,
+    onRuntime: (runtime) => {
+      notifications = runtime;
+      app.decorate("notifications", runtime);
+    },
+  });
   await app.register(treasuryPlugin, {
     config,
     database,

@@ -141,6 +141,14 @@ const envSchema = z.object({
   PAYPAL_CLIENT_ID: optionalString,
   PAYPAL_CLIENT_SECRET: optionalString,
   PAYPAL_API_BASE: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /**
+   * Lets webhook endpoints be http:// and point at loopback or private addresses. For development and tests (the
+   * e2e server sets it); in production it would let a merchant make the server call its own network (decision 016).
+   */
+  WEBHOOKS_ALLOW_PRIVATE: withDefault(
+    z.enum(["true", "false"]).transform((v) => v === "true"),
+    "false",
+  ),
 });
 
 function decimalString() {
@@ -216,6 +224,12 @@ export type Config = {
   /** Transaction links: `${explorerUrl}/tx/${hash}`; none on the embedded chain. */
   explorerUrl: string | undefined;
   paypal: { clientId: string; clientSecret: string; apiBase: string } | undefined;
+  webhooks: WebhooksConfig;
+};
+
+export type WebhooksConfig = {
+  /** http:// and loopback/private targets allowed (WEBHOOKS_ALLOW_PRIVATE; never in production). */
+  allowPrivate: boolean;
 };
 
 export type TreasuryConfig = {
@@ -332,6 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             apiBase: e.PAYPAL_API_BASE.replace(/\/$/, ""),
           }
         : undefined,
+    webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE },
   };
 }
 

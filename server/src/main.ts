@@ -43,6 +43,8 @@ async function main() {
   const address = await app.listen({ host: config.host, port: config.port });
   // The indexer and the expiry job (on the one instance that holds the engine lock); stopped by app.close().
   app.payments.start();
+  // Webhook deliveries and payment emails, on every instance (work is claimed, never done twice).
+  app.notifications.start();
   // The treasury sender and the purchase scanner (on the one instance that holds the treasury lock).
   app.treasury?.start();
   const url = config.publicUrlFromListen

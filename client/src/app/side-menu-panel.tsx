@@ -18,6 +18,7 @@ import {
   Store,
   Sun,
   UserRound,
+  Webhook,
 } from "lucide-react";
 import type * as React from "react";
 import { Link, useLocation } from "wouter";
@@ -40,6 +41,7 @@ export const MAIN_LINKS: MenuLink[] = [
   { href: "/buy-cpxtb", label: "Buy CPXTB Tokens", icon: Coins },
   { href: "/payments", label: "Payment History", icon: History },
   { href: "/reports", label: "Reports & Analytics", icon: ChartColumn },
+  { href: "/webhooks", label: "Webhooks", icon: Webhook },
   { href: "/settings", label: "Settings", icon: Settings },
   { href: "/blog", label: "Blog", icon: Newspaper },
   { href: "/contact", label: "Contact Us", icon: Mail },

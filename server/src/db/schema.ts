@@ -329,8 +329,16 @@ export const paymentEvents = pgTable(
     type: text("type").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     publishedAt: timestamp("published_at", { withTimezone: true }),
+    /**
+     * When the event's webhook deliveries and emails were stored (decision 016); null while they have not been.
+     * Claimed like `publishedAt`: each event by exactly one dispatcher, in the transaction that stores its rows.
+     */
+    dispatchedAt: timestamp("dispatched_at", { withTimezone: true }),
   },
-  (t) => [index("payment_events_unpublished_idx").on(t.seq).where(sql`${t.publishedAt} is null`)],
+  (t) => [
+    index("payment_events_unpublished_idx").on(t.seq).where(sql`${t.publishedAt} is null`),
+    index("payment_events_undispatched_idx").on(t.seq).where(sql`${t.dispatchedAt} is null`),
+  ],
 );
 
 /** Indexer checkpoints: the hash of each block the indexer ended a range on (the newest is the cursor). */
@@ -597,5 +605,102 @@ export const tokenClaims = pgTable(
     index("token_claims_wallet_idx").on(t.walletAddress, t.createdAt),
     index("token_claims_device_idx").on(t.deviceId, t.createdAt),
     index("token_claims_ip_idx").on(t.ip, t.createdAt),
+  ],
+);
+
+// ---- Webhooks and payment emails (docs/decisions/016-webhooks.md) ----
+
+/**
+ * A merchant's webhook endpoint. The signing secret must be recoverable to sign, so it is stored as is (there is
+ * no key to encrypt it with yet; decision 016); it is returned once, at creation or rotation. During a rotation's
+ * overlap window the previous secret signs too.
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    events: text("events").array().notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    /** Why the server disabled it (an endpoint that answered 410); null when the merchant did, or enabled. */
+    disabledReason: text("disabled_reason"),
+    secret: text("secret").notNull(),
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: timestamp("previous_secret_expires_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("webhook_endpoints_merchant_idx").on(t.merchantId, t.createdAt)],
+);
+
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+
+/**
+ * One event to one endpoint: stored before it is sent, one `webhook-id` (`messageId`) for all its attempts.
+ * `eventId` is null for a test event. Claimed by a runner with FOR UPDATE SKIP LOCKED, then leased
+ * (`lockedUntil`) while the request is in flight: a runner that dies mid-send leaves it to be retried.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    messageId: text("message_id").notNull().unique(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    merchantId: text("merchant_id").notNull(),
+    eventId: text("event_id"),
+    eventType: text("event_type").notNull(),
+    /** The JSON body, fixed when the delivery is stored: every attempt sends the same bytes. */
+    body: text("body").notNull(),
+    status: text("status", { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    /** The start of the last answer's body (at most 1 KB). */
+    lastResponse: text("last_response"),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_endpoint_key").on(t.eventId, t.endpointId),
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+  ],
+);
+
+/**
+ * Payment emails (the merchant's notification, the payer's receipt): one row per (event, recipient kind),
+ * unique, stored with the event's dispatch; sent once (a send whose lease ran out is tried again).
+ */
+export const paymentEmails = pgTable(
+  "payment_emails",
+  {
+    id: text("id").primaryKey(),
+    eventId: text("event_id").notNull(),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["merchant", "payer"] }).notNull(),
+    recipient: text("recipient").notNull(),
+    status: text("status", { enum: ["pending", "sent", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("payment_emails_event_kind_key").on(t.eventId, t.kind),
+    index("payment_emails_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
   ],
 );

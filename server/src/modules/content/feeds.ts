@@ -77,6 +77,7 @@ const PRIVATE_PATHS = [
   "/settings",
   "/payments",
   "/reports",
+  "/webhooks",
   "/pay/",
   "/payment/",
   "/easy-payment",

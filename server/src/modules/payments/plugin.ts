@@ -28,6 +28,8 @@ export type PaymentsPluginOptions = {
   onRuntime: (runtime: PaymentsRuntime) => void;
   /** Receives the public read (`GET /api/payments/public/:reference`'s cached view): the pay page renders it. */
   onPublicRead?: (read: (reference: string) => Promise<PublicPayment>) => void;
+  /** Called after every commit that wrote outbox events here (wakes the webhook and email runner at once). */
+  onEventsCommitted?: () => void;
 };
 
 /** Merchants, payment requests, the indexer and the live channel's payment subscriptions. */
@@ -45,6 +47,7 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
     notify: () => {
       publicCache?.invalidate(null);
       runtime?.live.notify();
+      options.onEventsCommitted?.();
     },
     inboxChanged: (merchantIds) => runtime?.live.publishInbox(merchantIds),
   };

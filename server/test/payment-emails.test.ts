@@ -1,0 +1,155 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../src/app.ts";
+import { connectChain } from "../src/chain/service.ts";
+import { rowsOf } from "../src/db/client.ts";
+import { paymentEmails } from "../src/db/schema.ts";
+import { dispatchEvents } from "../src/modules/notifications/dispatch.ts";
+import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
+import { createTestApp } from "./helpers.ts";
+import { startMailCapture } from "./mail-capture.ts";
+import {
+  api,
+  chainTools,
+  createMerchant,
+  createPayment,
+  type PaymentJson,
+  paymentTestConfig,
+  type TestMerchant,
+} from "./payment-helpers.ts";
+
+const CONFIRMATIONS = 1;
+
+let chain: TestChain;
+let app: App;
+let tools: ReturnType<typeof chainTools>;
+let mail: Awaited<ReturnType<typeof startMailCapture>>;
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  tools = chainTools(chain);
+  mail = await startMailCapture();
+  const connected = await connectChain(
+    chainConfigFor(chain.url, chain.deployment, { confirmations: CONFIRMATIONS }),
+  );
+  app = await createTestApp(
+    { ...paymentTestConfig(), smtpUrl: mail.url, explorerUrl: "https://explorer.example" },
+    { chain: connected, notifications: { pollMs: 50, leaseMs: 300, emailRetryDelaysMs: [0, 100, 100] } },
+  );
+  await app.payments.indexer!.runOnce();
+});
+afterAll(async () => {
+  await mail?.close();
+  await chain?.stop();
+});
+
+async function complete(payment: PaymentJson, merchant: TestMerchant) {
+  const payer = await tools.payer();
+  await tools.pay(payer, merchant.wallet.address, payment.amountDueBase);
+  await app.payments.indexer!.runOnce();
+}
+
+const forTo = (to: string) => mail.messages.filter((m) => m.to.includes(to));
+const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+
+describe("payment emails", () => {
+  it("one notification to the merchant and one receipt to the payer per completed payment, values escaped", async () => {
+    app.notifications.start();
+    const merchant = await createMerchant(app, {
+      contactEmail: "shop-1@example.com",
+      name: "Tom & Jerry's <Shop>",
+    });
+    const payment = await createPayment(app, merchant.cookie, {
+      orderId: "A<1>&2",
+      description: '<script>alert("x")</script>',
+      payerEmail: "payer-1@example.com",
+    });
+    await complete(payment, merchant);
+    const note = await mail.waitFor("shop-1@example.com");
+    const receipt = await mail.waitFor("payer-1@example.com");
+    // Woken again and polled: still exactly one of each.
+    app.notifications.wake();
+    await settle();
+    expect(forTo("shop-1@example.com")).toHaveLength(1);
+    expect(forTo("payer-1@example.com")).toHaveLength(1);
+
+    for (const m of [note, receipt]) {
+      expect(m.raw).toMatch(/Content-Type: text\/plain/i);
+      const html = m.raw.split(/Content-Type: text\/html/i)[1] ?? "";
+      expect(html).toContain("<table");
+      expect(html).not.toContain("<script>");
+      expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+      expect(html).toContain("Tom &amp; Jerry&#39;s &lt;Shop&gt;");
+      expect(m.raw).toContain(payment.reference);
+    }
+    expect(note.raw).toContain("A&lt;1&gt;&amp;2");
+    expect(note.raw).toMatch(/Subject: Payment received/);
+    expect(note.raw).toContain("https://explorer.example/tx/0x");
+    expect(note.raw).toContain("/payments");
+    expect(note.raw).toMatch(/Rate: 1 CPXTB = \$/);
+    expect(receipt.raw).toContain(`/pay/${payment.reference}`);
+  });
+
+  it("no payer receipt without payerEmail; nothing for a payment that does not complete", async () => {
+    const merchant = await createMerchant(app, { contactEmail: "shop-2@example.com" });
+    const paid = await createPayment(app, merchant.cookie);
+    await createPayment(app, merchant.cookie, { payerEmail: "never@example.com" });
+    await complete(paid, merchant);
+    await mail.waitFor("shop-2@example.com");
+    await settle();
+    expect(forTo("shop-2@example.com")).toHaveLength(1);
+    expect(forTo("never@example.com")).toHaveLength(0);
+    const rows = await app.database.db
+      .select({ kind: paymentEmails.kind })
+      .from(paymentEmails)
+      .where(eq(paymentEmails.paymentId, paid.id));
+    expect(rows).toEqual([{ kind: "merchant" }]);
+  });
+
+  it("none when the owner turned payment emails off (neither notification nor receipt)", async () => {
+    const merchant = await createMerchant(app, { contactEmail: "shop-3@example.com" });
+    const off = await api(app, merchant.cookie).patch("/api/user/preferences", {
+      notifyPaymentEmails: false,
+    });
+    expect(off.statusCode).toBe(200);
+    const payment = await createPayment(app, merchant.cookie, { payerEmail: "payer-3@example.com" });
+    await complete(payment, merchant);
+    // The completion event was dispatched (so the runner did look at it) and stored no email.
+    await settle();
+    const events = await app.database.db.execute(
+      sql`select type, dispatched_at from payment_events where payment_id = ${payment.id} and type = 'payment.completed'`,
+    );
+    expect(rowsOf<{ dispatched_at: unknown }>(events)[0]?.dispatched_at).toBeTruthy();
+    const rows = await app.database.db
+      .select()
+      .from(paymentEmails)
+      .where(eq(paymentEmails.paymentId, payment.id));
+    expect(rows).toEqual([]);
+    expect(forTo("shop-3@example.com")).toHaveLength(0);
+    expect(forTo("payer-3@example.com")).toHaveLength(0);
+  });
+
+  it("a send claimed by a runner that died is sent once by another, after the lease", async () => {
+    await app.notifications.stop();
+    const merchant = await createMerchant(app, { contactEmail: "shop-4@example.com" });
+    const payment = await createPayment(app, merchant.cookie);
+    await complete(payment, merchant);
+    await dispatchEvents(app.database.db, { limit: 100, baseUrl: "http://localhost" });
+    // A runner claimed it (the attempt counted, leased) and died before sending.
+    await app.database.db
+      .update(paymentEmails)
+      .set({ attempts: 1, lockedUntil: sql`now() + interval '1500 milliseconds'` })
+      .where(eq(paymentEmails.paymentId, payment.id));
+    app.notifications.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(forTo("shop-4@example.com")).toHaveLength(0);
+    await mail.waitFor("shop-4@example.com");
+    await settle();
+    expect(forTo("shop-4@example.com")).toHaveLength(1);
+    const [row] = await app.database.db
+      .select()
+      .from(paymentEmails)
+      .where(eq(paymentEmails.paymentId, payment.id));
+    expect(row).toMatchObject({ status: "sent", attempts: 2 });
+  });
+});

@@ -1,0 +1,452 @@
+import { WEBHOOK_EVENTS } from "@common/webhooks.ts";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, buildApp } from "../src/app.ts";
+import { connectChain } from "../src/chain/service.ts";
+import { testConfig } from "../src/config.ts";
+import type { Database } from "../src/db/client.ts";
+import { webhookEndpoints } from "../src/db/schema.ts";
+import { isPublicAddress } from "../src/modules/webhooks/ssrf.ts";
+import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
+import { createTestApp, createTestDatabase } from "./helpers.ts";
+import {
+  api,
+  chainTools,
+  createMerchant,
+  createPayment,
+  paymentTestConfig,
+  type TestMerchant,
+} from "./payment-helpers.ts";
+import { type ReceivedWebhook, startReceiver, verifySignature } from "./webhook-receiver.ts";
+
+const FAST = { retryDelaysMs: [0, 150, 150, 150], pollMs: 50 };
+const CONFIRMATIONS = 2;
+
+let chain: TestChain;
+let app: App;
+let tools: ReturnType<typeof chainTools>;
+let merchant: TestMerchant;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+type Endpoint = { id: string; secret: string; url: string; events: string[]; enabled: boolean };
+
+async function addEndpoint(target: App, cookie: string, url: string, events: string[] = [...WEBHOOK_EVENTS]) {
+  const res = await api(target, cookie).post("/api/merchant/webhooks", { url, events });
+  if (res.statusCode !== 201) throw new Error(`endpoint failed: ${res.statusCode} ${res.body}`);
+  return res.json() as Endpoint;
+}
+
+async function deliveries(target: App, cookie: string, endpointId: string) {
+  const res = await api(target, cookie).get(`/api/merchant/webhooks/${endpointId}/deliveries`);
+  expect(res.statusCode).toBe(200);
+  return res.json().items as {
+    id: string;
+    messageId: string;
+    status: string;
+    attempts: number;
+    lastStatusCode: number | null;
+    eventType: string;
+  }[];
+}
+
+async function waitUntil<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Every request to `path` carries a signature the receiver's own HMAC code accepts. */
+function expectSigned(requests: ReceivedWebhook[], secret: string) {
+  expect(requests.length).toBeGreaterThan(0);
+  for (const r of requests) {
+    expect(r.id).toMatch(/^msg_/);
+    expect(r.timestamp).toMatch(/^\d{10}$/);
+    expect(Math.abs(Number(r.timestamp) - Date.now() / 1000)).toBeLessThan(60);
+    expect(verifySignature(secret, r)).toBe(true);
+  }
+}
+
+/** One event keeps one id across attempts; one id never carries two events. */
+function expectOneIdPerEvent(requests: ReceivedWebhook[]) {
+  const idsByBody = new Map<string, Set<string>>();
+  const bodiesById = new Map<string, Set<string>>();
+  for (const r of requests) {
+    idsByBody.set(r.body, (idsByBody.get(r.body) ?? new Set()).add(r.id));
+    bodiesById.set(r.id, (bodiesById.get(r.id) ?? new Set()).add(r.body));
+  }
+  for (const ids of idsByBody.values()) expect(ids.size).toBe(1);
+  for (const bodies of bodiesById.values()) expect(bodies.size).toBe(1);
+}
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  tools = chainTools(chain);
+  receiver = await startReceiver();
+  const connected = await connectChain(
+    chainConfigFor(chain.url, chain.deployment, { confirmations: CONFIRMATIONS }),
+  );
+  app = await createTestApp(
+    { ...paymentTestConfig(), webhooks: { allowPrivate: true } },
+    { chain: connected, notifications: FAST },
+  );
+  app.notifications.start();
+  merchant = await createMerchant(app);
+  await app.payments.indexer!.runOnce();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await chain?.stop();
+});
+
+describe("signed deliveries of payment events", () => {
+  it("created, processing and completed reach the endpoint, each signed and in the documented body", async () => {
+    const endpoint = await addEndpoint(app, merchant.cookie, `${receiver.url}/lifecycle`);
+    expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(endpoint.secret.slice(6), "base64")).toHaveLength(32);
+    const payment = await createPayment(app, merchant.cookie, { orderId: "order-42" });
+    const payer = await tools.payer();
+    await tools.pay(payer, merchant.wallet.address, payment.amountDueBase);
+    await app.payments.indexer!.runOnce();
+    await tools.mine(CONFIRMATIONS - 1);
+    await app.payments.indexer!.runOnce();
+    await receiver.waitFor(() => receiver.at("/lifecycle").some((r) => r.json.type === "payment.completed"));
+    const got = receiver.at("/lifecycle");
+    expect(got.map((r) => r.json.type)).toEqual([
+      "payment.created",
+      "payment.processing",
+      "payment.completed",
+    ]);
+    expectSigned(got, endpoint.secret);
+    expectOneIdPerEvent(got);
+    expect(new Set(got.map((r) => r.id)).size).toBe(3);
+    const completed = got[2]!;
+    expect(completed.headers["content-type"]).toBe("application/json");
+    expect(completed.json.timestamp).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(completed.json.data).toMatchObject({
+      id: payment.id,
+      reference: payment.reference,
+      orderId: "order-42",
+      status: "completed",
+      amountReceivedBase: payment.amountDueBase,
+    });
+    expect(got[0]!.json.data).toMatchObject({ status: "pending" });
+    const log = await waitUntil(
+      () => deliveries(app, merchant.cookie, endpoint.id),
+      (items) => items.length === 3 && items.every((d) => d.status === "delivered"),
+    );
+    expect(log.every((d) => d.attempts === 1 && d.lastStatusCode === 200)).toBe(true);
+  });
+
+  it("only the subscribed events are sent", async () => {
+    const endpoint = await addEndpoint(app, merchant.cookie, `${receiver.url}/only-created`, [
+      "payment.expired",
+    ]);
+    await createPayment(app, merchant.cookie);
+    const test = await api(app, merchant.cookie).post(`/api/merchant/webhooks/${endpoint.id}/test`);
+    expect(test.statusCode).toBe(201);
+    await receiver.waitFor(() => receiver.at("/only-created").length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.at("/only-created").map((r) => r.json.type)).toEqual(["webhook.test"]);
+  });
+
+  it("retries on 500 then succeeds, with the same webhook-id each time", async () => {
+    receiver.script("/flaky", [500, 503]);
+    const endpoint = await addEndpoint(app, merchant.cookie, `${receiver.url}/flaky`, ["payment.created"]);
+    await createPayment(app, merchant.cookie);
+    await receiver.waitFor(() => receiver.at("/flaky").length >= 3);
+    const got = receiver.at("/flaky");
+    expect(got).toHaveLength(3);
+    expect(new Set(got.map((r) => r.id)).size).toBe(1);
+    expectSigned(got, endpoint.secret);
+    // The second and third attempts waited for the (test) backoff.
+    expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(100);
+    const [delivery] = await waitUntil(
+      () => deliveries(app, merchant.cookie, endpoint.id),
+      (items) => items[0]?.status === "delivered",
+    );
+    expect(delivery).toMatchObject({ attempts: 3, lastStatusCode: 200, messageId: got[0]!.id });
+  });
+
+  it("a 4xx other than 408/429 fails at once; the merchant replays it with the same id", async () => {
+    receiver.script("/bad-request", [400]);
+    const endpoint = await addEndpoint(app, merchant.cookie, `${receiver.url}/bad-request`);
+    await api(app, merchant.cookie).post(`/api/merchant/webhooks/${endpoint.id}/test`);
+    const [failed] = await waitUntil(
+      () => deliveries(app, merchant.cookie, endpoint.id),
+      (items) => items[0]?.status === "failed",
+    );
+    expect(failed).toMatchObject({ attempts: 1, lastStatusCode: 400 });
+    const replay = await api(app, merchant.cookie).post(
+      `/api/merchant/webhook-deliveries/${failed!.id}/replay`,
+    );
+    expect(replay.statusCode).toBe(200);
+    await waitUntil(
+      () => deliveries(app, merchant.cookie, endpoint.id),
+      (items) => items[0]?.status === "delivered",
+    );
+    const got = receiver.at("/bad-request");
+    expect(got).toHaveLength(2);
+    expect(got[0]!.id).toBe(got[1]!.id);
+  });
+
+  it("an endpoint answering 410 is disabled and gets nothing more", async () => {
+    receiver.script("/gone", [410]);
+    const endpoint = await addEndpoint(app, merchant.cookie, `${receiver.url}/gone`, ["payment.created"]);
+    await createPayment(app, merchant.cookie);
+    await receiver.waitFor(() => receiver.at("/gone").length >= 1);
+    const list = await waitUntil(
+      async () => (await api(app, merchant.cookie).get("/api/merchant/webhooks")).json().items as Endpoint[],
+      (items) => items.find((e) => e.id === endpoint.id)?.enabled === false,
+    );
+    expect(list.find((e) => e.id === endpoint.id)).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringMatching(/410/),
+    });
+    await createPayment(app, merchant.cookie);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(receiver.at("/gone")).toHaveLength(1);
+  });
+
+  it("rotating the secret signs with both during the overlap; the secret is in no later response", async () => {
+    const endpoint = await addEndpoint(app, merchant.cookie, `${receiver.url}/rotate`);
+    const rotated = await api(app, merchant.cookie).post(
+      `/api/merchant/webhooks/${endpoint.id}/rotate-secret`,
+    );
+    expect(rotated.statusCode).toBe(200);
+    const next = rotated.json() as Endpoint & { previousSecretExpiresAt: string };
+    expect(next.secret).not.toBe(endpoint.secret);
+    expect(new Date(next.previousSecretExpiresAt).getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    await api(app, merchant.cookie).post(`/api/merchant/webhooks/${endpoint.id}/test`);
+    await receiver.waitFor(() => receiver.at("/rotate").length >= 1);
+    const [got] = receiver.at("/rotate");
+    expect(got!.signatures).toHaveLength(2);
+    expect(verifySignature(endpoint.secret, { ...got!, signatures: [got!.signatures[1]!] })).toBe(true);
+    expect(verifySignature(next.secret, { ...got!, signatures: [got!.signatures[0]!] })).toBe(true);
+
+    const responses = [
+      await api(app, merchant.cookie).get("/api/merchant/webhooks"),
+      await api(app, merchant.cookie).patch(`/api/merchant/webhooks/${endpoint.id}`, {
+        events: ["payment.completed"],
+      }),
+      await api(app, merchant.cookie).get(`/api/merchant/webhooks/${endpoint.id}/deliveries`),
+      await api(app, merchant.cookie).post(`/api/merchant/webhooks/${endpoint.id}/test`),
+    ];
+    for (const res of responses) {
+      expect(res.statusCode).toBeLessThan(300);
+      expect(res.body).not.toContain(endpoint.secret.slice(6));
+      expect(res.body).not.toContain(next.secret.slice(6));
+      expect(res.body).not.toContain("whsec_");
+    }
+  });
+});
+
+describe("owner scoping", () => {
+  it("merchant B cannot see, change, test or replay merchant A's endpoints and deliveries", async () => {
+    const endpoint = await addEndpoint(app, merchant.cookie, `${receiver.url}/scoped`);
+    await api(app, merchant.cookie).post(`/api/merchant/webhooks/${endpoint.id}/test`);
+    const [delivery] = await waitUntil(
+      () => deliveries(app, merchant.cookie, endpoint.id),
+      (items) => items[0]?.status === "delivered",
+    );
+    const other = await createMerchant(app, { contactEmail: "b@example.com" });
+    const b = api(app, other.cookie);
+    const list = await b.get("/api/merchant/webhooks");
+    expect(list.statusCode).toBe(200);
+    expect(list.json().items).toEqual([]);
+    const refused = [
+      await b.patch(`/api/merchant/webhooks/${endpoint.id}`, { enabled: false }),
+      await b.post(`/api/merchant/webhooks/${endpoint.id}/rotate-secret`),
+      await b.post(`/api/merchant/webhooks/${endpoint.id}/test`),
+      await b.get(`/api/merchant/webhooks/${endpoint.id}/deliveries`),
+      await b.post(`/api/merchant/webhook-deliveries/${delivery!.id}/replay`),
+      await app.inject({
+        method: "DELETE",
+        url: `/api/merchant/webhooks/${endpoint.id}`,
+        headers: { cookie: other.cookie },
+      }),
+    ];
+    for (const res of refused) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ error: { code: "NOT_FOUND" } });
+    }
+    expect((await deliveries(app, merchant.cookie, endpoint.id)).length).toBe(1);
+    const signedOut = await api(app).get("/api/merchant/webhooks");
+    expect(signedOut.statusCode).toBe(401);
+    const del = await app.inject({
+      method: "DELETE",
+      url: `/api/merchant/webhooks/${endpoint.id}`,
+      headers: { cookie: merchant.cookie },
+    });
+    expect(del.statusCode).toBe(200);
+  });
+});
+
+describe("durability", () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  const config = () =>
+    testConfig({ ...paymentTestConfig(), clientDist: "/nonexistent", webhooks: { allowPrivate: true } });
+
+  it("a restart in the middle of the retries still delivers, under the same id", async () => {
+    receiver.script("/restart", [500]);
+    const first = await buildApp(config(), {
+      database,
+      notifications: { retryDelaysMs: [0, 1500], pollMs: 50 },
+    });
+    first.notifications.start();
+    const owner = await createMerchant(first, { contactEmail: "restart@example.com" });
+    const endpoint = await addEndpoint(first, owner.cookie, `${receiver.url}/restart`);
+    await api(first, owner.cookie).post(`/api/merchant/webhooks/${endpoint.id}/test`);
+    await receiver.waitFor(() => receiver.at("/restart").length >= 1);
+    await waitUntil(
+      () => deliveries(first, owner.cookie, endpoint.id),
+      (items) => items[0]?.status === "pending" && items[0].attempts === 1,
+    );
+    await first.close();
+    const second = await buildApp(config(), {
+      database,
+      notifications: { retryDelaysMs: [0, 1500], pollMs: 50 },
+    });
+    try {
+      second.notifications.start();
+      await receiver.waitFor(() => receiver.at("/restart").length >= 2, 10_000);
+      const got = receiver.at("/restart");
+      expect(got).toHaveLength(2);
+      expect(got[1]!.id).toBe(got[0]!.id);
+      expectSigned(got, endpoint.secret);
+      const [delivery] = await waitUntil(
+        () => deliveries(second, owner.cookie, endpoint.id),
+        (items) => items[0]?.status === "delivered",
+      );
+      expect(delivery!.attempts).toBe(2);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("two runners at once deliver each event once", async () => {
+    const a = await buildApp(config(), { database, notifications: FAST });
+    const b = await buildApp(config(), { database, notifications: FAST });
+    try {
+      a.notifications.start();
+      b.notifications.start();
+      const owner = await createMerchant(a, { contactEmail: "two@example.com" });
+      const endpoint = await addEndpoint(a, owner.cookie, `${receiver.url}/two-runners`);
+      const sent = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          api(i % 2 ? a : b, owner.cookie).post(`/api/merchant/webhooks/${endpoint.id}/test`),
+        ),
+      );
+      expect(sent.every((r) => r.statusCode === 201)).toBe(true);
+      await receiver.waitFor(() => receiver.at("/two-runners").length >= 20);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const got = receiver.at("/two-runners");
+      expect(got).toHaveLength(20);
+      expect(new Set(got.map((r) => r.id)).size).toBe(20);
+      expectSigned(got, endpoint.secret);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe("SSRF protection (WEBHOOKS_ALLOW_PRIVATE off)", () => {
+  let strict: App;
+  let owner: TestMerchant;
+  beforeAll(async () => {
+    strict = await createTestApp(paymentTestConfig(), { notifications: FAST });
+    strict.notifications.start();
+    owner = await createMerchant(strict, { contactEmail: "ssrf@example.com" });
+  });
+
+  it.each([
+    "https://127.0.0.1/hook",
+    "https://10.1.2.3/hook",
+    "https://169.254.169.254/latest/meta-data",
+    "https://[::1]/hook",
+    "https://[::ffff:127.0.0.1]/hook",
+    "https://localhost/hook",
+    "https://192.168.1.1/hook",
+    "https://100.64.0.1/hook",
+    "https://[fd00::1]/hook",
+    "https://0.0.0.0/hook",
+    "http://93.184.215.14/hook",
+    "https://user:pass@93.184.215.14/hook",
+    "not a url",
+  ])("refuses %s at save time with a clear 400", async (url) => {
+    const res = await api(strict, owner.cookie).post("/api/merchant/webhooks", {
+      url,
+      events: ["payment.created"],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: "VALIDATION_ERROR" } });
+    expect(res.json().error.message.length).toBeGreaterThan(10);
+  });
+
+  it("refuses again at send time, after DNS (an address that changed since it was saved)", async () => {
+    const endpoint = await addEndpoint(strict, owner.cookie, "https://93.184.215.14/hook");
+    // The stored target now resolves to loopback (as a rebinding DNS answer would): refused after DNS at send time.
+    await strict.database.db
+      .update(webhookEndpoints)
+      .set({ url: `${receiver.url.replace("http://127.0.0.1", "https://localhost")}/rebound` })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    await api(strict, owner.cookie).post(`/api/merchant/webhooks/${endpoint.id}/test`);
+    const [delivery] = await waitUntil(
+      async () =>
+        (await api(strict, owner.cookie).get(`/api/merchant/webhooks/${endpoint.id}/deliveries`)).json()
+          .items as {
+          status: string;
+          lastError: string | null;
+          attempts: number;
+        }[],
+      (items) => items[0]?.status === "failed",
+    );
+    expect(delivery!.lastError).toMatch(/private or reserved address/);
+    expect(delivery!.attempts).toBe(1);
+    expect(receiver.at("/rebound")).toHaveLength(0);
+  });
+});
+
+describe("address checks", () => {
+  it.each([
+    ["8.8.8.8", true],
+    ["93.184.215.14", true],
+    ["2606:4700:4700::1111", true],
+    ["127.0.0.1", false],
+    ["10.0.0.1", false],
+    ["172.16.5.4", false],
+    ["172.32.0.1", true],
+    ["192.168.0.1", false],
+    ["100.64.1.1", false],
+    ["169.254.169.254", false],
+    ["0.0.0.0", false],
+    ["224.0.0.251", false],
+    ["255.255.255.255", false],
+    ["::", false],
+    ["::1", false],
+    ["fe80::1", false],
+    ["fd00:ec2::254", false],
+    ["ff02::1", false],
+    ["::ffff:127.0.0.1", false],
+    ["::ffff:7f00:1", false],
+    ["::ffff:8.8.8.8", true],
+    ["not-an-ip", false],
+  ])("%s is public: %s", (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+});
