@@ -27,6 +27,7 @@ export const CLIENT_ROUTES = [
   "/buy-cpxtb/orders/:id",
   "/reports",
   "/payments",
+  "/developers",
   "/settings",
   "/presentation",
 ] as const;

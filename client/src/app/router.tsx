@@ -28,6 +28,7 @@ export function AppRouter() {
       <Route path="/buy-cpxtb/orders/:id" component={pages.BuyOrderPage} />
       <Route path="/reports" component={pages.ReportsPage} />
       <Route path="/payments" component={pages.PaymentHistoryPage} />
+      <Route path="/developers" component={pages.DevelopersPage} />
       <Route path="/settings" component={pages.ProfilePage} />
       <Route path="/presentation" component={pages.PresentationPage} />
       <Route component={pages.NotFoundPage} />

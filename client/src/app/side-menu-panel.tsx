@@ -1,5 +1,6 @@
 import {
   ChartColumn,
+  Code,
   Coins,
   FileText,
   History,
@@ -40,6 +41,7 @@ export const MAIN_LINKS: MenuLink[] = [
   { href: "/buy-cpxtb", label: "Buy CPXTB Tokens", icon: Coins },
   { href: "/payments", label: "Payment History", icon: History },
   { href: "/reports", label: "Reports & Analytics", icon: ChartColumn },
+  { href: "/developers", label: "Developers", icon: Code },
   { href: "/settings", label: "Settings", icon: Settings },
   { href: "/blog", label: "Blog", icon: Newspaper },
   { href: "/contact", label: "Contact Us", icon: Mail },
