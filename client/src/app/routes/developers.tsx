@@ -1,5 +1,4 @@
-import { BookOpen, Code, FileJson, Plus } from "lucide-react";
-import { Link } from "wouter";
+import { BookOpen, Code, FileJson } from "lucide-react";
 import { PageFrame } from "@/components/layout/page-frame";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
@@ -9,6 +8,7 @@ import { ApiKeysList } from "@/features/developers/components/api-keys-list";
 import { CreateApiKeyForm } from "@/features/developers/components/create-api-key-form";
 import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
 import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
+import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
 
 function ApiReferenceLinks() {
   return (
@@ -47,17 +47,7 @@ function MerchantDevelopers() {
   if (fallback) return fallback;
   if (!merchant.data) {
     return (
-      <div className="flex flex-col items-start gap-3 rounded-xl border border-border bg-card p-4 sm:p-6">
-        <p className="font-semibold">No business registered yet</p>
-        <p className="text-muted-foreground text-sm">
-          API keys create payments for your business. Register it on the merchant dashboard first.
-        </p>
-        <Button asChild>
-          <Link href="/merchant">
-            <Plus aria-hidden="true" /> Register your business
-          </Link>
-        </Button>
-      </div>
+      <NoBusinessPrompt reason="API keys create payments for your business. Register it on the merchant dashboard first." />
     );
   }
   return (

@@ -1,3 +1,4 @@
+import { escapeHtml as escapeText } from "../web/page-meta.ts";
 import type { OpenApiDocument } from "./openapi.ts";
 
 type Schema = {
@@ -18,11 +19,7 @@ type Schema = {
   anyOf?: Schema[];
 };
 
-const escapeHtml = (value: unknown) =>
-  String(value).replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
+const escapeHtml = (value: unknown) => escapeText(String(value));
 
 /** `code` spans for backticks in the document's prose; everything else escaped. */
 const prose = (text: string) =>
