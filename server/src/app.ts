@@ -70,6 +70,8 @@ export type AppDeps = {
   sharedState?: SharedState;
   mailer?: Mailer;
   loginThrottle?: LoginThrottle;
+  /** Where the log goes instead of stdout (tests read it to check what is never logged). */
+  logStream?: { write(line: string): void };
   /** Extra routes registered before the app is sealed (tests use it to exercise the shared machinery). */
   extraRoutes?: (app: FastifyZod) => Promise<void>;
   /** Payments: a clock tests can move, and indexer timings. */
@@ -106,9 +108,13 @@ function trustProxyOption(trust: Config["trustProxy"]) {
   return (_address: string, hop: number) => hop < trust;
 }
 
+function withLogStream(options: ReturnType<typeof loggerOptions>, stream: AppDeps["logStream"]) {
+  return typeof options === "object" && stream ? { ...options, stream } : options;
+}
+
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: withLogStream(loggerOptions(config), deps.logStream),
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
