@@ -73,7 +73,7 @@ test.describe("routes", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Sign in or create an account" })).toBeVisible();
   });
 
-  for (const path of ["/payments", "/reports", "/profile"]) {
+  for (const path of ["/payments", "/reports", "/developers", "/profile"]) {
     test(`${path} asks a signed-out visitor to sign in`, async ({ page }) => {
       await page.goto(path);
       const prompt = page.getByTestId("sign-in-prompt");
