@@ -42,19 +42,22 @@ export const listApiKeysResponse = z.object({ items: z.array(apiKeyResponse) });
 export const apiKeyIdParams = z.object({ id: z.string().regex(/^key_[0-9a-z]{26}$/, "unknown key") });
 
 /** `GET /api/v1/payments`: the dashboard's filters by status and creation time, newest first. */
-export const v1ListPaymentsQuery = listPaymentsQuery
-  .pick({ status: true, limit: true, cursor: true })
-  .extend({
-    /** Created at or after this instant (ISO 8601 with an offset). */
-    from: z.iso.datetime({ offset: true }).optional(),
-    /** Created before this instant. */
-    to: z.iso.datetime({ offset: true }).optional(),
-  });
+export const v1ListPaymentsQuery = listPaymentsQuery.pick({ status: true, limit: true }).extend({
+  from: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe("Created at or after this instant (ISO 8601 with `Z` or an offset)."),
+  to: z.iso.datetime({ offset: true }).optional().describe("Created before this instant."),
+  cursor: listPaymentsQuery.shape.cursor.describe("The `nextCursor` of the previous page."),
+});
 export type V1ListPaymentsQuery = z.infer<typeof v1ListPaymentsQuery>;
 
 /** A client's own key for a create, so a retry never makes a second payment. */
 export const idempotencyKeyHeader = z
   .string()
   .regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 visible ASCII characters")
-  .optional();
+  .optional()
+  .describe(
+    "Your unique id for this create (1 to 255 visible ASCII characters), e.g. your order id: a retry with the same key and body returns the same payment.",
+  );
 export const v1CreateHeaders = z.looseObject({ "idempotency-key": idempotencyKeyHeader });
