@@ -77,6 +77,7 @@ const PRIVATE_PATHS = [
   "/settings",
   "/payments",
   "/reports",
+  "/developers",
   "/pay/",
   "/payment/",
   "/easy-payment",
