@@ -27,6 +27,7 @@ const ROUTES: { path: string; heading: string | RegExp; title: string }[] = [
   { path: "/reports", heading: "Reports & Analytics", title: `Reports & Analytics · ${APP}` },
   { path: "/payments", heading: "Payment History", title: `Payment History · ${APP}` },
   { path: "/webhooks", heading: "Webhooks", title: `Webhooks · ${APP}` },
+  { path: "/developers", heading: "Developers", title: `Developers · ${APP}` },
   { path: "/settings", heading: "Settings", title: `Settings · ${APP}` },
   { path: "/presentation", heading: "Platform Presentation", title: `Platform Presentation · ${APP}` },
   { path: "/no/such/page", heading: "Page not found", title: `Page not found · ${APP}` },
@@ -39,6 +40,7 @@ const MAIN_LINKS = [
   ["/payments", "Payment History"],
   ["/reports", "Reports & Analytics"],
   ["/webhooks", "Webhooks"],
+  ["/developers", "Developers"],
   ["/settings", "Settings"],
   ["/blog", "Blog"],
   ["/contact", "Contact Us"],
@@ -73,7 +75,7 @@ test.describe("routes", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Sign in or create an account" })).toBeVisible();
   });
 
-  for (const path of ["/payments", "/reports", "/webhooks", "/profile"]) {
+  for (const path of ["/payments", "/reports", "/webhooks", "/developers", "/profile"]) {
     test(`${path} asks a signed-out visitor to sign in`, async ({ page }) => {
       await page.goto(path);
       const prompt = page.getByTestId("sign-in-prompt");

@@ -28,6 +28,7 @@ export const CLIENT_ROUTES = [
   "/reports",
   "/payments",
   "/webhooks",
+  "/developers",
   "/settings",
   "/presentation",
 ] as const;

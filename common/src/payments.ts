@@ -30,18 +30,27 @@ const tokenAmount = z
 
 export const createPaymentRequest = z
   .object({
-    currency: z.enum(["USD", "CPXTB"]),
-    amount: z.string(),
-    description: z.string().trim().max(500).nullish(),
-    orderId: z.string().trim().min(1).max(100).nullish(),
+    currency: z
+      .enum(["USD", "CPXTB"])
+      .describe("What `amount` is in: USD is converted at the current rate, then locked."),
+    amount: z
+      .string()
+      .describe("A decimal string: USD with at most 2 decimals (`12.50`), CPXTB with at most 3 (`100.5`)."),
+    description: z.string().trim().max(500).nullish().describe("Shown to the payer."),
+    orderId: z.string().trim().min(1).max(100).nullish().describe("Your own reference for the order."),
     expiresInMinutes: z
       .number()
       .int()
       .min(EXPIRY_MINUTES.min)
       .max(EXPIRY_MINUTES.max)
       .default(EXPIRY_MINUTES.default),
-    successUrl: z.string().trim().max(2048).nullish(),
-    payerEmail: z.email().max(254).nullish(),
+    successUrl: z
+      .string()
+      .trim()
+      .max(2048)
+      .nullish()
+      .describe("https URL the payer is sent back to once paid."),
+    payerEmail: z.email().max(254).nullish().describe("The payer's address for a receipt."),
   })
   .superRefine((v, ctx) => {
     const check = (v.currency === "USD" ? usdAmount : tokenAmount).safeParse(v.amount);

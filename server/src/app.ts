@@ -18,6 +18,8 @@ import { trackRoutes } from "./lib/route-index.ts";
 import { registerSecurityHeaders } from "./lib/security-headers.ts";
 import { openSharedState } from "./lib/shared-state/open-shared-state.ts";
 import type { SharedState } from "./lib/shared-state/shared-state.ts";
+import { apiKeyRoutes } from "./modules/api-keys/routes.ts";
+import { authenticateApiKey } from "./modules/api-keys/service.ts";
 import { createLoginThrottle, type LoginThrottle } from "./modules/auth/login-throttle.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { resolveAuth, SESSION_COOKIE } from "./modules/auth/session.ts";
@@ -43,6 +45,7 @@ import { realtimeRoutes } from "./modules/realtime/routes.ts";
 import { ChallengeService } from "./modules/security/challenge-service.ts";
 import {
   ACCOUNT_KEY_PREFIX,
+  API_KEY_CLIENT_PREFIX,
   type ClientKeyResolver,
   ipClientKey,
   registerRateLimits,
@@ -72,6 +75,8 @@ export type AppDeps = {
   sharedState?: SharedState;
   mailer?: Mailer;
   loginThrottle?: LoginThrottle;
+  /** Where the log goes instead of stdout (tests read it to check what is never logged). */
+  logStream?: { write(line: string): void };
   /** Extra routes registered before the app is sealed (tests use it to exercise the shared machinery). */
   extraRoutes?: (app: FastifyZod) => Promise<void>;
   /** Payments: a clock tests can move, and indexer timings. */
@@ -112,9 +117,13 @@ function trustProxyOption(trust: Config["trustProxy"]) {
   return (_address: string, hop: number) => hop < trust;
 }
 
+function withLogStream(options: ReturnType<typeof loggerOptions>, stream: AppDeps["logStream"]) {
+  return typeof options === "object" && stream ? { ...options, stream } : options;
+}
+
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: withLogStream(loggerOptions(config), deps.logStream),
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
@@ -155,6 +164,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   app.decorate("secureCookies", isHttpsOrigin(config));
   app.decorateRequest("auth", undefined);
+  app.decorateRequest("apiKey", undefined);
   await app.register(fastifyCookie);
   registerCsrfGuard(app, { publicUrl: config.publicUrl });
 
@@ -167,6 +177,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   // Every /api route registered from here on is rate limited by its group (see modules/security/rate-limit.ts).
   const challenges = new ChallengeService(sharedState, resolveChallengeSecret(config, app.log));
   const clientKey: ClientKeyResolver = async (request, reply) => {
+    // The server-to-server API counts per API key; requests without a valid one, per address.
+    if (request.routeOptions.config.rateLimit === "api") {
+      const key = await authenticateApiKey(database.db, request);
+      return key ? `${API_KEY_CLIENT_PREFIX}${key.id}` : ipClientKey(request);
+    }
     if (request.cookies?.[SESSION_COOKIE]) {
       const auth = await resolveAuth(database.db, request, reply);
       if (auth) return `${ACCOUNT_KEY_PREFIX}${auth.user.id}`;
@@ -277,6 +292,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     challenges,
     clientKey,
   });
+  await app.register(apiKeyRoutes, { db: database.db });
   await app.register(siweRoutes, { db: database.db, state: sharedState, chain, config });
   const wallets = createManagedWallets({ db: database.db, config, chain, log: app.log });
   await app.register(socialAuthRoutes, {

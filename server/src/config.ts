@@ -51,6 +51,8 @@ const envSchema = z.object({
   RATE_LIMIT_CLAIM: withDefault(rateLimitSpec(), "5/1h"),
   RATE_LIMIT_PUBLIC: withDefault(rateLimitSpec(), "600/60s"),
   RATE_LIMIT_VERIFY: withDefault(rateLimitSpec(), "10/60s"),
+  /** The server-to-server API (/api/v1), counted per API key (per IP for requests without a valid key). */
+  RATE_LIMIT_API: withDefault(rateLimitSpec(), "300/60s"),
   /** Signed-in requests of ordinary routes, counted per account: sized so that ordinary use never meets it. */
   RATE_LIMIT_ACCOUNT: withDefault(rateLimitSpec(), "600/60s"),
   /** Signs challenge tokens; falls back to SESSION_SECRET, then to a secret generated under DATA_DIR. */
@@ -300,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       claim: e.RATE_LIMIT_CLAIM,
       public: e.RATE_LIMIT_PUBLIC,
       verify: e.RATE_LIMIT_VERIFY,
+      api: e.RATE_LIMIT_API,
     },
     accountRateLimit: e.RATE_LIMIT_ACCOUNT,
     challengeSecret: e.CHALLENGE_SECRET ?? (env.SESSION_SECRET?.trim() || undefined),
@@ -445,9 +448,9 @@ export type RealtimeConfig = {
 
 /**
  * Route groups of the rate limiter: `general` is every API route not named otherwise; `public` serves content
- * crawlers read; `verify` is the challenge answer itself.
+ * crawlers read; `verify` is the challenge answer itself; `api` is the server-to-server API (/api/v1).
  */
-export type RateLimitGroup = "general" | "auth" | "contact" | "claim" | "public" | "verify";
+export type RateLimitGroup = "general" | "auth" | "contact" | "claim" | "public" | "verify" | "api";
 export type RateLimit = { limit: number; windowMs: number };
 
 const WINDOW_UNITS = { s: 1000, m: 60_000, h: 3_600_000 } as const;

@@ -31,6 +31,7 @@ beforeAll(async () => {
         claim: generous,
         public: generous,
         verify: generous,
+        api: generous,
       },
       accountRateLimit: generous,
     },

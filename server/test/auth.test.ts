@@ -24,6 +24,7 @@ const app = await createTestApp(
       claim: generous,
       public: generous,
       verify: generous,
+      api: generous,
     },
   },
   {

@@ -22,6 +22,7 @@ const limits = (general: number): Config["rateLimits"] => ({
   claim: generous,
   public: generous,
   verify: generous,
+  api: generous,
 });
 
 async function extraRoutes(app: FastifyZod) {

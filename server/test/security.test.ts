@@ -17,6 +17,7 @@ const limits = (general: number): Config["rateLimits"] => ({
   claim: { limit: 2, windowMs: 60_000 },
   public: { limit: 100, windowMs: 60_000 },
   verify: { limit: 8, windowMs: 60_000 },
+  api: { limit: 1000, windowMs: 60_000 },
 });
 
 async function extraRoutes(app: FastifyZod) {

@@ -77,6 +77,7 @@ const app = await createTestApp({
     claim: generous,
     public: generous,
     verify: generous,
+    api: generous,
   },
 });
 const db = app.database.db;

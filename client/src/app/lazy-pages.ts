@@ -72,6 +72,7 @@ export const BuyOrderPage = lazyPage(() => import("./routes/buy-order"));
 export const ReportsPage = lazyPage(() => import("./routes/reports"));
 export const PaymentHistoryPage = lazyPage(() => import("./routes/payments"));
 export const WebhooksPage = lazyPage(() => import("./routes/webhooks"));
+export const DevelopersPage = lazyPage(() => import("./routes/developers"));
 export const PresentationPage = lazyPage(() => import("./routes/presentation"));
 export const NotFoundPage = lazyPage(() => import("./routes/not-found"), "shell");
 

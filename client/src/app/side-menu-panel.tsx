@@ -1,5 +1,6 @@
 import {
   ChartColumn,
+  Code,
   Coins,
   FileText,
   History,
@@ -42,6 +43,7 @@ export const MAIN_LINKS: MenuLink[] = [
   { href: "/payments", label: "Payment History", icon: History },
   { href: "/reports", label: "Reports & Analytics", icon: ChartColumn },
   { href: "/webhooks", label: "Webhooks", icon: Webhook },
+  { href: "/developers", label: "Developers", icon: Code },
   { href: "/settings", label: "Settings", icon: Settings },
   { href: "/blog", label: "Blog", icon: Newspaper },
   { href: "/contact", label: "Contact Us", icon: Mail },

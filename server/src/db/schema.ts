@@ -704,3 +704,49 @@ export const paymentEmails = pgTable(
     index("payment_emails_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
   ],
 );
+
+// ---- API keys and the server-to-server API (docs/decisions/015-api-keys.md) ----
+
+/** A merchant's keys for /api/v1: only the secret's SHA-256 is kept (256 random bits need no slow hash). */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** `payments:read`, `payments:write`. */
+    scopes: text("scopes").array().notNull(),
+    /** The secret's first characters (`cpx_live_abcd`), shown to tell keys apart. */
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Updated at most about once a minute per key. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("api_keys_merchant_idx").on(t.merchantId, t.createdAt)],
+);
+
+/**
+ * Idempotency-Key of `POST /api/v1/payments`, per merchant: the first request inserts the row (the unique index
+ * decides between concurrent ones), creates the payment and records its id; a retry with the same body gets that
+ * payment, another body 409.
+ */
+export const apiIdempotencyKeys = pgTable(
+  "api_idempotency_keys",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** SHA-256 of the validated request body in canonical JSON. */
+    requestHash: text("request_hash").notNull(),
+    /** Null while the first request is creating the payment. */
+    paymentId: text("payment_id").references(() => payments.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("api_idempotency_keys_merchant_key").on(t.merchantId, t.key)],
+);

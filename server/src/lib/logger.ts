@@ -3,9 +3,12 @@ import type { Config } from "../config.ts";
 
 const SECRET_QUERY_PARAMS = /([?&](?:token|code|state|key|secret|password|signature|nonce|api_key)=)[^&#]*/gi;
 
+/** An API key pasted where it does not belong (a path or another parameter) is still recognised by its prefix. */
+const API_KEY_SECRETS = /cpx_live_[A-Za-z0-9_-]+/g;
+
 /** Query strings can carry one-time tokens (password reset, OAuth codes): never write them to the log. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY_PARAMS, "$1[redacted]");
+  return url.replace(SECRET_QUERY_PARAMS, "$1[redacted]").replace(API_KEY_SECRETS, "cpx_live_[redacted]");
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions["logger"] {

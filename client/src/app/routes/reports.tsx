@@ -1,13 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { ChartColumn, Plus } from "lucide-react";
-import { Link } from "wouter";
+import { ChartColumn } from "lucide-react";
 import { PageFrame } from "@/components/layout/page-frame";
-import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { useAuth } from "@/features/auth/auth-provider";
 import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
 import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
 import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
+import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
 import { useLiveMerchant } from "@/features/payments/dashboard/use-live-merchant";
 import { reportsQueryKeyRoot } from "@/features/reports/api/get-report-summary";
 import { ReportsView } from "@/features/reports/components/reports-view";
@@ -27,18 +26,7 @@ function MerchantReports() {
   if (fallback) return fallback;
   if (!merchant.data) {
     return (
-      <div className="flex flex-col items-start gap-3 rounded-xl border border-border bg-card p-4 sm:p-6">
-        <p className="font-semibold">No business registered yet</p>
-        <p className="text-muted-foreground text-sm">
-          Reports are built from the payments your business receives. Register it on the merchant dashboard
-          first.
-        </p>
-        <Button asChild>
-          <Link href="/merchant">
-            <Plus aria-hidden="true" /> Register your business
-          </Link>
-        </Button>
-      </div>
+      <NoBusinessPrompt reason="Reports are built from the payments your business receives. Register it on the merchant dashboard first." />
     );
   }
   return (

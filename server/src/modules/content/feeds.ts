@@ -78,6 +78,7 @@ const PRIVATE_PATHS = [
   "/payments",
   "/reports",
   "/webhooks",
+  "/developers",
   "/pay/",
   "/payment/",
   "/easy-payment",

@@ -4,6 +4,8 @@ import type { Config } from "../../config.ts";
 import type { Database } from "../../db/client.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
+import { apiDocsRoutes } from "../api-docs/routes.ts";
+import { type ApiRouteCatalog, v1Routes } from "../api-v1/routes.ts";
 import type { SessionCache } from "../auth/session-cache.ts";
 import { merchantRoutes } from "../merchants/routes.ts";
 import type { RealtimeHub } from "../realtime/hub.ts";
@@ -104,5 +106,9 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
   });
   await app.register(merchantRoutes, { db: database.db, onMerchantChanged: merchantChanged });
   await app.register(paymentRoutes, { deps, config, publicCache: cache });
+  // The server-to-server API and its OpenAPI document, made from the same routes.
+  const catalog: ApiRouteCatalog = [];
+  await app.register(v1Routes, { deps, config, catalog });
+  await app.register(apiDocsRoutes, { catalog, publicUrl: config.publicUrl });
   await app.register(reportRoutes, { db: database.db, tokenSymbol: chain?.token.symbol ?? "CPXTB" });
 }

@@ -64,7 +64,16 @@ export async function findPaymentOfOwner(
 export async function listPaymentsOfOwner(
   db: DbOrTx,
   ownerId: string,
-  filter: { status?: PaymentStatus; orderId?: string; q?: string; cursor?: string; limit: number },
+  filter: {
+    status?: PaymentStatus;
+    orderId?: string;
+    q?: string;
+    /** Created at or after `from` and before `to`. */
+    from?: Date;
+    to?: Date;
+    cursor?: string;
+    limit: number;
+  },
 ): Promise<PaymentRow[]> {
   // The search is a literal substring: LIKE's wildcards in it are escaped.
   const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
@@ -87,6 +96,8 @@ export async function listPaymentsOfOwner(
               ilike(payments.reference, pattern),
             )
           : undefined,
+        filter.from ? gte(payments.createdAt, filter.from) : undefined,
+        filter.to ? lt(payments.createdAt, filter.to) : undefined,
         filter.cursor ? lt(payments.id, filter.cursor) : undefined,
       ),
     )

@@ -21,7 +21,7 @@ import { requireMerchant } from "../merchants/service.ts";
 import type { PublicPaymentCache } from "./public-cache.ts";
 import * as repo from "./repository.ts";
 import * as service from "./service.ts";
-import { toPaymentResponse, toTimelineEntry, toTransferResponse } from "./views.ts";
+import { toPaymentResponse, toTransferResponse } from "./views.ts";
 
 const regeneratedResponse = z.object({ reference: z.string(), paymentUrl: z.string() });
 
@@ -36,22 +36,8 @@ export async function paymentRoutes(
   const { db } = deps;
   // Payment links travel (QR codes, emails, the merchant's own site): always the public origin (decision 010).
   const baseUrl = (_request: unknown) => config.publicUrl;
-  const ownPayment = async (ownerId: string, id: string) => {
-    const payment = await repo.findPaymentOfOwner(db, ownerId, id);
-    if (!payment) throw new AppError("NOT_FOUND", "No such payment.");
-    return payment;
-  };
-  const detail = async (payment: repo.PaymentRow, url: string) => {
-    const [timeline, transfers] = await Promise.all([
-      repo.listTimeline(db, payment.id),
-      repo.listTransfersOfPayment(db, payment.id),
-    ]);
-    return {
-      ...toPaymentResponse(payment, url),
-      timeline: timeline.map(toTimelineEntry),
-      transfers: transfers.map((t) => toTransferResponse(t, payment.tokenDecimals)),
-    };
-  };
+  const ownPayment = (ownerId: string, id: string) => service.getPaymentOfOwner(db, ownerId, id);
+  const detail = (payment: repo.PaymentRow, url: string) => service.paymentDetail(db, payment, url);
 
   app.post(
     "/api/merchant/payments",
@@ -70,11 +56,7 @@ export async function paymentRoutes(
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
       const rows = await repo.listPaymentsOfOwner(db, auth.user.id, request.query);
-      const page = rows.slice(0, request.query.limit);
-      return {
-        items: page.map((p) => toPaymentResponse(p, baseUrl(request))),
-        nextCursor: rows.length > request.query.limit ? page.at(-1)!.id : null,
-      };
+      return service.toPaymentPage(rows, request.query.limit, baseUrl(request));
     },
   );
 

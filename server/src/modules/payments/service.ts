@@ -35,7 +35,7 @@ import {
 } from "./payment-inserts.ts";
 import * as repo from "./repository.ts";
 import { MATCHABLE_STATUSES } from "./state.ts";
-import { toPublicPayment } from "./views.ts";
+import { toPaymentResponse, toPublicPayment, toTimelineEntry, toTransferResponse } from "./views.ts";
 
 export type PaymentsDeps = {
   db: Db;
@@ -269,6 +269,35 @@ export async function regeneratePayment(deps: PaymentsDeps, old: repo.PaymentRow
     if (!successor) throw new AppError("CONFLICT", "The payment could not be regenerated. Please try again.");
     return successor;
   }
+}
+
+/** A payment of the merchant owned by `ownerId` (the owner is part of the query), or 404. */
+export async function getPaymentOfOwner(db: DbOrTx, ownerId: string, id: string) {
+  const payment = await repo.findPaymentOfOwner(db, ownerId, id);
+  if (!payment) throw new AppError("NOT_FOUND", "No such payment.");
+  return payment;
+}
+
+/** The merchant's view of one payment with its timeline and transfers. */
+export async function paymentDetail(db: DbOrTx, payment: repo.PaymentRow, paymentBaseUrl: string) {
+  const [timeline, transfers] = await Promise.all([
+    repo.listTimeline(db, payment.id),
+    repo.listTransfersOfPayment(db, payment.id),
+  ]);
+  return {
+    ...toPaymentResponse(payment, paymentBaseUrl),
+    timeline: timeline.map(toTimelineEntry),
+    transfers: transfers.map((t) => toTransferResponse(t, payment.tokenDecimals)),
+  };
+}
+
+/** A page of `listPaymentsOfOwner` (which reads one row more than `limit` to know whether more follow). */
+export function toPaymentPage(rows: repo.PaymentRow[], limit: number, paymentBaseUrl: string) {
+  const page = rows.slice(0, limit);
+  return {
+    items: page.map((p) => toPaymentResponse(p, paymentBaseUrl)),
+    nextCursor: rows.length > limit ? page.at(-1)!.id : null,
+  };
 }
 
 export async function getPublicPayment(deps: PaymentsDeps, reference: string) {

@@ -23,6 +23,8 @@ export function ipClientKey(request: FastifyRequest) {
 
 /** Keys of signed-in clients (see app.ts): their ordinary requests count against the account limit. */
 export const ACCOUNT_KEY_PREFIX = "user:";
+/** Keys of /api/v1 requests with a valid API key: counted per key against the `api` limit. */
+export const API_KEY_CLIENT_PREFIX = "apikey:";
 
 export type RateLimitOptions = {
   config: Config;
@@ -81,6 +83,17 @@ function createLimiter(group: RateLimitGroup, { config, state, challenges, clien
         .status(429)
         .send(
           errorBody("RATE_LIMITED", `Too many answers. Please wait ${retryAfter} seconds and try again.`),
+        );
+    }
+    if (group === "api") {
+      // A merchant's server cannot solve a math challenge: it waits for Retry-After.
+      return reply
+        .status(429)
+        .send(
+          errorBody(
+            "RATE_LIMITED",
+            `Too many requests with this API key. Retry after ${retryAfter} seconds.`,
+          ),
         );
     }
     const challenge = await challenges.challengeForExcess(key, group, windowMs);

@@ -1,10 +1,8 @@
-import { Plus } from "lucide-react";
 import * as React from "react";
-import { Link } from "wouter";
-import { Button } from "@/components/ui/button";
 import { useMerchant } from "../api/get-merchant";
 import { useLiveMerchant } from "../use-live-merchant";
 import { merchantQueryState } from "./merchant-query-state";
+import { NoBusinessPrompt } from "./no-business-prompt";
 import { PaymentDetailSheet } from "./payment-detail-sheet";
 import { PaymentHistory } from "./payment-history";
 
@@ -18,17 +16,7 @@ export function PaymentHistoryPanel() {
   if (fallback) return fallback;
   if (!merchant.data) {
     return (
-      <div className="flex flex-col items-start gap-3 rounded-xl border border-border bg-card p-4 sm:p-6">
-        <p className="font-semibold">No business registered yet</p>
-        <p className="text-muted-foreground text-sm">
-          Register your business on the merchant dashboard to receive payments; they are listed here.
-        </p>
-        <Button asChild>
-          <Link href="/merchant">
-            <Plus aria-hidden="true" /> Register your business
-          </Link>
-        </Button>
-      </div>
+      <NoBusinessPrompt reason="Register your business on the merchant dashboard to receive payments; they are listed here." />
     );
   }
   return (

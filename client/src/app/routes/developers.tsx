@@ -1,0 +1,82 @@
+import { BookOpen, Code, FileJson } from "lucide-react";
+import { PageFrame } from "@/components/layout/page-frame";
+import { Button } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/spinner";
+import { useAuth } from "@/features/auth/auth-provider";
+import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
+import { ApiKeysList } from "@/features/developers/components/api-keys-list";
+import { CreateApiKeyForm } from "@/features/developers/components/create-api-key-form";
+import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
+import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
+import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
+
+function ApiReferenceLinks() {
+  return (
+    <section
+      aria-labelledby="reference-title"
+      className="flex flex-col gap-3 rounded-xl border border-border bg-card p-4 sm:p-6"
+    >
+      <h2 id="reference-title" className="font-semibold text-xl">
+        API reference
+      </h2>
+      <p className="text-muted-foreground text-sm">
+        Create payments with <code className="font-mono">POST /api/v1/payments</code>, read them with{" "}
+        <code className="font-mono">GET /api/v1/payments/{"{id}"}</code> and list them. Send the key as{" "}
+        <code className="break-all font-mono">Authorization: Bearer cpx_live_…</code>, from your server only.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        {/* Server pages, not routes of this app: full page loads. */}
+        <Button asChild variant="outline">
+          <a href="/api/docs">
+            <BookOpen aria-hidden="true" /> API reference
+          </a>
+        </Button>
+        <Button asChild variant="ghost">
+          <a href="/api/openapi.json">
+            <FileJson aria-hidden="true" /> OpenAPI document
+          </a>
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+function MerchantDevelopers() {
+  const merchant = useMerchant();
+  const fallback = merchantQueryState(merchant);
+  if (fallback) return fallback;
+  if (!merchant.data) {
+    return (
+      <NoBusinessPrompt reason="API keys create payments for your business. Register it on the merchant dashboard first." />
+    );
+  }
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)] lg:items-start">
+      <div className="flex flex-col gap-6">
+        <CreateApiKeyForm />
+        <ApiReferenceLinks />
+      </div>
+      <ApiKeysList />
+    </div>
+  );
+}
+
+export default function DevelopersPage() {
+  const { user, isLoading } = useAuth();
+  return (
+    <PageFrame
+      title="Developers"
+      icon={Code}
+      width="wide"
+      description="API keys let your shop's server create payments and follow them without the dashboard."
+    >
+      {isLoading ? (
+        <Spinner size="lg" label="Checking your session" />
+      ) : user ? (
+        <MerchantDevelopers />
+      ) : (
+        <SignInPrompt reason="Sign in to manage your business's API keys." />
+      )}
+    </PageFrame>
+  );
+}

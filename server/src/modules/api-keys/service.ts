@@ -1,0 +1,128 @@
+import { createHash, randomBytes } from "node:crypto";
+import {
+  API_KEY_PATTERN,
+  API_KEY_PREFIX_LENGTH,
+  type ApiKey,
+  type ApiKeyScope,
+  type CreateApiKeyRequest,
+  MAX_API_KEYS,
+} from "@common/api-keys.ts";
+import type { FastifyRequest } from "fastify";
+import type { Db } from "../../db/client.ts";
+import { AppError } from "../../errors.ts";
+import { createId } from "../../lib/ids.ts";
+import { requireMerchant } from "../merchants/service.ts";
+import * as repo from "./repository.ts";
+
+/** Last use is written at most this often per key: a busy integration costs no write per request. */
+const TOUCH_EVERY_MS = 60 * 1000;
+
+export type ApiKeyAuth = { id: string; merchantId: string; ownerId: string; scopes: readonly string[] };
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** undefined: not looked up yet; null: no valid key. Use `authenticateApiKey` / `requireApiKey`. */
+    apiKey: ApiKeyAuth | null | undefined;
+  }
+}
+
+/** SHA-256 suits a secret of 256 random bits: nothing to guess, so no slow hash is needed (decision 015). */
+export function hashApiKey(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+export function toApiKeyResponse(row: repo.ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes as ApiKeyScope[],
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+export async function createApiKey(
+  db: Db,
+  ownerId: string,
+  input: CreateApiKeyRequest & { scopes: string[] },
+) {
+  const merchant = await requireMerchant(db, ownerId);
+  if ((await repo.countActiveApiKeys(db, merchant.id)) >= MAX_API_KEYS) {
+    throw new AppError(
+      "CONFLICT",
+      `A business can have at most ${MAX_API_KEYS} keys. Revoke one you no longer use.`,
+    );
+  }
+  const secret = `cpx_live_${randomBytes(32).toString("base64url")}`;
+  const row = await repo.insertApiKey(db, {
+    id: createId("key"),
+    merchantId: merchant.id,
+    name: input.name,
+    scopes: input.scopes,
+    prefix: secret.slice(0, API_KEY_PREFIX_LENGTH),
+    secretHash: hashApiKey(secret),
+  });
+  return { ...toApiKeyResponse(row), secret };
+}
+
+export async function revokeApiKey(db: Db, ownerId: string, id: string) {
+  if (!(await repo.revokeApiKeyOfOwner(db, ownerId, id, new Date()))) {
+    throw new AppError("NOT_FOUND", "No such key (or it was already revoked).");
+  }
+}
+
+/** The bearer token of the request, or null when there is no Authorization header of the Bearer kind. */
+function bearerOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : "";
+}
+
+/**
+ * The API key of this request, or null: looked up once per request (the rate limiter asks first, the route
+ * then finds it here). A cookie never counts.
+ */
+export async function authenticateApiKey(db: Db, request: FastifyRequest): Promise<ApiKeyAuth | null> {
+  if (request.apiKey !== undefined) return request.apiKey;
+  const secret = bearerOf(request);
+  if (!secret || !API_KEY_PATTERN.test(secret)) {
+    request.apiKey = null;
+    return null;
+  }
+  const found = await repo.findActiveApiKeyByHash(db, hashApiKey(secret));
+  if (!found) {
+    request.apiKey = null;
+    return null;
+  }
+  const now = new Date();
+  const { key } = found;
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+    await repo.touchApiKey(db, key.id, now, new Date(now.getTime() - TOUCH_EVERY_MS));
+  }
+  request.apiKey = { id: key.id, merchantId: key.merchantId, ownerId: found.ownerId, scopes: key.scopes };
+  return request.apiKey;
+}
+
+/** 401 without a valid key, 403 when the key lacks `scope`. */
+export async function requireApiKey(
+  db: Db,
+  request: FastifyRequest,
+  scope: ApiKeyScope,
+): Promise<ApiKeyAuth> {
+  const auth = await authenticateApiKey(db, request);
+  if (!auth) {
+    const sent = request.headers.authorization !== undefined;
+    throw new AppError(
+      "UNAUTHENTICATED",
+      sent
+        ? "The API key is not valid or has been revoked."
+        : "Send an API key: Authorization: Bearer cpx_live_...",
+    );
+  }
+  if (!auth.scopes.includes(scope)) {
+    throw new AppError("FORBIDDEN", `This API key does not have the ${scope} permission.`);
+  }
+  return auth;
+}

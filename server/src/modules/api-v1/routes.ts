@@ -1,0 +1,120 @@
+import { type ApiKeyScope, v1CreateHeaders, v1ListPaymentsQuery } from "@common/api-keys.ts";
+import { apiErrorBody } from "@common/errors.ts";
+import {
+  createPaymentRequest,
+  listPaymentsResponse,
+  paymentDetailResponse,
+  paymentIdParams,
+  paymentResponse,
+} from "@common/payments.ts";
+import type { RouteOptions } from "fastify";
+import type { Config } from "../../config.ts";
+import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { type ApiKeyAuth, requireApiKey } from "../api-keys/service.ts";
+import * as repo from "../payments/repository.ts";
+import * as payments from "../payments/service.ts";
+import { toPaymentResponse } from "../payments/views.ts";
+import { createPaymentIdempotently } from "./service.ts";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** A /api/v1 route: the API key's permission it needs (checked before the body is read). */
+    apiScope?: ApiKeyScope;
+  }
+  interface FastifySchema {
+    summary?: string;
+    description?: string;
+  }
+}
+
+/** The /api/v1 routes as registered (method, url, schema, config): the OpenAPI document is made from them. */
+export type ApiRouteCatalog = Pick<RouteOptions, "method" | "url" | "schema" | "config">[];
+
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, apiErrorBody]));
+
+/**
+ * The server-to-server API: authenticated by `Authorization: Bearer <API key>` only (a session cookie never
+ * counts here), rate limited per key (the `api` group), scoped to the key's merchant inside every query.
+ */
+export async function v1Routes(
+  app: FastifyZod,
+  { deps, config, catalog }: { deps: payments.PaymentsDeps; config: Config; catalog: ApiRouteCatalog },
+) {
+  const { db } = deps;
+  app.addHook("onRoute", (route) => {
+    if (route.method !== "HEAD") catalog.push(route);
+  });
+  // After the rate limiter (onRequest) and before the body is parsed: no key, no parsing.
+  app.addHook("preParsing", async (request, _reply, payload) => {
+    const scope = request.routeOptions.config.apiScope;
+    if (scope) await requireApiKey(db, request, scope);
+    return payload;
+  });
+  const keyOf = (request: { apiKey: ApiKeyAuth | null | undefined }) => request.apiKey!;
+  const baseUrl = config.publicUrl;
+
+  app.post(
+    "/api/v1/payments",
+    {
+      config: { rateLimit: "api", apiScope: "payments:write" },
+      schema: {
+        summary: "Create a payment",
+        description:
+          "The same request as the dashboard's. With an Idempotency-Key, a retry with the same body returns the same payment (header Idempotent-Replayed: true) and another body answers 409.",
+        headers: v1CreateHeaders,
+        body: createPaymentRequest,
+        response: { 201: paymentResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { payment, replayed } = await createPaymentIdempotently(
+        deps,
+        keyOf(request),
+        request.body,
+        request.headers["idempotency-key"],
+      );
+      if (replayed) reply.header("Idempotent-Replayed", "true");
+      return reply.status(201).send(toPaymentResponse(payment, baseUrl));
+    },
+  );
+
+  app.get(
+    "/api/v1/payments/:id",
+    {
+      config: { rateLimit: "api", apiScope: "payments:read" },
+      schema: {
+        summary: "Read a payment",
+        description: "One payment of the key's merchant with its timeline and credited transfers.",
+        params: paymentIdParams,
+        response: { 200: paymentDetailResponse, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const payment = await payments.getPaymentOfOwner(db, keyOf(request).ownerId, request.params.id);
+      return payments.paymentDetail(db, payment, baseUrl);
+    },
+  );
+
+  app.get(
+    "/api/v1/payments",
+    {
+      config: { rateLimit: "api", apiScope: "payments:read" },
+      schema: {
+        summary: "List payments",
+        description:
+          "The key's merchant's payments, newest first, filtered by status and creation time (from inclusive, to exclusive). Pass nextCursor as cursor for the next page; null means no more.",
+        querystring: v1ListPaymentsQuery,
+        response: { 200: listPaymentsResponse, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const { from, to, ...query } = request.query;
+      const rows = await repo.listPaymentsOfOwner(db, keyOf(request).ownerId, {
+        ...query,
+        from: from ? new Date(from) : undefined,
+        to: to ? new Date(to) : undefined,
+      });
+      return payments.toPaymentPage(rows, query.limit, baseUrl);
+    },
+  );
+}
