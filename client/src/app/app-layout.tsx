@@ -1,10 +1,10 @@
 import * as React from "react";
 import { Link, useLocation, useSearch } from "wouter";
-import { ClientOnly } from "@/components/client-only";
 import { Spinner } from "@/components/ui/spinner";
 import { ChallengeHost } from "@/features/challenge/challenge-host";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { WalletControl } from "@/features/wallet/wallet-control";
+import { useHydrated } from "@/hooks/use-hydrated";
 import { ErrorBoundary } from "./error-boundary";
 import { AppRouter } from "./router";
 import { SideMenu } from "./side-menu";
@@ -37,6 +37,7 @@ export function isCheckoutPath(location: string, search: string): boolean {
 export function AppLayout() {
   const [location] = useLocation();
   const checkout = isCheckoutPath(location, useSearch());
+  const hydrated = useHydrated();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -60,11 +61,11 @@ export function AppLayout() {
           </Link>
         </div>
         <div className="flex items-center gap-2" data-testid="top-right-controls">
-          <ClientOnly>
+          {hydrated ? (
             <React.Suspense fallback={null}>
               <LiveUsersWidget />
             </React.Suspense>
-          </ClientOnly>
+          ) : null}
           <ThemeToggle />
           <WalletControl />
         </div>
