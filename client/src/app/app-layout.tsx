@@ -1,10 +1,10 @@
 import * as React from "react";
 import { Link, useLocation, useSearch } from "wouter";
+import { ClientOnly } from "@/components/client-only";
 import { Spinner } from "@/components/ui/spinner";
 import { ChallengeHost } from "@/features/challenge/challenge-host";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { WalletControl } from "@/features/wallet/wallet-control";
-import { useHydrated } from "@/hooks/use-hydrated";
 import { ErrorBoundary } from "./error-boundary";
 import { AppRouter } from "./router";
 import { SideMenu } from "./side-menu";
@@ -37,7 +37,6 @@ export function isCheckoutPath(location: string, search: string): boolean {
 export function AppLayout() {
   const [location] = useLocation();
   const checkout = isCheckoutPath(location, useSearch());
-  const hydrated = useHydrated();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -61,11 +60,11 @@ export function AppLayout() {
           </Link>
         </div>
         <div className="flex items-center gap-2" data-testid="top-right-controls">
-          {hydrated ? (
+          <ClientOnly>
             <React.Suspense fallback={null}>
               <LiveUsersWidget />
             </React.Suspense>
-          ) : null}
+          </ClientOnly>
           <ThemeToggle />
           <WalletControl />
         </div>

@@ -1,0 +1,11 @@
+import type * as React from "react";
+import { useHydrated } from "@/hooks/use-hydrated";
+
+/**
+ * Renders its children only in the browser, from the render after hydration (decision 017). Only this component
+ * renders again when hydration ends, not the parent that placed it: a parent that called `useHydrated` itself
+ * would re-render its whole subtree in one synchronous task.
+ */
+export function ClientOnly({ children }: { children: React.ReactNode }) {
+  return useHydrated() ? children : null;
+}
