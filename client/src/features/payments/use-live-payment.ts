@@ -4,15 +4,20 @@ import { liveSocket } from "@/lib/live-socket";
 import { queryClient } from "@/lib/query-client";
 import { publicPaymentQueryKey } from "./api/get-public-payment";
 
+const subscribeStatus = (onChange: () => void) => liveSocket.onStatus(() => onChange());
+const socketOpen = () => liveSocket.isOpen;
+const serverSocketOpen = () => false;
+
 /**
  * Subscribes the page's shared socket to one payment: the snapshot and every later change land in the query
  * cache, so the page never polls. Returns whether the live connection is open.
  */
 export function useLivePayment(reference: string): boolean {
-  const [open, setOpen] = React.useState(liveSocket.isOpen);
+  // Not open while a server-rendered page hydrates (the server's HTML says so), even if the socket opened meanwhile
+  // for another part of the page: then the status updates right after (decision 017).
+  const open = React.useSyncExternalStore(subscribeStatus, socketOpen, serverSocketOpen);
   React.useEffect(() => {
     const release = liveSocket.retain();
-    const offStatus = liveSocket.onStatus(setOpen);
     const offUpdate = liveSocket.on("paymentUpdate", (message) => {
       const payment = message.payment as PublicPayment | undefined;
       if (payment?.reference === reference)
@@ -23,7 +28,6 @@ export function useLivePayment(reference: string): boolean {
       liveSocket.send({ type: "unsubscribePayment", reference });
       offOpen();
       offUpdate();
-      offStatus();
       release();
     };
   }, [reference]);
