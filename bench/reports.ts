@@ -7,6 +7,7 @@
 //   node --import tsx bench/reports.ts                                  # embedded PGlite, in memory
 //   DATABASE_URL=postgres://root@127.0.0.1:5432/x node --import tsx bench/reports.ts
 //   DATABASE_URL=... BENCH_OTHER_PAYMENTS=900000 node --import tsx bench/reports.ts   # 1,000,000 in all
+//   BENCH_KEEP_DATABASE=1 keeps the PostgreSQL database afterwards, to study plans with psql (drop it yourself).
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
@@ -31,6 +32,7 @@ async function openBenchDatabase(): Promise<{ database: Database; drop: () => Pr
   await admin.end();
   const benchUrl = new URL(url);
   benchUrl.pathname = `/${name}`;
+  console.log(`database ${name}`);
   const database = await openDatabase({ driver: "pg", url: benchUrl.toString(), poolSize: 10 });
   await database.migrate();
   return {
@@ -82,7 +84,8 @@ async function seed(database: Database, merchantId: string, count: number, walle
         case when g % 3 = 0 and s.status in ('completed', 'paid_late') then t.at + interval '2 minutes' else null end,
         t.at, t.at
       from generate_series(1, ${n}) as g
-      cross join lateral (select now() - (random() * interval '365 days') as at) t
+      -- (g in the expression: without it PGlite evaluates the lateral once, and every row got the same time)
+      cross join lateral (select now() - (random() * interval '365 days') - g * interval '0 s' as at) t
       cross join lateral (select case
         when g % 100 < 70 then 'completed' when g % 100 < 80 then 'expired' when g % 100 < 88 then 'pending'
         when g % 100 < 93 then 'partial' when g % 100 < 97 then 'paid_late' else 'invalid' end as status) s`);
@@ -315,19 +318,31 @@ async function main() {
         `heap ${mb(baseline.heapUsed)} -> peak ${mb(peakHeap)} MB (+${mb(peakHeap - baseline.heapUsed)})`,
     );
 
-    if (database.driver === "pg") {
-      const plan =
-        await database.db.execute(sql`explain select p.id from payments p join merchants m on m.id = p.merchant_id
-        where m.owner_id = ${userId} and (coalesce(p.description, '') || ' ' || coalesce(p.order_id, '') || ' ' || p.reference) ilike '%A-1234%'
-        order by p.id desc limit 21`);
-      console.log("plan of a rare search:");
-      for (const r of (plan as unknown as { rows: Record<string, string>[] }).rows)
-        console.log(`  ${Object.values(r)[0]}`);
+    // The plans behind the slowest requests, as the repositories write them (owner's merchant as a subquery).
+    const merchantOfOwner = sql`(select id from merchants where owner_id = ${userId})`;
+    const searchText = sql`coalesce(p.description, '') || chr(1) || coalesce(p.order_id, '') || chr(1) || p.reference`;
+    const plans = {
+      "a search of 2 letters ('qx')": sql`select p.id from payments p where p.merchant_id = ${merchantOfOwner}
+        and (${searchText}) ilike '%qx%' order by p.id desc limit 21`,
+      "a rare search ('A-1234')": sql`select p.id from payments p where p.merchant_id = ${merchantOfOwner}
+        and (${searchText}) ilike '%A-1234%' order by p.id desc limit 21`,
+      "a 30-day summary": sql`select p.status, date_trunc('day', p.created_at, ${tz}), count(*),
+        sum(p.amount_received) from payments p where p.merchant_id = ${merchantOfOwner}
+        and p.created_at >= now() - interval '30 days' and p.created_at < now() group by 1, 2`,
+    };
+    for (const [what, query] of Object.entries(plans)) {
+      const plan = await database.db.execute(sql`explain analyze ${query}`);
+      const rows =
+        (plan as { rows?: Record<string, string>[] }).rows ?? (plan as unknown as Record<string, string>[]);
+      console.log(`plan of ${what}:`);
+      for (const r of rows) console.log(`  ${Object.values(r)[0]}`);
     }
   } finally {
     await app.close();
     await database.close();
-    await drop();
+    if (process.env.BENCH_KEEP_DATABASE)
+      console.log(`kept the database (BENCH_KEEP_DATABASE): ${database.driver}`);
+    else await drop();
   }
 }
 

@@ -164,8 +164,16 @@ export const paymentDetailResponse = paymentResponse.extend({
 
 export const listPaymentsQuery = z.object({
   status: paymentStatus.optional(),
-  /** Part of the description, the order id or the reference (case-insensitive). */
-  q: z.string().trim().max(100).optional(),
+  /**
+   * Part of the description, the order id or the reference (case-insensitive). No control characters: the
+   * search text joins its fields with one (the server's `paymentSearchText`).
+   */
+  q: z
+    .string()
+    .trim()
+    .max(100)
+    .regex(/^[^\p{Cc}]*$/u, "must not contain control characters")
+    .optional(),
   orderId: z.string().trim().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   /** The `nextCursor` of the previous page. */

@@ -134,6 +134,14 @@ describe("payment history", () => {
     expect(ids(await as.get("/api/merchant/payments?q=100%25"))).toEqual([tea.id]);
     expect(ids(await as.get("/api/merchant/payments?q=T_1"))).toEqual([tea.id]);
     expect(ids(await as.get("/api/merchant/payments?q=%25"))).toEqual([tea.id]);
+    // Short terms too, and a match never spans two fields (description "Oat latte", order id "ORD-100").
+    expect(ids(await as.get("/api/merchant/payments?q=T_"))).toEqual([tea.id]);
+    expect(ids(await as.get("/api/merchant/payments?q=te"))).toEqual([tea.id, latte.id]);
+    expect(ids(await as.get("/api/merchant/payments?q=latte%20ORD"))).toEqual([]);
+    expect(ids(await as.get("/api/merchant/payments?q=latteORD"))).toEqual([]);
+    const control = await as.get("/api/merchant/payments?q=latte%01ORD");
+    expect(control.statusCode, control.body).toBe(400);
+    expect(control.json().error.code).toBe("VALIDATION_ERROR");
     expect(ids(await as.get("/api/merchant/payments?q=ORD-&status=pending&limit=1"))).toEqual([cake.id]);
     const page2 = await as.get(
       `/api/merchant/payments?q=ORD-&limit=1&cursor=${(await as.get("/api/merchant/payments?q=ORD-&limit=1")).json().nextCursor}`,

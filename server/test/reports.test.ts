@@ -471,9 +471,14 @@ describe("reports", () => {
     const { rows } = await csv(mine, range);
     expect(rows.map((r) => r.description)).toEqual(["mine"]);
     expect((await summary(theirs, range)).payments).toBe(2);
-    // The history search through the trigram index: short terms (fewer than 3 letters) and longer ones.
+    // The history search through the trigram index: short terms (fewer than 3 letters) and longer ones, in any
+    // case; LIKE's wildcards are literal characters.
     for (const [q, found] of [
       ["mi", ["mine"]],
+      ["Mi", ["mine"]],
+      ["MINE", ["mine"]],
+      ["%25", []],
+      ["m%25e", []],
       ["m", ["mine"]],
       ["mine", ["mine"]],
       ["theirs", []],

@@ -257,14 +257,15 @@ export const paymentAmounts = pgTable(
 
 /**
  * What the history search looks in, as one expression: the query must repeat it exactly for the trigram index to
- * serve it (repository `listPaymentsOfOwner`).
+ * serve it (repository `listPaymentsOfOwner`). The fields are joined by a control character (U+0001) that a search
+ * term may not contain, so a match never spans two fields; trigrams treat it as a word break, like a space.
  */
 export function paymentSearchText(t: {
   description: AnyPgColumn;
   orderId: AnyPgColumn;
   reference: AnyPgColumn;
 }) {
-  return sql`coalesce(${t.description}, '') || ' ' || coalesce(${t.orderId}, '') || ' ' || ${t.reference}`;
+  return sql`coalesce(${t.description}, '') || chr(1) || coalesce(${t.orderId}, '') || chr(1) || ${t.reference}`;
 }
 
 /** Token Transfer logs to merchant addresses: each (chain, tx, log index) once; credited to at most one payment. */

@@ -1,13 +1,10 @@
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { apiIdempotencyKeys, apiKeys, merchants } from "../../db/schema.ts";
+import { merchantIdOfOwner } from "../merchants/repository.ts";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type IdempotencyRow = typeof apiIdempotencyKeys.$inferSelect;
-
-/** The merchant's key ids, scoped by the owner inside the query. */
-const merchantsOfOwner = (db: DbOrTx, ownerId: string) =>
-  db.select({ id: merchants.id }).from(merchants).where(eq(merchants.ownerId, ownerId));
 
 export async function insertApiKey(db: DbOrTx, values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
   const [row] = await db.insert(apiKeys).values(values).returning();
@@ -37,11 +34,7 @@ export async function revokeApiKeyOfOwner(db: DbOrTx, ownerId: string, id: strin
     .update(apiKeys)
     .set({ revokedAt: now })
     .where(
-      and(
-        eq(apiKeys.id, id),
-        isNull(apiKeys.revokedAt),
-        sql`${apiKeys.merchantId} in ${merchantsOfOwner(db, ownerId)}`,
-      ),
+      and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), eq(apiKeys.merchantId, merchantIdOfOwner(ownerId))),
     )
     .returning({ id: apiKeys.id });
   return rows.length > 0;

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { merchants, walletChallenges } from "../../db/schema.ts";
 
@@ -8,6 +8,16 @@ export type MerchantRow = typeof merchants.$inferSelect;
 export async function findMerchantByOwner(db: DbOrTx, ownerId: string): Promise<MerchantRow | undefined> {
   const [row] = await db.select().from(merchants).where(eq(merchants.ownerId, ownerId));
   return row;
+}
+
+/**
+ * The id of the merchant owned by `ownerId`, as a scalar subquery to put inside a query (the owner is checked by
+ * the query that reads the data, never afterwards). A scalar subquery rather than a join: PostgreSQL then runs it
+ * once and reads the merchant's rows through their `(merchant_id, ...)` indexes in order; through a join to
+ * `merchants` it walked every merchant's payments in id order, or sorted the merchant's rows for each page.
+ */
+export function merchantIdOfOwner(ownerId: string): SQL<string> {
+  return sql<string>`(select ${merchants.id} from ${merchants} where ${merchants.ownerId} = ${ownerId})`;
 }
 
 export async function findMerchantById(db: DbOrTx, id: string): Promise<MerchantRow | undefined> {

@@ -2,6 +2,7 @@ import type { PaymentStatus } from "@common/payments.ts";
 import type { ReportBucket } from "@common/reports.ts";
 import { type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
+import { merchantIdOfOwner } from "../merchants/repository.ts";
 
 /** Calendar days `from`..`to` (both included) in time zone `tz`, scoped to one owner's merchant. */
 export type ReportScope = { ownerId: string; from: string; to: string; tz: string };
@@ -16,7 +17,6 @@ const due18 = to18(sql`p.amount_due`);
 const rateE18 = sql`coalesce(p.price_e18, p.completed_price_e18)`;
 /** USD value in cents of what was received, rounded per payment (so the CSV's rows add up to the totals). */
 const usdCents = sql`round(${received18} * ${rateE18} / 1e34)`;
-const PAID = sql`p.status in ('completed', 'paid_late')`;
 
 /** The range's first and last instants: the time zone's midnights, daylight-saving changes included. */
 function bounds(scope: ReportScope) {
@@ -29,17 +29,9 @@ function bounds(scope: ReportScope) {
 /** The owner's payments created in the range: the owner is part of the query, never checked afterwards. */
 function ownedInRange(scope: ReportScope, extra?: SQL) {
   const { start, end } = bounds(scope);
-  return sql`m.owner_id = ${scope.ownerId} and p.created_at >= ${start} and p.created_at < ${end}
+  return sql`p.merchant_id = ${merchantIdOfOwner(scope.ownerId)} and p.created_at >= ${start} and p.created_at < ${end}
     ${extra ? sql`and ${extra}` : sql``}`;
 }
-function paymentsInRange(scope: ReportScope, extra?: SQL) {
-  return sql`payments p join merchants m on m.id = p.merchant_id where ${ownedInRange(scope, extra)}`;
-}
-
-const moneyColumns = sql`count(*)::int as count,
-  coalesce(sum(${received18}), 0)::numeric(78, 0)::text as received,
-  coalesce(sum(${usdCents}), 0)::numeric(78, 0)::text as usd_cents,
-  (count(*) filter (where ${rateE18} is null and p.amount_received > 0))::int as unvalued`;
 
 export type MoneyRow = { count: number; received: string; usd_cents: string; unvalued: number };
 
@@ -51,37 +43,42 @@ export async function findRangeInstants(db: DbOrTx, scope: ReportScope) {
   return { start: new Date(row!.start), end: new Date(row!.end) };
 }
 
-/** Totals per status; `received_count` counts the payments that received anything (for the partial totals). */
-export async function sumByStatus(db: DbOrTx, scope: ReportScope) {
-  const result = await db.execute(sql`
-    select p.status, ${moneyColumns}, coalesce(sum(${due18}), 0)::numeric(78, 0)::text as due,
-      (count(*) filter (where p.amount_received > 0))::int as received_count
-    from ${paymentsInRange(scope)}
-    group by p.status`);
-  return rowsOf<MoneyRow & { status: PaymentStatus; due: string; received_count: number }>(result);
-}
+export type StatusBucketRow = MoneyRow & {
+  status: PaymentStatus;
+  /** The bucket's first day, `YYYY-MM-DD` in the time zone. */
+  bucket: string;
+  due: string;
+  /** The payments that received anything (for the partial totals). */
+  received_count: number;
+};
 
-/** Paid payments per bucket (days or ISO weeks in the time zone), every bucket of the range present. */
-export async function sumPaidByBucket(db: DbOrTx, scope: ReportScope, bucket: ReportBucket) {
+/**
+ * Sums per status and bucket (days or ISO weeks in the time zone) in one pass over the range: the totals per
+ * status and the paid payments' buckets are both added up from these few hundred rows at most. The rows are
+ * grouped by `date_trunc(unit, instant, zone)`, about three times cheaper per row than truncating the instant
+ * converted to the zone's wall clock; only each group's key is then formatted as the zone's date.
+ */
+export async function sumByStatusAndBucket(
+  db: DbOrTx,
+  scope: ReportScope,
+  bucket: ReportBucket,
+): Promise<StatusBucketRow[]> {
   const unit = bucket === "week" ? "week" : "day";
-  const step = bucket === "week" ? "1 week" : "1 day";
   const result = await db.execute(sql`
-    with paid as (
-      select date_trunc(${unit}, p.created_at at time zone ${scope.tz}) as bucket, p.amount_received,
-             p.token_decimals, p.price_e18, p.completed_price_e18
-      from ${paymentsInRange(scope, PAID)}
-    )
-    select to_char(g.bucket, 'YYYY-MM-DD') as start,
-           count(p.bucket)::int as count,
-           coalesce(sum(${received18}), 0)::numeric(78, 0)::text as received,
-           coalesce(sum(${usdCents}), 0)::numeric(78, 0)::text as usd_cents,
-           (count(p.bucket) filter (where ${rateE18} is null and p.amount_received > 0))::int as unvalued
-    from generate_series(date_trunc(${unit}, ${scope.from}::timestamp), ${scope.to}::timestamp,
-                         ${step}::interval) as g(bucket)
-    left join paid p on p.bucket = g.bucket
-    group by g.bucket
-    order by g.bucket`);
-  return rowsOf<MoneyRow & { start: string }>(result);
+    select g.*, to_char(g.starts_at at time zone ${scope.tz}, 'YYYY-MM-DD') as bucket
+    from (
+      select p.status, date_trunc(${unit}, p.created_at, ${scope.tz}) as starts_at,
+        count(*)::int as count,
+        coalesce(sum(${received18}), 0)::numeric(78, 0)::text as received,
+        coalesce(sum(${usdCents}), 0)::numeric(78, 0)::text as usd_cents,
+        (count(*) filter (where ${rateE18} is null and p.amount_received > 0))::int as unvalued,
+        coalesce(sum(${due18}), 0)::numeric(78, 0)::text as due,
+        (count(*) filter (where p.amount_received > 0))::int as received_count
+      from payments p
+      where ${ownedInRange(scope)}
+      group by 1, 2
+    ) g`);
+  return rowsOf<StatusBucketRow>(result);
 }
 
 export type CsvRow = {
@@ -123,7 +120,7 @@ export async function listRowsForCsv(
            p.amount_usd_cents::text as amount_usd_cents, ${usdCents}::numeric(78, 0)::text as usd_cents,
            ${rateE18}::text as rate_e18, coalesce(p.price_at, p.completed_price_at) as rate_at,
            t.payers, t.tx_hashes
-    from payments p join merchants m on m.id = p.merchant_id
+    from payments p
     left join lateral (
       select string_agg(distinct c.from_address, ' ') as payers, string_agg(distinct c.tx_hash, ' ') as tx_hashes
       from chain_transfers c where c.payment_id = p.id and c.orphaned_at is null

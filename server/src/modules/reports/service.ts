@@ -1,7 +1,9 @@
+import { PAYMENT_STATUSES, type PaymentStatus } from "@common/payments.ts";
 import {
   DAILY_BUCKETS_UP_TO_DAYS,
   daysInRange,
   REPORT_CSV_COLUMNS,
+  type ReportBucket,
   type ReportRange,
   type ReportSummary,
 } from "@common/reports.ts";
@@ -56,6 +58,55 @@ async function withZoneCheck<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+type StatusTotals = repo.MoneyRow & { status: PaymentStatus; due: string; received_count: number };
+
+/** The per-status totals of the range, in the order of PAYMENT_STATUSES. */
+function totalsByStatus(rows: repo.StatusBucketRow[]): StatusTotals[] {
+  const totals = new Map<PaymentStatus, StatusTotals>();
+  for (const row of rows) {
+    const sum = totals.get(row.status);
+    totals.set(
+      row.status,
+      sum
+        ? {
+            ...addMoney(sum, row),
+            status: row.status,
+            due: (BigInt(sum.due) + BigInt(row.due)).toString(),
+            received_count: sum.received_count + row.received_count,
+          }
+        : { ...row },
+    );
+  }
+  return PAYMENT_STATUSES.flatMap((status) => totals.get(status) ?? []);
+}
+
+const PAID_STATUSES: readonly PaymentStatus[] = ["completed", "paid_late"];
+
+/** The paid payments per bucket, every bucket of the range present (empty ones as zero). */
+function paidByBucket(rows: repo.StatusBucketRow[], starts: string[]) {
+  const buckets = new Map(starts.map((start) => [start, ZERO]));
+  for (const row of rows) {
+    const sum = buckets.get(row.bucket);
+    if (sum && PAID_STATUSES.includes(row.status)) buckets.set(row.bucket, addMoney(sum, row));
+  }
+  return [...buckets].map(([start, sum]) => ({ start, ...sum }));
+}
+
+/**
+ * The first day of every bucket from `from` to `to` (calendar days of the report's time zone): each day, or the
+ * Monday of each ISO week (what PostgreSQL's `date_trunc('week')` gives).
+ */
+export function bucketStarts(from: string, to: string, bucket: ReportBucket): string[] {
+  const day = 86_400_000;
+  let at = Date.parse(`${from}T00:00:00Z`);
+  if (bucket === "week") at -= ((new Date(at).getUTCDay() + 6) % 7) * day;
+  const end = Date.parse(`${to}T00:00:00Z`);
+  const step = bucket === "week" ? 7 * day : day;
+  const starts: string[] = [];
+  for (; at <= end; at += step) starts.push(new Date(at).toISOString().slice(0, 10));
+  return starts;
+}
+
 export function bucketOf(range: ReportRange) {
   return range.bucket ?? (daysInRange(range.from, range.to) <= DAILY_BUCKETS_UP_TO_DAYS ? "day" : "week");
 }
@@ -69,10 +120,11 @@ export async function getSummary(
   const scope = { ownerId, from: range.from, to: range.to, tz: range.tz };
   const bucket = bucketOf(range);
   return withZoneCheck(async () => {
-    // Sequential on purpose: PGlite is one connection, and on PostgreSQL these are a few index range scans.
+    // Sequential on purpose: PGlite is one connection.
     const instants = await repo.findRangeInstants(db, scope);
-    const byStatus = await repo.sumByStatus(db, scope);
-    const buckets = await repo.sumPaidByBucket(db, scope, bucket);
+    const rows = await repo.sumByStatusAndBucket(db, scope, bucket);
+    const byStatus = totalsByStatus(rows);
+    const buckets = paidByBucket(rows, bucketStarts(range.from, range.to, bucket));
     const of = (status: string) => byStatus.find((r) => r.status === status) ?? ZERO;
     const revenue = addMoney(of("completed"), of("paid_late"));
     // Not paid in full but received something: partial, or expired after a partial payment (the expired ones

@@ -1,19 +1,18 @@
-import { and, desc, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, desc, eq, isNull, lte, or } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { merchants, webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
+import { webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
+import { merchantIdOfOwner } from "../merchants/repository.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
-/** The owner's merchant, as a subquery: every read and write below is scoped by it inside the query. */
-const merchantOf = (db: DbOrTx, ownerId: string) =>
-  db.select({ id: merchants.id }).from(merchants).where(eq(merchants.ownerId, ownerId));
+// Every read and write below is scoped by the owner's merchant inside the query (`merchantIdOfOwner`).
 
 export async function listEndpointsOfOwner(db: DbOrTx, ownerId: string): Promise<EndpointRow[]> {
   return db
     .select()
     .from(webhookEndpoints)
-    .where(inArray(webhookEndpoints.merchantId, merchantOf(db, ownerId)))
+    .where(eq(webhookEndpoints.merchantId, merchantIdOfOwner(ownerId)))
     .orderBy(desc(webhookEndpoints.createdAt))
     .limit(100);
 }
@@ -30,7 +29,7 @@ export async function findEndpointOfOwner(db: DbOrTx, ownerId: string, id: strin
   const [row] = await db
     .select()
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), inArray(webhookEndpoints.merchantId, merchantOf(db, ownerId))));
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.merchantId, merchantIdOfOwner(ownerId))));
   return row;
 }
 
@@ -48,7 +47,7 @@ export async function updateEndpointOfOwner(
   const [row] = await db
     .update(webhookEndpoints)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(webhookEndpoints.id, id), inArray(webhookEndpoints.merchantId, merchantOf(db, ownerId))))
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.merchantId, merchantIdOfOwner(ownerId))))
     .returning();
   return row;
 }
@@ -56,7 +55,7 @@ export async function updateEndpointOfOwner(
 export async function deleteEndpointOfOwner(db: DbOrTx, ownerId: string, id: string) {
   const rows = await db
     .delete(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), inArray(webhookEndpoints.merchantId, merchantOf(db, ownerId))))
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.merchantId, merchantIdOfOwner(ownerId))))
     .returning({ id: webhookEndpoints.id });
   return rows.length > 0;
 }
@@ -68,7 +67,7 @@ export async function listDeliveriesOfOwner(db: DbOrTx, ownerId: string, endpoin
     .where(
       and(
         eq(webhookDeliveries.endpointId, endpointId),
-        inArray(webhookDeliveries.merchantId, merchantOf(db, ownerId)),
+        eq(webhookDeliveries.merchantId, merchantIdOfOwner(ownerId)),
       ),
     )
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
@@ -88,7 +87,7 @@ export async function replayDeliveryOfOwner(db: DbOrTx, ownerId: string, id: str
     .where(
       and(
         eq(webhookDeliveries.id, id),
-        inArray(webhookDeliveries.merchantId, merchantOf(db, ownerId)),
+        eq(webhookDeliveries.merchantId, merchantIdOfOwner(ownerId)),
         // Not while an attempt is in flight (its lease still runs): that would send it twice at once.
         or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
       ),
@@ -101,6 +100,6 @@ export async function findDeliveryOfOwner(db: DbOrTx, ownerId: string, id: strin
   const [row] = await db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, id), inArray(webhookDeliveries.merchantId, merchantOf(db, ownerId))));
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.merchantId, merchantIdOfOwner(ownerId))));
   return row;
 }

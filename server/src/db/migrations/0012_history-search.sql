@@ -1,0 +1,2 @@
+DROP INDEX "payments_search_trgm_idx";--> statement-breakpoint
+CREATE INDEX "payments_search_trgm_idx" ON "payments" USING gin ((coalesce("description", '') || chr(1) || coalesce("order_id", '') || chr(1) || "reference") gin_trgm_ops);
