@@ -90,3 +90,33 @@ test("over the limit: overlay, empty and wrong answers refused, right answer com
     await server.stop();
   }
 });
+
+test("the server-rendered pay page counts against the public read's limit, then the app asks for the check", async ({
+  page,
+  consoleGuard,
+}) => {
+  test.setTimeout(300_000);
+  consoleGuard.allow(/status of 429|status of 404|WebSocket connection to .* failed|ERR_CONNECTION_REFUSED/);
+  const server = await startOwnServer({ RATE_LIMIT_PUBLIC: "3/60s" });
+  try {
+    const unknown = `${server.url}/pay/AAAAAAAAAAAAAAAAAAAAAA`;
+    // Each rendering reads the database, so it uses the window of the payment read it stands for.
+    for (let i = 0; i < 3; i++) {
+      const res = await page.request.get(unknown);
+      expect(res.status()).toBe(404);
+      expect(await res.text()).toContain("Payment not found");
+    }
+    // Over the limit: the plain app, rendered nothing, no database read.
+    const over = await page.request.get(unknown);
+    expect(over.status()).toBe(200);
+    expect(await over.text()).not.toContain("Payment not found");
+    // The app's own read meets the limit, and the payer is asked to solve the check.
+    await page.goto(unknown);
+    const overlay = page.getByRole("dialog", { name: "Security Verification" });
+    await expect(overlay).toBeVisible({ timeout: 30_000 });
+    await expect(overlay.getByText("Solve this equation:")).toBeVisible();
+  } finally {
+    await page.close();
+    await server.stop();
+  }
+});

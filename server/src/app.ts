@@ -46,6 +46,7 @@ import { ChallengeService } from "./modules/security/challenge-service.ts";
 import {
   ACCOUNT_KEY_PREFIX,
   API_KEY_CLIENT_PREFIX,
+  allowRenderedPage,
   type ClientKeyResolver,
   ipClientKey,
   registerRateLimits,
@@ -361,7 +362,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     if (!isApi && isPageRequest && clientBuild && !path.startsWith("/assets/")) {
       const search = request.url.slice(path.length + 1);
       const reference = payPage ? checkoutReference(path, search) : null;
-      if (payPage && reference !== null) {
+      // Rendering reads the payment: it counts against the public read's limit. Over it, the plain app (its
+      // own read of the payment then meets the limit and the challenge).
+      if (
+        payPage &&
+        reference !== null &&
+        (await allowRenderedPage(request, "public", { config, state: sharedState }))
+      ) {
         try {
           const page = await payPage(request, { path, search }, reference);
           return sendRenderedHtml(request, reply, page.html, page.status);

@@ -1,12 +1,11 @@
-import { Plus, Webhook } from "lucide-react";
-import { Link } from "wouter";
+import { Webhook } from "lucide-react";
 import { PageFrame } from "@/components/layout/page-frame";
-import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { useAuth } from "@/features/auth/auth-provider";
 import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
 import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
 import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
+import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
 import { WebhooksView } from "@/features/webhooks/components/webhooks-view";
 
 function MerchantWebhooks() {
@@ -15,18 +14,7 @@ function MerchantWebhooks() {
   if (fallback) return fallback;
   if (!merchant.data) {
     return (
-      <div className="flex flex-col items-start gap-3 rounded-xl border border-border bg-card p-4 sm:p-6">
-        <p className="font-semibold">No business registered yet</p>
-        <p className="text-muted-foreground text-sm">
-          Webhooks tell your server about your business's payments. Register it on the merchant dashboard
-          first.
-        </p>
-        <Button asChild>
-          <Link href="/merchant">
-            <Plus aria-hidden="true" /> Register your business
-          </Link>
-        </Button>
-      </div>
+      <NoBusinessPrompt reason="Webhooks tell your server about your business's payments. Register it on the merchant dashboard first." />
     );
   }
   return <WebhooksView />;

@@ -53,6 +53,25 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
   });
 }
 
+/**
+ * Counts a server-rendered page that reads the database (the pay page) against the client's `group` window, as
+ * the /api read it stands for would be. False once the window is full: the caller then serves the plain app,
+ * whose own /api call meets the limit and its challenge. Shared state unreachable: allowed, like the limiter.
+ */
+export async function allowRenderedPage(
+  request: FastifyRequest,
+  group: RateLimitGroup,
+  { config, state }: Pick<RateLimitOptions, "config" | "state">,
+): Promise<boolean> {
+  try {
+    const { limit, windowMs } = config.rateLimits[group];
+    return (await state.hitWindow(windowKey(group, ipClientKey(request)), limit, windowMs)).allowed;
+  } catch (error) {
+    request.log.error({ err: error }, "rate limit unavailable, page rendered");
+    return true;
+  }
+}
+
 function createLimiter(group: RateLimitGroup, { config, state, challenges, clientKey }: RateLimitOptions) {
   // A signed-in merchant's dashboard makes several calls per load and an office shares one address: ordinary
   // routes count per account against a limit ordinary use never meets; anonymous clients keep the group's.
