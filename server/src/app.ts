@@ -10,7 +10,7 @@ import { errorBody } from "./errors.ts";
 import { registerCsrfGuard } from "./lib/csrf.ts";
 import { registerErrorHandling, sendFrameworkError } from "./lib/error-handler.ts";
 import type { FastifyZod } from "./lib/fastify-zod.ts";
-import { loggerOptions } from "./lib/logger.ts";
+import { loggerOptions, registerRequestLogging } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
 import { isHttpsOrigin, requestOrigin } from "./lib/public-origin.ts";
 import { generateRequestId } from "./lib/request-id.ts";
@@ -118,13 +118,10 @@ function trustProxyOption(trust: Config["trustProxy"]) {
   return (_address: string, hop: number) => hop < trust;
 }
 
-function withLogStream(options: ReturnType<typeof loggerOptions>, stream: AppDeps["logStream"]) {
-  return typeof options === "object" && stream ? { ...options, stream } : options;
-}
-
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const app = Fastify({
-    logger: withLogStream(loggerOptions(config), deps.logStream),
+    logger: loggerOptions(config, deps.logStream),
+    disableRequestLogging: true,
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
@@ -133,6 +130,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
+  registerRequestLogging(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

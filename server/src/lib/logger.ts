@@ -1,4 +1,5 @@
-import type { FastifyServerOptions } from "fastify";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import pino from "pino";
 import type { Config } from "../config.ts";
 
 const SECRET_QUERY_PARAMS = /([?&](?:token|code|state|key|secret|password|signature|nonce|api_key)=)[^&#]*/gi;
@@ -11,10 +12,18 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY_PARAMS, "$1[redacted]").replace(API_KEY_SECRETS, "cpx_live_[redacted]");
 }
 
-export function loggerOptions(config: Config): FastifyServerOptions["logger"] {
+/**
+ * The server's logger. Lines go to stdout through an asynchronous writer: a burst of requests is written in a few
+ * large writes instead of one blocking write per line (the writer flushes what it holds when the process exits).
+ */
+export function loggerOptions(
+  config: Config,
+  stream?: { write(line: string): void },
+): FastifyServerOptions["logger"] {
   if (config.logLevel === "silent") return false;
   return {
     level: config.logLevel,
+    stream: stream ?? pino.destination({ dest: 1, sync: false }),
     redact: {
       paths: [
         "req.headers.cookie",
@@ -41,4 +50,18 @@ export function loggerOptions(config: Config): FastifyServerOptions["logger"] {
       },
     },
   };
+}
+
+/**
+ * One line per request, written when the response is sent (Fastify's own request logging, turned off in app.ts,
+ * writes two: one on arrival and one on completion).
+ */
+export function registerRequestLogging(app: FastifyInstance) {
+  app.addHook("onResponse", (request, reply, done) => {
+    request.log.info(
+      { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+      "request completed",
+    );
+    done();
+  });
 }
