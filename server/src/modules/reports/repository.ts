@@ -12,11 +12,14 @@ const to18 = (column: SQL) =>
   sql`(case when p.token_decimals = 18 then ${column} else ${column} * (10::numeric ^ (18 - p.token_decimals)) end)`;
 const received18 = to18(sql`p.amount_received`);
 const due18 = to18(sql`p.amount_due`);
+const refunded18 = to18(sql`p.amount_refunded`);
 /** The payment's rate: the one locked at creation, or for an amount asked in CPXTB the one when it was paid. */
 const rateE18 = sql`coalesce(p.price_e18, p.completed_price_e18)`;
 /** USD value in cents of what was received, rounded per payment (so the CSV's rows add up to the totals). */
 const usdCents = sql`round(${received18} * ${rateE18} / 1e34)`;
 const PAID = sql`p.status in ('completed', 'paid_late')`;
+/** USD value in cents of what was refunded, at the same rate as what was received (decision 018). */
+const refundedUsdCents = sql`round(${refunded18} * ${rateE18} / 1e34)`;
 
 /** The range's first and last instants: the time zone's midnights, daylight-saving changes included. */
 function bounds(scope: ReportScope) {
@@ -51,14 +54,29 @@ export async function findRangeInstants(db: DbOrTx, scope: ReportScope) {
   return { start: new Date(row!.start), end: new Date(row!.end) };
 }
 
-/** Totals per status; `received_count` counts the payments that received anything (for the partial totals). */
+/**
+ * Totals per status; `received_count` counts the payments that received anything (for the partial totals), the
+ * `refunded*` columns what was sent back (refunds are a summary beside the status, decision 018).
+ */
 export async function sumByStatus(db: DbOrTx, scope: ReportScope) {
   const result = await db.execute(sql`
     select p.status, ${moneyColumns}, coalesce(sum(${due18}), 0)::numeric(78, 0)::text as due,
-      (count(*) filter (where p.amount_received > 0))::int as received_count
+      (count(*) filter (where p.amount_received > 0))::int as received_count,
+      (count(*) filter (where p.amount_refunded > 0))::int as refunded_count,
+      coalesce(sum(${refunded18}), 0)::numeric(78, 0)::text as refunded,
+      coalesce(sum(${refundedUsdCents}), 0)::numeric(78, 0)::text as refunded_usd_cents
     from ${paymentsInRange(scope)}
     group by p.status`);
-  return rowsOf<MoneyRow & { status: PaymentStatus; due: string; received_count: number }>(result);
+  return rowsOf<
+    MoneyRow & {
+      status: PaymentStatus;
+      due: string;
+      received_count: number;
+      refunded_count: number;
+      refunded: string;
+      refunded_usd_cents: string;
+    }
+  >(result);
 }
 
 /** Paid payments per bucket (days or ISO weeks in the time zone), every bucket of the range present. */
@@ -102,6 +120,9 @@ export type CsvRow = {
   rate_at: Date | string | null;
   payers: string | null;
   tx_hashes: string | null;
+  refunded: string;
+  refunded_usd_cents: string | null;
+  refund_tx_hashes: string | null;
 };
 
 /**
@@ -122,12 +143,18 @@ export async function listRowsForCsv(
            ${due18}::numeric(78, 0)::text as due, ${received18}::numeric(78, 0)::text as received,
            p.amount_usd_cents::text as amount_usd_cents, ${usdCents}::numeric(78, 0)::text as usd_cents,
            ${rateE18}::text as rate_e18, coalesce(p.price_at, p.completed_price_at) as rate_at,
-           t.payers, t.tx_hashes
+           t.payers, t.tx_hashes,
+           ${refunded18}::numeric(78, 0)::text as refunded,
+           ${refundedUsdCents}::numeric(78, 0)::text as refunded_usd_cents, r.refund_tx_hashes
     from payments p join merchants m on m.id = p.merchant_id
     left join lateral (
       select string_agg(distinct c.from_address, ' ') as payers, string_agg(distinct c.tx_hash, ' ') as tx_hashes
       from chain_transfers c where c.payment_id = p.id and c.orphaned_at is null
     ) t on true
+    left join lateral (
+      select string_agg(f.tx_hash, ' ' order by f.created_at, f.id) as refund_tx_hashes
+      from refunds f where f.payment_id = p.id
+    ) r on true
     where ${ownedInRange(scope, keyset)}
     order by p.created_at, p.id
     limit ${limit}`);
