@@ -1,7 +1,7 @@
 import type { ChainConfigResponse } from "@common/chain";
 import { useQuery } from "@tanstack/react-query";
 import { ExternalLink } from "lucide-react";
-import type * as React from "react";
+import * as React from "react";
 import { CopyButton } from "../../components/copy-button";
 import { shortAddress } from "../../format";
 
@@ -23,9 +23,12 @@ export function Time({ iso }: { iso: string }) {
 }
 
 export function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  const id = React.useId();
   return (
-    <section className="flex flex-col gap-2 border-border border-t pt-4">
-      <h3 className="font-semibold">{title}</h3>
+    <section aria-labelledby={id} className="flex flex-col gap-2 border-border border-t pt-4">
+      <h3 id={id} className="font-semibold">
+        {title}
+      </h3>
       {children}
     </section>
   );
