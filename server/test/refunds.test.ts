@@ -19,11 +19,13 @@ import {
   paymentTestConfig,
   type TestMerchant,
 } from "./payment-helpers.ts";
+import { startReceiver } from "./webhook-receiver.ts";
 
 let chain: TestChain;
 let app: App;
 let tools: ReturnType<typeof chainTools>;
 let merchant: TestMerchant;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const clock = createClock();
 const TOKEN = 10n ** 18n;
 
@@ -31,7 +33,16 @@ beforeAll(async () => {
   chain = await startTestChain();
   tools = chainTools(chain);
   const connected = await connectChain(chainConfigFor(chain.url, chain.deployment, { confirmations: 1 }));
-  app = await createTestApp(paymentTestConfig(), { chain: connected, payments: { now: clock.now } });
+  receiver = await startReceiver();
+  app = await createTestApp(
+    { ...paymentTestConfig(), webhooks: { allowPrivate: true } },
+    {
+      chain: connected,
+      payments: { now: clock.now },
+      notifications: { retryDelaysMs: [0, 150, 150, 150], pollMs: 50 },
+    },
+  );
+  app.notifications.start();
   merchant = await createMerchant(app);
   // The merchant's wallet pays the refunds' gas.
   await tools.test.setBalance({ address: merchant.wallet.address, value: 10n ** 20n });
@@ -40,6 +51,7 @@ beforeAll(async () => {
   await app.payments.indexer!.runOnce();
 });
 afterAll(async () => {
+  await receiver?.close();
   await chain?.stop();
 });
 
@@ -131,6 +143,36 @@ describe("refunds verified on chain", () => {
       409,
       "CONFLICT",
     );
+  });
+
+  it("payment.refunded reaches a subscribed webhook endpoint with the refund summary", async () => {
+    const hooked = await createMerchant(app);
+    await tools.test.setBalance({ address: hooked.wallet.address, value: 10n ** 20n });
+    const endpoint = await api(app, hooked.cookie).post("/api/merchant/webhooks", {
+      url: `${receiver.url}/refunds`,
+      events: ["payment.refunded"],
+    });
+    expect(endpoint.statusCode).toBe(201);
+    const { payment, payer, amount } = await paidPayment(0n, hooked);
+    const sent = await tools.pay(hooked.wallet, payer.address, amount / 2n);
+    const res = await refund(hooked, payment.id, {
+      txHash: sent.hash,
+      toAddress: payer.address,
+      amountBase: (amount / 2n).toString(),
+    });
+    expect(res.statusCode).toBe(201);
+    await receiver.waitFor((all) => all.some((r) => r.path === "/refunds"));
+    const [delivery, ...more] = receiver.at("/refunds");
+    expect(more).toHaveLength(0);
+    expect(delivery!.json).toMatchObject({
+      type: "payment.refunded",
+      data: {
+        id: payment.id,
+        status: "completed",
+        refundStatus: "partially_refunded",
+        amountRefundedBase: (amount / 2n).toString(),
+      },
+    });
   });
 
   it("partial refunds add up to partially_refunded, then refunded; more than the rest is refused", async () => {

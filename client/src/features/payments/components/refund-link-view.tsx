@@ -81,6 +81,14 @@ export function RefundLinkView({ token }: { token: string }) {
             {formatTokenAmount(data.amountReceived)} {data.token.symbol}
           </dd>
         </div>
+        {/^0(\.0*)?$/.test(data.amountRefunded) ? null : (
+          <div className="flex justify-between gap-4">
+            <dt className="text-muted-foreground">Refunded so far</dt>
+            <dd className="text-right tabular-nums">
+              {formatTokenAmount(data.amountRefunded)} {data.token.symbol}
+            </dd>
+          </div>
+        )}
         <div className="flex justify-between gap-4">
           <dt className="text-muted-foreground">Network</dt>
           <dd className="text-right">{networkName(data.networkChainId, undefined)}</dd>

@@ -108,7 +108,7 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
     null,
   );
   const id = React.useId();
-  const excess = BigInt(payment.overpaidBase);
+  const excessLeft = BigInt(payment.overpaidBase) - BigInt(payment.amountRefundedBase);
   React.useEffect(() => {
     if (!addresses.some((a) => a.address === to) && addresses[0]) setTo(addresses[0].address);
   }, [addresses, to]);
@@ -124,6 +124,8 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
           amountBase: sent.amount.toString(),
         });
         setUnrecorded(null);
+        // The next refund starts from what is left now.
+        setAmountText(tokens(defaultAmount(detail), decimals));
         setDone(
           `Refund of ${formatTokenAmount(tokens(sent.amount, decimals))} CPXTB verified on chain and recorded.`,
         );
@@ -226,8 +228,8 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
         onChange={(e) => setAmountText(e.currentTarget.value)}
         error={amountError}
         hint={
-          payment.overpaid && excess > 0n
-            ? `The payer sent ${formatTokenAmount(tokens(excess, decimals))} CPXTB more than due: that excess is offered first.`
+          payment.overpaid && excessLeft > 0n
+            ? `The payer sent ${formatTokenAmount(tokens(BigInt(payment.overpaidBase), decimals))} CPXTB more than due: ${payment.amountRefundedBase === "0" ? "that excess" : `the ${formatTokenAmount(tokens(excessLeft, decimals))} CPXTB not yet refunded of it`} is offered first.`
             : undefined
         }
         disabled={step !== null}
