@@ -15,6 +15,12 @@ test("an overpayment's excess is refunded from the detail sheet; the payment and
     description: "Refund of an overpaid espresso",
   });
 
+  // The payer's page is open meanwhile: it hears the refund live (/ws), without a reload.
+  const payerPage = await page.context().newPage();
+  await payerPage.goto(`/pay/${payment.reference}`);
+  await expect(payerPage.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
+  await expect(payerPage.getByText(/sent 2 CPXTB more than due/)).toBeVisible();
+
   await openDashboard(page);
   await page
     .getByTestId("recent-payments")
@@ -35,6 +41,11 @@ test("an overpayment's excess is refunded from the detail sheet; the payment and
     timeout: 60_000,
   });
   await expect(detail.getByTestId("detail-refund-status")).toHaveText("Partially refunded");
+  await expect(payerPage.getByTestId("pay-refunds")).toContainText(
+    "Partly refunded: 2 CPXTB sent back to you",
+  );
+  await expect(payerPage.getByText(/more than due/)).toBeHidden();
+  await payerPage.close();
   await expect(detail.getByTestId("detail-refunded")).toHaveText("2 CPXTB");
   const listed = refunds.getByTestId("detail-refunds").getByRole("listitem");
   await expect(listed).toHaveCount(1);
@@ -55,4 +66,50 @@ test("an overpayment's excess is refunded from the detail sheet; the payment and
   await expect(notice).toContainText("Partly refunded: 2 CPXTB sent back to you");
   await expect(notice.getByRole("listitem")).toHaveCount(1);
   await expect(page.getByTestId("refund-status")).toHaveText("Partially refunded");
+});
+
+test("a payer without a known address gives one through a refund link; the merchant can refund to it", async ({
+  page,
+  browser,
+}) => {
+  await overpaidPayment(page, {
+    amount: "4",
+    excess: "1",
+    description: "Paid from an exchange",
+  });
+  await openDashboard(page);
+  await page
+    .getByTestId("recent-payments")
+    .getByRole("button", { name: /Paid from an exchange/ })
+    .click();
+  const detail = page.getByRole("dialog", { name: "Payment details" });
+  const refunds = detail.getByRole("region", { name: "Refunds" });
+  await refunds.getByRole("button", { name: "Create a refund link" }).click();
+  const created = refunds.getByTestId("refund-link-created");
+  await expect(created).toContainText("shown only once");
+  const url = (await created.getByText(/\/refund\//).textContent())!.trim();
+  await expect(refunds.getByTestId("refund-links")).toContainText("Waiting for the payer");
+
+  // The payer, in a browser of their own.
+  const payerContext = await browser.newContext();
+  const payer = await payerContext.newPage();
+  await payer.goto(new URL(url).pathname);
+  await expect(payer.getByRole("heading", { name: "Refund address" })).toBeVisible();
+  await expect(payer.getByTestId("refund-merchant")).toHaveText("Corner Coffee");
+  const address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+  // A broken checksum is refused with the reason.
+  await payer.getByLabel("Your wallet address").fill(address.replace("aAeb", "AAeb"));
+  await payer.getByRole("button", { name: /Send address to Corner Coffee/ }).click();
+  await expect(payer.getByRole("alert").filter({ hasText: "checksum" })).toBeVisible();
+  await payer.getByLabel("Your wallet address").fill(address);
+  await payer.getByRole("button", { name: /Send address to Corner Coffee/ }).click();
+  await expect(payer.getByTestId("refund-address-done")).toContainText(address);
+  // Used once: opened again, it says so.
+  await payer.reload();
+  await expect(payer.getByTestId("refund-address-done")).toContainText("cannot be used again");
+  await payerContext.close();
+
+  // The merchant's open sheet hears it (live) and offers the address as a destination.
+  await expect(refunds.getByTestId("refund-links")).toContainText("Address received");
+  await expect(refunds.getByRole("radio", { name: new RegExp(address) })).toBeVisible();
 });
