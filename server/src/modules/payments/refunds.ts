@@ -300,7 +300,7 @@ export async function getPublicRefundLink(deps: PaymentsDeps, token: string): Pr
 /**
  * The payer gives the address to refund to: a valid address (EIP-55 checksum when it has mixed case), not the
  * zero address, the token or the merchant's own; set once, while the link is open. The merchant's dashboard hears
- * it through a `payment.updated` outbox event.
+ * it through a `payment.refund_address` outbox event (not a webhook type).
  */
 export async function submitRefundAddress(deps: PaymentsDeps, token: string, address: string) {
   const found = await findLink(deps, token);
@@ -329,7 +329,7 @@ export async function submitRefundAddress(deps: PaymentsDeps, token: string, add
       await repo.insertEvent(tx, {
         paymentId: payment.id,
         merchantId: payment.merchantId,
-        type: "payment.updated",
+        type: "payment.refund_address",
       });
     return row;
   });
