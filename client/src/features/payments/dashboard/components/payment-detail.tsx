@@ -1,11 +1,8 @@
-import type { ChainConfigResponse } from "@common/chain";
 import { submitTxRequest } from "@common/payments";
-import { useQuery } from "@tanstack/react-query";
 import {
   ArrowRight,
   CircleCheck,
   Download,
-  ExternalLink,
   FileText,
   RefreshCw,
   SearchCheck,
