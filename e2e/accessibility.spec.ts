@@ -72,7 +72,9 @@ async function concretePaths(request: APIRequestContext, payment: Payment): Prom
         .replace(":reference", payment.reference)
         .replace(":paymentReference", payment.reference)
         // A well-formed order id that no order has: the page's "Order not found" state (the API answers 404).
-        .replace(":id", `ord_${"0".repeat(26)}`),
+        .replace(":id", `ord_${"0".repeat(26)}`)
+        // A well-formed refund link that does not exist: the page's "Refund link not found" state (404).
+        .replace(":token", "A".repeat(43)),
     ),
     `/easy-payment?ref=${payment.reference}`,
     "/no/such/page",

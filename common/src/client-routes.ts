@@ -23,6 +23,7 @@ export const CLIENT_ROUTES = [
   "/easy-payment",
   "/social-login-test",
   "/pay/:paymentReference",
+  "/refund/:token",
   "/buy-cpxtb",
   "/buy-cpxtb/orders/:id",
   "/reports",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageTheme } from "./merchant.ts";
+import { paymentRefundsDetail, publicRefundResponse, refundStatus } from "./refunds.ts";
 
 export const PAYMENT_STATUSES = [
   "pending",
@@ -74,6 +75,10 @@ const amounts = {
   amountUsd: z.string().nullable(),
   overpaid: z.boolean(),
   overpaidBase: z.string(),
+  /** Refunds beside the status (decision 018): none, partially_refunded or refunded, and their sum. */
+  refundStatus,
+  amountRefunded: z.string(),
+  amountRefundedBase: z.string(),
 };
 
 export const publicPaymentResponse = z.object({
@@ -103,6 +108,8 @@ export const publicPaymentResponse = z.object({
   successUrl: z.string().nullable(),
   regeneratedTo: z.string().nullable(),
   completedAt: z.string().nullable(),
+  /** Refunds the merchant sent back, verified on chain, oldest first. */
+  refunds: z.array(publicRefundResponse),
 });
 export type PublicPayment = z.infer<typeof publicPaymentResponse>;
 
@@ -160,6 +167,9 @@ export type Payment = z.infer<typeof paymentResponse>;
 export const paymentDetailResponse = paymentResponse.extend({
   timeline: z.array(timelineEntry),
   transfers: z.array(transferResponse),
+  ...paymentRefundsDetail,
+  /** What may still be refunded now: received minus refunded, when the status allows a refund; else "0". */
+  refundableBase: z.string(),
 });
 
 export const listPaymentsQuery = z.object({

@@ -112,6 +112,13 @@ export const reportSummaryResponse = z.object({
   /** Tokens received by payments that were not paid in full (partial, or expired after a partial payment). */
   partial: z.object(money),
   buckets: z.array(reportBucket),
+  /**
+   * Refunds sent back for the payments of the range (decision 018): how many payments had one, how much in
+   * CPXTB, and its USD value at each payment's rate.
+   */
+  refunds: z.object({ count: z.number().int(), amountRefunded: z.string(), usd: z.string() }),
+  /** Revenue minus what was refunded of the paid payments: what the business kept. */
+  netRevenue: z.object({ amount: z.string(), usd: z.string() }),
 });
 export type ReportSummary = z.infer<typeof reportSummaryResponse>;
 export type ReportMoney = z.infer<typeof reportBucket>;
@@ -132,4 +139,7 @@ export const REPORT_CSV_COLUMNS = [
   "rate_at",
   "payer_addresses",
   "tx_hashes",
+  "amount_refunded_cpxtb",
+  "refunded_usd",
+  "refund_tx_hashes",
 ] as const;

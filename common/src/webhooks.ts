@@ -9,6 +9,7 @@ export const WEBHOOK_EVENTS = [
   "payment.expired",
   "payment.paid_late",
   "payment.invalid",
+  "payment.refunded",
 ] as const;
 export const webhookEvent = z.enum(WEBHOOK_EVENTS);
 export type WebhookEvent = z.infer<typeof webhookEvent>;
@@ -23,6 +24,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   "payment.expired": "Payment expired",
   "payment.paid_late": "Paid after expiry",
   "payment.invalid": "Payment invalid",
+  "payment.refunded": "Refund sent (in part or in full)",
 };
 
 export const WEBHOOK_URL_MAX = 2048;

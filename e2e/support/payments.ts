@@ -27,7 +27,8 @@ export type Payment = {
 export async function createMerchant(request: APIRequestContext, overrides: Record<string, unknown> = {}) {
   const username = `pay_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   expect((await request.post("/api/register", { data: { username, password: PASSWORD } })).ok()).toBe(true);
-  const wallet = privateKeyToAccount(generatePrivateKey());
+  const key = generatePrivateKey();
+  const wallet = privateKeyToAccount(key);
   const challenge = await request.post("/api/merchant/wallet-challenge", {
     data: { address: wallet.address },
   });
@@ -44,7 +45,8 @@ export async function createMerchant(request: APIRequestContext, overrides: Reco
     },
   });
   expect(created.status(), await created.text()).toBe(201);
-  return { username, address: wallet.address };
+  // The key lets a test sign as the merchant's receiving wallet (a refund leaves from it).
+  return { username, address: wallet.address, key };
 }
 
 export async function createPayment(

@@ -67,6 +67,7 @@ export const PaymentPage = lazyPage(() => import("./routes/payment"));
 export const EasyPaymentPage = lazyPage(() => import("./routes/easy-payment"));
 export const SocialLoginTestPage = lazyPage(() => import("./routes/social-login-test"));
 export const PayPage = lazyPage(() => import("./routes/pay"));
+export const RefundLinkPage = lazyPage(() => import("./routes/refund"));
 export const BuyCpxtbPage = lazyPage(() => import("./routes/buy-cpxtb"));
 export const BuyOrderPage = lazyPage(() => import("./routes/buy-order"));
 export const ReportsPage = lazyPage(() => import("./routes/reports"));

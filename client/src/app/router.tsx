@@ -24,6 +24,7 @@ export function AppRouter() {
       <Route path="/easy-payment" component={pages.EasyPaymentPage} />
       <Route path="/social-login-test" component={pages.SocialLoginTestPage} />
       <Route path="/pay/:paymentReference" component={pages.PayPage} />
+      <Route path="/refund/:token" component={pages.RefundLinkPage} />
       <Route path="/buy-cpxtb" component={pages.BuyCpxtbPage} />
       <Route path="/buy-cpxtb/orders/:id" component={pages.BuyOrderPage} />
       <Route path="/reports" component={pages.ReportsPage} />

@@ -198,6 +198,12 @@ export const payments = pgTable(
      */
     amountRequested: baseUnits("amount_requested").notNull().default(sql`0`),
     overpaid: boolean("overpaid").notNull().default(false),
+    /**
+     * The sum of the payment's recorded refunds (decision 018): a summary beside the status, never a status. Kept
+     * in step with `refunds` by the conditional update that records one (`amount_received - amount_refunded`
+     * never goes below the refund).
+     */
+    amountRefunded: baseUnits("amount_refunded").notNull().default(sql`0`),
     description: text("description"),
     orderId: text("order_id"),
     successUrl: text("success_url"),
@@ -750,4 +756,60 @@ export const apiIdempotencyKeys = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("api_idempotency_keys_merchant_key").on(t.merchantId, t.key)],
+);
+
+// ---- Refunds (docs/decisions/018-refunds.md) ----
+
+/**
+ * A refund the merchant sent from its own wallet, recorded only once the server verified its transfer on chain
+ * (token, from the merchant's address, to an address of the payer, amount, confirmations). One row per
+ * transaction: the unique key refuses a transaction recorded twice, for this payment or another.
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: text("id").primaryKey(),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    merchantId: text("merchant_id").notNull(),
+    chainId: integer("chain_id").notNull(),
+    tokenAddress: text("token_address").notNull(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockTime: timestamp("block_time", { withTimezone: true }),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    amount: baseUnits("amount").notNull(),
+    /** The refund link the payer gave the address through, if any. */
+    refundRequestId: text("refund_request_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("refunds_tx_key").on(t.chainId, t.txHash),
+    index("refunds_payment_idx").on(t.paymentId, t.createdAt),
+  ],
+);
+
+/**
+ * A refund link: the payer opens it and gives the address to refund to. Only the token's SHA-256 is stored; the
+ * link is single use (`submittedAt`) and expires.
+ */
+export const refundRequests = pgTable(
+  "refund_requests",
+  {
+    id: text("id").primaryKey(),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    merchantId: text("merchant_id").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** EIP-55 checksummed, set once by the payer. */
+    address: text("address"),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("refund_requests_payment_idx").on(t.paymentId, t.createdAt)],
 );

@@ -129,6 +129,18 @@ export async function createReportPdf(
         usd(report.paidLate.usd),
       ],
       [
+        "Refunded",
+        String(report.refunds.count),
+        formatTokenAmount(report.refunds.amountRefunded),
+        usd(report.refunds.usd),
+      ],
+      [
+        "Net revenue (revenue minus its refunds)",
+        "",
+        formatTokenAmount(report.netRevenue.amount),
+        usd(report.netRevenue.usd),
+      ],
+      [
         "Partially paid (received)",
         String(report.partial.count),
         formatTokenAmount(report.partial.amountReceived),

@@ -30,6 +30,11 @@ export type TokenTransfer = {
   to: string;
   /** Base units. */
   amount: bigint;
+  /**
+   * The account that must send it (a merchant's refund leaves from its receiving wallet): another connected account
+   * is refused before anything is signed.
+   */
+  from?: string;
 };
 export type TransferStep = "connecting" | "switching" | "confirm" | "mining";
 
@@ -58,6 +63,10 @@ export async function sendTokenTransfer(
   }
   const account = connection.address;
   if (!account) throw new Error("The wallet did not share an account.");
+  if (payment.from && getAddress(payment.from) !== getAddress(account))
+    throw new Error(
+      `Your wallet is connected with ${account}, not ${getAddress(payment.from)}. Switch to that account in your wallet and try again.`,
+    );
   if (connection.chainId !== payment.chainId) {
     onStep?.("switching");
     try {

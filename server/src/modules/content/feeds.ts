@@ -81,6 +81,7 @@ const PRIVATE_PATHS = [
   "/developers",
   "/pay/",
   "/payment/",
+  "/refund/",
   "/easy-payment",
   "/reset-password",
   "/social-login-test",

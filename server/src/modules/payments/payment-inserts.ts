@@ -157,6 +157,7 @@ export async function insertPayments(
         toleranceBps: Number(row.toleranceBps),
         amountReceived: 0n,
         amountSeen: 0n,
+        amountRefunded: 0n,
         overpaid: false,
         status: "pending",
         live: true,

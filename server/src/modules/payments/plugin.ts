@@ -12,6 +12,7 @@ import type { RealtimeHub } from "../realtime/hub.ts";
 import { reportRoutes } from "../reports/routes.ts";
 import { PAYMENT_EVENTS_CHANNEL } from "./live.ts";
 import { PUBLIC_VIEWS_CHANNEL, PublicPaymentCache } from "./public-cache.ts";
+import { refundRoutes } from "./refund-routes.ts";
 import { paymentRoutes } from "./routes.ts";
 import { PaymentsRuntime, type PaymentsRuntimeOptions } from "./runtime.ts";
 import type { PaymentsDeps } from "./service.ts";
@@ -106,6 +107,7 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
   });
   await app.register(merchantRoutes, { db: database.db, onMerchantChanged: merchantChanged });
   await app.register(paymentRoutes, { deps, config, publicCache: cache });
+  await app.register(refundRoutes, { deps, config });
   // The server-to-server API and its OpenAPI document, made from the same routes.
   const catalog: ApiRouteCatalog = [];
   await app.register(v1Routes, { deps, config, catalog });

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { payments } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
+import * as refundRepo from "./refund-repository.ts";
 import * as repo from "./repository.ts";
 import { type PaymentsDeps, toPublicPaymentView } from "./service.ts";
 
@@ -16,6 +17,7 @@ type Rows = {
   payment: repo.PaymentRow;
   merchant: repo.PublicMerchant;
   transfers: Awaited<ReturnType<typeof repo.listTransfersOfPayment>>;
+  refunds: refundRepo.RefundRow[];
   regeneratedToReference: string | null;
 };
 
@@ -69,8 +71,9 @@ export class PublicPaymentCache {
   private async load(reference: string): Promise<Rows> {
     const found = await repo.findPaymentByReference(this.deps.db, reference);
     if (!found) throw new AppError("NOT_FOUND", "No payment has this reference.");
-    const [transfers, successor] = await Promise.all([
+    const [transfers, refunds, successor] = await Promise.all([
       repo.listTransfersOfPayment(this.deps.db, found.payment.id),
+      refundRepo.listRefundsOfPayment(this.deps.db, found.payment.id),
       found.payment.regeneratedToId
         ? this.deps.db
             .select({ reference: payments.reference })
@@ -78,7 +81,7 @@ export class PublicPaymentCache {
             .where(eq(payments.id, found.payment.regeneratedToId))
         : Promise.resolve([]),
     ]);
-    return { ...found, transfers, regeneratedToReference: successor[0]?.reference ?? null };
+    return { ...found, transfers, refunds, regeneratedToReference: successor[0]?.reference ?? null };
   }
 
   private async indexedHead(chainId: number, tokenAddress: string) {

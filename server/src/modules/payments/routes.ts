@@ -37,7 +37,8 @@ export async function paymentRoutes(
   // Payment links travel (QR codes, emails, the merchant's own site): always the public origin (decision 010).
   const baseUrl = (_request: unknown) => config.publicUrl;
   const ownPayment = (ownerId: string, id: string) => service.getPaymentOfOwner(db, ownerId, id);
-  const detail = (payment: repo.PaymentRow, url: string) => service.paymentDetail(db, payment, url);
+  const detail = (payment: repo.PaymentRow, url: string) =>
+    service.paymentDetail(db, payment, url, deps.now());
 
   app.post(
     "/api/merchant/payments",

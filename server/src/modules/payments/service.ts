@@ -33,9 +33,18 @@ import {
   PaymentInsertQueue,
   type TagSpace,
 } from "./payment-inserts.ts";
+import * as refundRepo from "./refund-repository.ts";
 import * as repo from "./repository.ts";
 import { MATCHABLE_STATUSES } from "./state.ts";
-import { toPaymentResponse, toPublicPayment, toTimelineEntry, toTransferResponse } from "./views.ts";
+import {
+  refundableOf,
+  toPaymentResponse,
+  toPublicPayment,
+  toRefundLinkResponse,
+  toRefundResponse,
+  toTimelineEntry,
+  toTransferResponse,
+} from "./views.ts";
 
 export type PaymentsDeps = {
   db: Db;
@@ -278,16 +287,28 @@ export async function getPaymentOfOwner(db: DbOrTx, ownerId: string, id: string)
   return payment;
 }
 
-/** The merchant's view of one payment with its timeline and transfers. */
-export async function paymentDetail(db: DbOrTx, payment: repo.PaymentRow, paymentBaseUrl: string) {
-  const [timeline, transfers] = await Promise.all([
+/** The merchant's view of one payment with its timeline, transfers and refunds. */
+export async function paymentDetail(
+  db: DbOrTx,
+  payment: repo.PaymentRow,
+  paymentBaseUrl: string,
+  now: Date = new Date(),
+) {
+  const [timeline, transfers, refunds, refundLinks, refundAddresses] = await Promise.all([
     repo.listTimeline(db, payment.id),
     repo.listTransfersOfPayment(db, payment.id),
+    refundRepo.listRefundsOfPayment(db, payment.id),
+    refundRepo.listRefundLinksOfPayment(db, payment.id),
+    refundRepo.refundAddressesOf(db, payment.id),
   ]);
   return {
     ...toPaymentResponse(payment, paymentBaseUrl),
     timeline: timeline.map(toTimelineEntry),
     transfers: transfers.map((t) => toTransferResponse(t, payment.tokenDecimals)),
+    refunds: refunds.map((r) => toRefundResponse(r, payment.tokenDecimals)),
+    refundLinks: refundLinks.map((l) => toRefundLinkResponse(l, now)),
+    refundAddresses,
+    refundableBase: refundableOf(payment).toString(),
   };
 }
 
@@ -311,8 +332,9 @@ export async function publicView(
   payment: repo.PaymentRow,
   merchant: repo.PublicMerchant,
 ) {
-  const [transfers, head, successor] = await Promise.all([
+  const [transfers, refunds, head, successor] = await Promise.all([
     repo.listTransfersOfPayment(deps.db, payment.id),
+    refundRepo.listRefundsOfPayment(deps.db, payment.id),
     repo.findIndexedHead(deps.db, payment.chainId, payment.tokenAddress),
     payment.regeneratedToId
       ? deps.db
@@ -326,6 +348,7 @@ export async function publicView(
     merchant,
     head,
     transfers,
+    refunds,
     regeneratedToReference: successor[0]?.reference ?? null,
   });
 }

@@ -1,7 +1,27 @@
 import type { Payment, PublicPayment, Transfer } from "@common/payments.ts";
+import {
+  REFUNDABLE_PAYMENT_STATUSES,
+  type Refund,
+  type RefundLink,
+  type RefundStatus,
+} from "@common/refunds.ts";
 import type { TokenInfo } from "../../chain/token.ts";
 import { formatCents, formatTokens, paymentUri } from "./amounts.ts";
+import type { RefundLinkRow, RefundRow } from "./refund-repository.ts";
 import type { PaymentRow, TimelineRow, TransferRow } from "./repository.ts";
+
+/** What may still be refunded: received minus refunded, when the status allows a refund at all. */
+export function refundableOf(p: PaymentRow): bigint {
+  if (!(REFUNDABLE_PAYMENT_STATUSES as readonly string[]).includes(p.status)) return 0n;
+  const left = p.amountReceived - p.amountRefunded;
+  return left > 0n ? left : 0n;
+}
+
+/** Refunded in full once the refunds reach what was received (decision 018). */
+export function refundStatusOf(p: Pick<PaymentRow, "amountRefunded" | "amountReceived">): RefundStatus {
+  if (p.amountRefunded <= 0n) return "none";
+  return p.amountRefunded >= p.amountReceived ? "refunded" : "partially_refunded";
+}
 
 function amountsOf(p: PaymentRow) {
   const d = p.tokenDecimals;
@@ -16,6 +36,9 @@ function amountsOf(p: PaymentRow) {
     amountUsd: p.amountUsdCents === null ? null : formatCents(p.amountUsdCents),
     overpaid: p.overpaid,
     overpaidBase: excess.toString(),
+    refundStatus: refundStatusOf(p),
+    amountRefunded: formatTokens(p.amountRefunded, d),
+    amountRefundedBase: p.amountRefunded.toString(),
   };
 }
 
@@ -67,6 +90,7 @@ export function toPublicPayment(input: {
   confirmationsRequired: number;
   head: bigint | null;
   transfers: TransferRow[];
+  refunds: RefundRow[];
   regeneratedToReference: string | null;
 }): PublicPayment {
   const p = input.payment;
@@ -95,6 +119,40 @@ export function toPublicPayment(input: {
     successUrl: p.status === "completed" || p.status === "paid_late" ? p.successUrl : null,
     regeneratedTo: input.regeneratedToReference,
     completedAt: p.completedAt?.toISOString() ?? null,
+    refunds: input.refunds.map((r) => {
+      const { txHash, amount, amountBase, createdAt } = toRefundResponse(r, p.tokenDecimals);
+      return { txHash, amount, amountBase, createdAt };
+    }),
+  };
+}
+
+export function toRefundResponse(r: RefundRow, decimals: number): Refund {
+  return {
+    id: r.id,
+    txHash: r.txHash,
+    blockNumber: r.blockNumber.toString(),
+    blockTime: r.blockTime?.toISOString() ?? null,
+    from: r.fromAddress,
+    to: r.toAddress,
+    amount: formatTokens(r.amount, decimals),
+    amountBase: r.amount.toString(),
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+export function refundLinkState(r: RefundLinkRow, now: Date): RefundLink["state"] {
+  if (r.submittedAt) return "submitted";
+  return r.expiresAt.getTime() <= now.getTime() ? "expired" : "waiting";
+}
+
+export function toRefundLinkResponse(r: RefundLinkRow, now: Date): RefundLink {
+  return {
+    id: r.id,
+    state: refundLinkState(r, now),
+    address: r.address,
+    expiresAt: r.expiresAt.toISOString(),
+    submittedAt: r.submittedAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
   };
 }
 

@@ -13,10 +13,13 @@ const to18 = (column: SQL) =>
   sql`(case when p.token_decimals = 18 then ${column} else ${column} * (10::numeric ^ (18 - p.token_decimals)) end)`;
 const received18 = to18(sql`p.amount_received`);
 const due18 = to18(sql`p.amount_due`);
+const refunded18 = to18(sql`p.amount_refunded`);
 /** The payment's rate: the one locked at creation, or for an amount asked in CPXTB the one when it was paid. */
 const rateE18 = sql`coalesce(p.price_e18, p.completed_price_e18)`;
 /** USD value in cents of what was received, rounded per payment (so the CSV's rows add up to the totals). */
 const usdCents = sql`round(${received18} * ${rateE18} / 1e34)`;
+/** USD value in cents of what was refunded, at the same rate as what was received (decision 018). */
+const refundedUsdCents = sql`round(${refunded18} * ${rateE18} / 1e34)`;
 
 /** The range's first and last instants: the time zone's midnights, daylight-saving changes included. */
 function bounds(scope: ReportScope) {
@@ -50,6 +53,10 @@ export type StatusBucketRow = MoneyRow & {
   due: string;
   /** The payments that received anything (for the partial totals). */
   received_count: number;
+  /** What was sent back (refunds are a summary beside the status, decision 018). */
+  refunded_count: number;
+  refunded: string;
+  refunded_usd_cents: string;
 };
 
 /**
@@ -73,7 +80,10 @@ export async function sumByStatusAndBucket(
         coalesce(sum(${usdCents}), 0)::numeric(78, 0)::text as usd_cents,
         (count(*) filter (where ${rateE18} is null and p.amount_received > 0))::int as unvalued,
         coalesce(sum(${due18}), 0)::numeric(78, 0)::text as due,
-        (count(*) filter (where p.amount_received > 0))::int as received_count
+        (count(*) filter (where p.amount_received > 0))::int as received_count,
+        (count(*) filter (where p.amount_refunded > 0))::int as refunded_count,
+        coalesce(sum(${refunded18}), 0)::numeric(78, 0)::text as refunded,
+        coalesce(sum(${refundedUsdCents}), 0)::numeric(78, 0)::text as refunded_usd_cents
       from payments p
       where ${ownedInRange(scope)}
       group by 1, 2
@@ -99,6 +109,9 @@ export type CsvRow = {
   rate_at: Date | string | null;
   payers: string | null;
   tx_hashes: string | null;
+  refunded: string;
+  refunded_usd_cents: string | null;
+  refund_tx_hashes: string | null;
 };
 
 /**
@@ -119,12 +132,18 @@ export async function listRowsForCsv(
            ${due18}::numeric(78, 0)::text as due, ${received18}::numeric(78, 0)::text as received,
            p.amount_usd_cents::text as amount_usd_cents, ${usdCents}::numeric(78, 0)::text as usd_cents,
            ${rateE18}::text as rate_e18, coalesce(p.price_at, p.completed_price_at) as rate_at,
-           t.payers, t.tx_hashes
+           t.payers, t.tx_hashes,
+           ${refunded18}::numeric(78, 0)::text as refunded,
+           ${refundedUsdCents}::numeric(78, 0)::text as refunded_usd_cents, r.refund_tx_hashes
     from payments p
     left join lateral (
       select string_agg(distinct c.from_address, ' ') as payers, string_agg(distinct c.tx_hash, ' ') as tx_hashes
       from chain_transfers c where c.payment_id = p.id and c.orphaned_at is null
     ) t on true
+    left join lateral (
+      select string_agg(f.tx_hash, ' ' order by f.created_at, f.id) as refund_tx_hashes
+      from refunds f where f.payment_id = p.id
+    ) r on true
     where ${ownedInRange(scope, keyset)}
     order by p.created_at, p.id
     limit ${limit}`);

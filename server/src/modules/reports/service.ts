@@ -58,7 +58,7 @@ async function withZoneCheck<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-type StatusTotals = repo.MoneyRow & { status: PaymentStatus; due: string; received_count: number };
+type StatusTotals = Omit<repo.StatusBucketRow, "bucket">;
 
 /** The per-status totals of the range, in the order of PAYMENT_STATUSES. */
 function totalsByStatus(rows: repo.StatusBucketRow[]): StatusTotals[] {
@@ -73,6 +73,9 @@ function totalsByStatus(rows: repo.StatusBucketRow[]): StatusTotals[] {
             status: row.status,
             due: (BigInt(sum.due) + BigInt(row.due)).toString(),
             received_count: sum.received_count + row.received_count,
+            refunded_count: sum.refunded_count + row.refunded_count,
+            refunded: (BigInt(sum.refunded) + BigInt(row.refunded)).toString(),
+            refunded_usd_cents: (BigInt(sum.refunded_usd_cents) + BigInt(row.refunded_usd_cents)).toString(),
           }
         : { ...row },
     );
@@ -135,6 +138,19 @@ export async function getSummary(
       count: "received_count" in expired ? (expired.received_count as number) : 0,
     });
     const valued = revenue.count - revenue.unvalued;
+    const refundedOf = (statuses?: string[]) =>
+      byStatus
+        .filter((r) => !statuses || statuses.includes(r.status))
+        .reduce(
+          (sum, r) => ({
+            count: sum.count + r.refunded_count,
+            refunded: sum.refunded + BigInt(r.refunded),
+            usdCents: sum.usdCents + BigInt(r.refunded_usd_cents),
+          }),
+          { count: 0, refunded: 0n, usdCents: 0n },
+        );
+    const refunded = refundedOf();
+    const refundedPaid = refundedOf(["completed", "paid_late"]);
     return {
       from: range.from,
       to: range.to,
@@ -160,6 +176,15 @@ export async function getSummary(
       paidLate: money(of("paid_late")),
       partial: money(partial),
       buckets: buckets.map((b) => ({ start: b.start, ...money(b) })),
+      refunds: {
+        count: refunded.count,
+        amountRefunded: formatUnits(refunded.refunded, 18),
+        usd: formatCents(refunded.usdCents),
+      },
+      netRevenue: {
+        amount: formatUnits(BigInt(revenue.received) - refundedPaid.refunded, 18),
+        usd: formatCents(BigInt(revenue.usd_cents) - refundedPaid.usdCents),
+      },
     };
   });
 }
@@ -256,6 +281,9 @@ export async function* csvChunks(db: DbOrTx, ownerId: string, range: ReportRange
         isoInZone(r.rate_at, tz),
         r.payers,
         r.tx_hashes,
+        formatUnits(BigInt(r.refunded), 18),
+        r.refunded_usd_cents === null ? null : formatCents(BigInt(r.refunded_usd_cents)),
+        r.refund_tx_hashes,
       ]);
     }
     yield chunk;

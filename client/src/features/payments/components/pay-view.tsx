@@ -10,6 +10,7 @@ import {
   ShieldCheck,
   TimerOff,
   TriangleAlert,
+  Undo2,
   Wallet,
 } from "lucide-react";
 import * as React from "react";
@@ -26,6 +27,7 @@ import { submitPaymentTx } from "../api/submit-payment-tx";
 import { appearanceProps } from "../appearance";
 import { formatCountdown, formatTokenAmount, formatUsd, plainTokenAmount, shortAddress } from "../format";
 import { PaymentStatusBadge, STATUS_INFO } from "../payment-status";
+import { RefundBadge } from "../refund-status";
 import { useLivePayment } from "../use-live-payment";
 import { useNow } from "../use-now";
 import { CopyButton } from "./copy-button";
@@ -36,7 +38,7 @@ import { TxHashForm } from "./tx-hash-form";
 export type TransferStep = "connecting" | "switching" | "confirm" | "mining";
 /** Sends the token transfer from the payer's wallet; composed in by the app layer (the wallet feature). */
 export type SendTransfer = (
-  transfer: { chainId: number; token: string; to: string; amount: bigint },
+  transfer: { chainId: number; token: string; to: string; amount: bigint; from?: string },
   onStep: (step: TransferStep) => void,
 ) => Promise<string>;
 
@@ -137,6 +139,7 @@ export function PayView({
       ) : (
         <PaymentInvalid />
       )}
+      <RefundsNotice payment={payment} />
     </PayShell>
   );
 }
@@ -218,6 +221,7 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: boolean }
     <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
       <div role="status" aria-live="polite" aria-atomic="true" className="flex items-center gap-2">
         <PaymentStatusBadge status={payment.status} data-testid="payment-status" />
+        <RefundBadge status={payment.refundStatus} data-testid="refund-status" />
         {detail ? <span className="text-muted-foreground tabular-nums">{detail}</span> : null}
         <span className="sr-only">{live ? "" : "Live updates reconnecting."}</span>
       </div>
@@ -381,9 +385,66 @@ function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTr
   );
 }
 
-function TxLinks({ payment }: { payment: PublicPayment }) {
+function useExplorerUrl() {
   const chain = useQuery<ChainConfigResponse>({ queryKey: ["/api/chain-config"] });
-  const explorer = chain.data?.blockExplorerUrl?.replace(/\/$/, "");
+  return chain.data?.blockExplorerUrl?.replace(/\/$/, "");
+}
+
+/** A transaction's short hash, linked to the explorer when the network has one. */
+function TxLink({ hash, explorer }: { hash: string; explorer: string | undefined }) {
+  return explorer ? (
+    <a
+      href={`${explorer}/tx/${hash}`}
+      target="_blank"
+      rel="noreferrer"
+      className="inline-flex items-center gap-1 font-mono text-primary underline-offset-4 hover:underline"
+    >
+      {shortAddress(hash)} <ExternalLink aria-hidden="true" className="size-3.5" />
+    </a>
+  ) : (
+    <span className="font-mono" title={hash} data-testid="tx-hash">
+      {shortAddress(hash)}
+    </span>
+  );
+}
+
+/** What the merchant sent back (decision 018): each refund with its transaction, verified on chain. */
+function RefundsNotice({ payment }: { payment: PublicPayment }) {
+  const explorer = useExplorerUrl();
+  const hydrated = useHydrated();
+  if (payment.refunds.length === 0) return null;
+  const full = payment.refundStatus === "refunded";
+  return (
+    <div
+      className="flex flex-col gap-2 rounded-md border border-border p-3 text-sm"
+      data-testid="pay-refunds"
+    >
+      <p className="flex items-center gap-2 font-semibold">
+        <Undo2 aria-hidden="true" className="size-4" />
+        {full
+          ? `Refunded: ${formatTokenAmount(payment.amountRefunded)} CPXTB sent back to you`
+          : `Partly refunded: ${formatTokenAmount(payment.amountRefunded)} CPXTB sent back to you`}
+      </p>
+      <ul className="flex flex-col gap-1">
+        {payment.refunds.map((r) => (
+          <li key={r.txHash} className="flex flex-wrap items-center justify-between gap-2">
+            <span className="tabular-nums">
+              <Amount value={r.amount} />
+              {hydrated ? (
+                <span className="text-muted-foreground"> · {new Date(r.createdAt).toLocaleString()}</span>
+              ) : null}
+            </span>
+            <TxLink hash={r.txHash} explorer={explorer} />
+          </li>
+        ))}
+      </ul>
+      <p className="text-muted-foreground text-xs">Verified on chain: the merchant's wallet sent it.</p>
+    </div>
+  );
+}
+
+function TxLinks({ payment }: { payment: PublicPayment }) {
+  const explorer = useExplorerUrl();
   if (payment.txHashes.length === 0) return null;
   return (
     <ul className="flex flex-col gap-1 text-sm">
@@ -430,7 +491,7 @@ function PaymentSuccess({ payment }: { payment: PublicPayment }) {
           late.
         </p>
       ) : null}
-      {payment.overpaid ? (
+      {payment.overpaid && payment.refundStatus === "none" ? (
         <p className="flex gap-2 rounded-md bg-warning p-2 text-left text-sm text-warning-foreground">
           <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
           You sent {formatTokenAmount(baseToDecimal(BigInt(payment.overpaidBase), payment.token.decimals))}{" "}

@@ -9,6 +9,7 @@ import { networkName } from "@/lib/network-name";
 import { usePublicPayment } from "../api/get-public-payment";
 import { formatTokenAmount, formatUsd, shortAddress } from "../format";
 import { PaymentStatusBadge } from "../payment-status";
+import { RefundBadge } from "../refund-status";
 import { useLivePayment } from "../use-live-payment";
 import { ReceiptButton } from "./receipt-button";
 
@@ -99,7 +100,8 @@ export function PaymentReceipt({ reference, headerEnd }: { reference: string; he
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 className="font-semibold text-lg">{paid ? "Receipt" : "Payment"}</h2>
           <div role="status" aria-live="polite">
-            <PaymentStatusBadge status={payment.status} data-testid="payment-status" />
+            <PaymentStatusBadge status={payment.status} data-testid="payment-status" />{" "}
+            <RefundBadge status={payment.refundStatus} data-testid="refund-status" />
           </div>
         </div>
         <dl className="text-sm">
@@ -131,6 +133,14 @@ export function PaymentReceipt({ reference, headerEnd }: { reference: string; he
             <Row key={hash} label="Transaction">
               <span className="font-mono" title={hash}>
                 {shortAddress(hash)}
+              </span>
+            </Row>
+          ))}
+          {payment.refunds.map((r) => (
+            <Row key={r.txHash} label="Refund">
+              <span className="tabular-nums">{formatTokenAmount(r.amount)} CPXTB</span>
+              <span className="block font-mono text-muted-foreground" title={r.txHash}>
+                {shortAddress(r.txHash)}
               </span>
             </Row>
           ))}

@@ -98,7 +98,7 @@ function Totals({ report }: { report: ReportSummary }) {
       <h2 id="report-totals" className="sr-only">
         Totals
       </h2>
-      <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
+      <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-3">
         <Stat
           testId="stat-revenue"
           label="Revenue"
@@ -129,6 +129,18 @@ function Totals({ report }: { report: ReportSummary }) {
           label="Paid late · partially paid"
           value={`${formatUsd(report.paidLate.usd)} · ${formatUsd(report.partial.usd)}`}
           detail={`${report.paidLate.count} late (${tokens(report.paidLate.amountReceived)}) · ${report.partial.count} partial (${tokens(report.partial.amountReceived)})`}
+        />
+        <Stat
+          testId="stat-refunded"
+          label="Refunded"
+          value={formatUsd(report.refunds.usd)}
+          detail={`${tokens(report.refunds.amountRefunded)} · ${report.refunds.count} ${report.refunds.count === 1 ? "payment" : "payments"}`}
+        />
+        <Stat
+          testId="stat-net-revenue"
+          label="Net revenue"
+          value={formatUsd(report.netRevenue.usd)}
+          detail={`${tokens(report.netRevenue.amount)}: revenue minus its refunds`}
         />
       </dl>
     </section>

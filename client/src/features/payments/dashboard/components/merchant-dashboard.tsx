@@ -33,7 +33,8 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
   const viewing = React.useRef<string | null>(null);
   viewing.current = openId;
   const onPayment = React.useCallback((payment: Payment, event: string) => {
-    if (event === "payment.snapshot") return;
+    // A refund, or a payer's refund address, is news about money going out: no "payment received" chime.
+    if (event === "payment.snapshot" || event.startsWith("payment.refund")) return;
     if (payment.status === "completed" || payment.status === "paid_late" || payment.status === "partial") {
       playChime(payment.status === "partial" ? "partial" : "completed");
       // The payment open in the detail view shows the news there already.

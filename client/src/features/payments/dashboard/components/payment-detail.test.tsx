@@ -23,6 +23,9 @@ function detail(id: string, overrides: Partial<PaymentDetail> = {}): PaymentDeta
     amountUsd: "0.05",
     overpaid: false,
     overpaidBase: "0",
+    refundStatus: "none",
+    amountRefunded: "0",
+    amountRefundedBase: "0",
     chainId: 31337,
     tokenAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
     receivingAddress: "0x1111111111111111111111111111111111111111",
@@ -47,6 +50,10 @@ function detail(id: string, overrides: Partial<PaymentDetail> = {}): PaymentDeta
       { from: null, to: "pending", cause: "created", blockNumber: null, at: "2026-11-22T00:00:00.000Z" },
     ],
     transfers: [],
+    refunds: [],
+    refundLinks: [],
+    refundAddresses: [],
+    refundableBase: "0",
     ...overrides,
   };
 }

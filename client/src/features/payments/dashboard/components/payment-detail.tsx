@@ -1,11 +1,8 @@
-import type { ChainConfigResponse } from "@common/chain";
 import { submitTxRequest } from "@common/payments";
-import { useQuery } from "@tanstack/react-query";
 import {
   ArrowRight,
   CircleCheck,
   Download,
-  ExternalLink,
   FileText,
   RefreshCw,
   SearchCheck,
@@ -21,35 +18,12 @@ import { downloadQr, QrCode } from "../../components/qr-code";
 import { errorText } from "../../error-text";
 import { formatTokenAmount, formatUsd, shortAddress } from "../../format";
 import { PaymentStatusBadge, STATUS_INFO } from "../../payment-status";
+import { RefundBadge } from "../../refund-status";
 import { type PaymentDetail, usePaymentDetail } from "../api/get-payment-detail";
 import { useRegenerateMerchantPayment } from "../api/regenerate-merchant-payment";
 import { useVerifyPaymentTx } from "../api/verify-payment-tx";
-
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="flex items-baseline justify-between gap-4 py-2">
-      <dt className="shrink-0 text-muted-foreground">{label}</dt>
-      <dd className="min-w-0 text-right tabular-nums">{children}</dd>
-    </div>
-  );
-}
-
-function Time({ iso }: { iso: string }) {
-  return (
-    <time dateTime={iso} title={iso}>
-      {new Date(iso).toLocaleString()}
-    </time>
-  );
-}
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section className="flex flex-col gap-2 border-border border-t pt-4">
-      <h3 className="font-semibold">{title}</h3>
-      {children}
-    </section>
-  );
-}
+import { baseToTokens, decimalsOf, Row, Section, Time, TxHash } from "./detail-parts";
+import { RefundSection } from "./refund-section";
 
 /** Everything about one of the merchant's payments: amounts, rate, link and QR, transfers, timeline. */
 export function PaymentDetailView({
@@ -90,7 +64,10 @@ export function PaymentDetailView({
         <p className="font-bold text-3xl tabular-nums">
           {formatTokenAmount(payment.amountDue)} <span className="font-semibold text-xl">CPXTB</span>
         </p>
-        <PaymentStatusBadge status={payment.status} className="text-sm" data-testid="detail-status" />
+        <span className="flex flex-wrap items-center gap-1.5">
+          <PaymentStatusBadge status={payment.status} className="text-sm" data-testid="detail-status" />
+          <RefundBadge status={payment.refundStatus} className="text-sm" data-testid="detail-refund-status" />
+        </span>
       </div>
       {payment.description || payment.orderId ? (
         <p className="text-base">
@@ -109,6 +86,7 @@ export function PaymentDetailView({
       ) : (
         <ClosedPaymentLink payment={payment} />
       )}
+      <RefundSection payment={payment} />
       <VerifyByHash payment={payment} />
       <Transfers payment={payment} />
       <Timeline payment={payment} />
@@ -126,6 +104,11 @@ function Amounts({ payment }: { payment: PaymentDetail }) {
       {payment.overpaid ? (
         <Row label="Overpaid by">
           {formatTokenAmount(baseToTokens(payment.overpaidBase, decimalsOf(payment)))} CPXTB
+        </Row>
+      ) : null}
+      {payment.refundStatus !== "none" ? (
+        <Row label="Refunded">
+          <span data-testid="detail-refunded">{formatTokenAmount(payment.amountRefunded)} CPXTB</span>
         </Row>
       ) : null}
       {payment.amountUsd ? <Row label="Price in USD">{formatUsd(payment.amountUsd)}</Row> : null}
@@ -195,19 +178,6 @@ function Regeneration({ payment, onOpen }: { payment: PaymentDetail; onOpen: (id
       ) : null}
     </div>
   );
-}
-
-/** The token's decimals, read off the amount due in tokens ("12.5") and in base units ("12500...0"). */
-function decimalsOf(payment: { amountDue: string; amountDueBase: string }): number {
-  const [whole = "", fraction = ""] = payment.amountDue.split(".");
-  const digits = `${whole}${fraction}`.replace(/^0+/, "");
-  return fraction.length + payment.amountDueBase.length - digits.length;
-}
-
-function baseToTokens(base: string, decimals: number): string {
-  if (decimals === 0) return base;
-  const text = base.padStart(decimals + 1, "0");
-  return `${text.slice(0, -decimals)}.${text.slice(-decimals)}`;
 }
 
 export type PosterMerchant = { name: string; brandColor: string | null };
@@ -360,35 +330,6 @@ function VerifyByHash({ payment }: { payment: PaymentDetail }) {
         </p>
       ) : null}
     </Section>
-  );
-}
-
-function useExplorer() {
-  const chain = useQuery<ChainConfigResponse>({ queryKey: ["/api/chain-config"] });
-  return chain.data?.blockExplorerUrl?.replace(/\/$/, "") ?? null;
-}
-
-function TxHash({ hash }: { hash: string }) {
-  const explorer = useExplorer();
-  return (
-    <span className="inline-flex items-center gap-1">
-      {explorer ? (
-        <a
-          href={`${explorer}/tx/${hash}`}
-          target="_blank"
-          rel="noreferrer"
-          className="inline-flex items-center gap-1 font-mono text-primary underline-offset-4 hover:underline"
-          title={hash}
-        >
-          {shortAddress(hash)} <ExternalLink aria-hidden="true" className="size-3.5" />
-        </a>
-      ) : (
-        <span className="font-mono" title={hash}>
-          {shortAddress(hash)}
-        </span>
-      )}
-      <CopyButton value={hash} label="Transaction hash" className="size-9 px-0 sm:w-auto sm:px-2" />
-    </span>
   );
 }
 

@@ -7,6 +7,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { errorText } from "../../error-text";
 import { formatRelative, formatTokenAmount, formatUsd } from "../../format";
 import { PaymentStatusBadge, STATUS_INFO } from "../../payment-status";
+import { RefundBadge } from "../../refund-status";
 import { type HistoryFilter, usePaymentHistory } from "../api/get-payment-history";
 
 const SEARCH_DELAY_MS = 300;
@@ -186,6 +187,7 @@ function PaymentRow({ payment, onOpen }: { payment: Payment; onOpen: (id: string
             status={payment.status}
             label={partlyPaid ? "Partly paid, then expired" : undefined}
           />
+          <RefundBadge status={payment.refundStatus} />
           <ChevronRight aria-hidden="true" className="size-4 text-muted-foreground" />
         </span>
       </button>
