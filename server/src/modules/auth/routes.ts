@@ -13,6 +13,7 @@ import {
   sessionsResponse,
   userResponse,
 } from "@common/auth.ts";
+import { signInResponse } from "@common/two-factor.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AppError, errorBody } from "../../errors.ts";
@@ -58,7 +59,7 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
 
   app.post(
     "/api/login",
-    { config: AUTH_LIMIT, schema: { body: loginRequest, response: user } },
+    { config: AUTH_LIMIT, schema: { body: loginRequest, response: { 200: signInResponse } } },
     async (request, reply) => {
       const result = await service.login(deps, request, reply, request.body);
       if (result instanceof service.SignInChallenge) {
@@ -71,12 +72,12 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
           challenge: result.challenge,
         });
       }
-      return service.toUserResponse(result);
+      return "twoFactorRequired" in result ? result : service.toUserResponse(result);
     },
   );
 
   app.post("/api/logout", { schema: { response: { 200: okResponse } } }, async (request, reply) => {
-    await service.logout(deps, reply, await resolveAuth(db, request, reply));
+    await service.logout(deps, request, reply, await resolveAuth(db, request, reply));
     return { ok: true as const };
   });
 
@@ -100,9 +101,11 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
 
   app.post(
     "/api/reset-password",
-    { config: AUTH_LIMIT, schema: { body: resetPasswordRequest, response: user } },
-    async (request, reply) =>
-      service.toUserResponse(await service.resetPassword(deps, request, reply, request.body)),
+    { config: AUTH_LIMIT, schema: { body: resetPasswordRequest, response: { 200: signInResponse } } },
+    async (request, reply) => {
+      const result = await service.resetPassword(deps, request, reply, request.body);
+      return "twoFactorRequired" in result ? result : service.toUserResponse(result);
+    },
   );
 
   // Opened from the email, so a GET that ends on the profile page with the outcome.
@@ -181,7 +184,7 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
         throw new AppError("NOT_FOUND", "No such session.");
       }
       await deps.sessions.changed(auth.user.id, { ended: true });
-      if (request.params.id === auth.session.id) await service.logout(deps, reply, null);
+      if (request.params.id === auth.session.id) await service.logout(deps, request, reply, null);
       return { ok: true as const };
     },
   );
@@ -191,7 +194,7 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
     const auth = await requireAuth(request, reply);
     await repo.deleteUserSessions(db, auth.user.id);
     await deps.sessions.changed(auth.user.id, { ended: true });
-    await service.logout(deps, reply, null);
+    await service.logout(deps, request, reply, null);
     return { ok: true as const };
   });
 }

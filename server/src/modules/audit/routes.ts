@@ -1,0 +1,46 @@
+import { type AuditAction, auditEventsQuery, auditEventsResponse } from "@common/audit.ts";
+import type { Db } from "../../db/client.ts";
+import { AppError } from "../../errors.ts";
+import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { requireAuth } from "../merchants/require-auth.ts";
+import * as repo from "./repository.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The audit log of the signed-in owner's business (admins too, once teams exist). */
+export async function auditRoutes(app: FastifyZod, { db }: { db: Db }) {
+  app.get(
+    "/api/merchant/audit-events",
+    { schema: { querystring: auditEventsQuery, response: { 200: auditEventsResponse } } },
+    async (request, reply) => {
+      const auth = await requireAuth(db, request, reply);
+      const { action, from, to, cursor, limit } = request.query;
+      const fromDate = from ? new Date(`${from}T00:00:00Z`) : undefined;
+      const toDate = to ? new Date(new Date(`${to}T00:00:00Z`).getTime() + DAY_MS) : undefined;
+      if ((fromDate && Number.isNaN(fromDate.getTime())) || (toDate && Number.isNaN(toDate.getTime()))) {
+        throw new AppError("VALIDATION_ERROR", "That date does not exist.");
+      }
+      const rows = await repo.listAuditEventsOfOwner(db, auth.user.id, {
+        action,
+        from: fromDate,
+        to: toDate,
+        cursor,
+        limit: limit + 1,
+      });
+      const page = rows.slice(0, limit);
+      return {
+        items: page.map(({ event, actor }) => ({
+          id: event.id,
+          action: event.action as AuditAction,
+          actor,
+          target: event.target,
+          ip: event.ip,
+          userAgent: event.userAgent,
+          metadata: event.metadata,
+          createdAt: event.createdAt.toISOString(),
+        })),
+        nextCursor: rows.length > limit ? page[page.length - 1]!.event.id : null,
+      };
+    },
+  );
+}
