@@ -7,6 +7,15 @@ import * as repo from "./repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Midnight UTC of a YYYY-MM-DD day that exists (2025-02-31 is refused, not read as March 3). */
+function utcDay(day: string): Date {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) {
+    throw new AppError("VALIDATION_ERROR", "That date does not exist.", { field: "date" });
+  }
+  return date;
+}
+
 /** The audit log of the signed-in owner's business (admins too, once teams exist). */
 export async function auditRoutes(app: FastifyZod, { db }: { db: Db }) {
   app.get(
@@ -15,11 +24,8 @@ export async function auditRoutes(app: FastifyZod, { db }: { db: Db }) {
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
       const { action, from, to, cursor, limit } = request.query;
-      const fromDate = from ? new Date(`${from}T00:00:00Z`) : undefined;
-      const toDate = to ? new Date(new Date(`${to}T00:00:00Z`).getTime() + DAY_MS) : undefined;
-      if ((fromDate && Number.isNaN(fromDate.getTime())) || (toDate && Number.isNaN(toDate.getTime()))) {
-        throw new AppError("VALIDATION_ERROR", "That date does not exist.");
-      }
+      const fromDate = from ? utcDay(from) : undefined;
+      const toDate = to ? new Date(utcDay(to).getTime() + DAY_MS) : undefined;
       const rows = await repo.listAuditEventsOfOwner(db, auth.user.id, {
         action,
         from: fromDate,
