@@ -22,14 +22,24 @@ function ago(iso: string): string {
   return "just now";
 }
 
+const METHOD_WORDS: Record<string, string> = {
+  password: "password",
+  register: "a new account",
+  siwe: "Ethereum wallet",
+  social: "social account",
+  passkey: "passkey",
+  totp: "authenticator app",
+  recovery: "recovery code",
+};
+
 /** Short words about what was acted on, from the row's target and metadata (never secrets: none are stored). */
 function details(event: AuditEvent): string {
   const m = event.metadata;
   const parts: string[] = [];
   if (typeof m.name === "string") parts.push(`“${m.name}”`);
   if (typeof m.url === "string") parts.push(m.url);
-  if (typeof m.method === "string") parts.push(`with ${m.method}`);
-  if (typeof m.secondFactor === "string") parts.push(`+ ${m.secondFactor}`);
+  if (typeof m.method === "string") parts.push(`with ${METHOD_WORDS[m.method] ?? m.method}`);
+  if (typeof m.secondFactor === "string") parts.push(`and ${METHOD_WORDS[m.secondFactor] ?? m.secondFactor}`);
   if (typeof m.reason === "string") parts.push(m.reason.replaceAll("_", " "));
   if (typeof m.to === "string") parts.push(`to ${m.to.slice(0, 6)}…${m.to.slice(-4)}`);
   if (typeof m.enabled === "boolean") parts.push(m.enabled ? "enabled" : "disabled");
@@ -79,12 +89,11 @@ export function AuditLog() {
             id="audit-action"
             className="h-11 rounded-md border border-input bg-background px-3 text-sm"
             value={filter.action ?? ""}
-            onChange={(event) =>
-              setFilter((f) => ({
-                ...f,
-                action: (event.currentTarget.value || undefined) as AuditAction | undefined,
-              }))
-            }
+            onChange={(event) => {
+              // Read now: React clears currentTarget once the handler returns, before the updater runs.
+              const action = (event.currentTarget.value || undefined) as AuditAction | undefined;
+              setFilter((f) => ({ ...f, action }));
+            }}
           >
             <option value="">All actions</option>
             {AUDIT_ACTIONS.map((action) => (
@@ -100,7 +109,10 @@ export function AuditLog() {
             id="audit-from"
             type="date"
             value={filter.from ?? ""}
-            onChange={(event) => setFilter((f) => ({ ...f, from: event.currentTarget.value || undefined }))}
+            onChange={(event) => {
+              const from = event.currentTarget.value || undefined;
+              setFilter((f) => ({ ...f, from }));
+            }}
           />
         </div>
         <div className="flex flex-col gap-2">
@@ -109,7 +121,10 @@ export function AuditLog() {
             id="audit-to"
             type="date"
             value={filter.to ?? ""}
-            onChange={(event) => setFilter((f) => ({ ...f, to: event.currentTarget.value || undefined }))}
+            onChange={(event) => {
+              const to = event.currentTarget.value || undefined;
+              setFilter((f) => ({ ...f, to }));
+            }}
           />
         </div>
       </form>
