@@ -178,6 +178,21 @@ describe("the audit log records each action", () => {
     const raw = JSON.stringify(await db.select().from(auditEvents));
     expect(raw).not.toContain(secret);
   });
+
+  it("signing out everywhere is recorded with the number of sessions ended", async () => {
+    const merchant = await createMerchant(app);
+    const ended = await app.inject({
+      method: "DELETE",
+      url: "/api/user/sessions",
+      headers: { cookie: merchant.cookie },
+    });
+    expect(ended.statusCode).toBe(200);
+    expect(await countRows(sql`business_id = ${merchant.id} and action = 'auth.sign_out'`)).toBe(1);
+    const rows = await db.execute(
+      sql`select metadata from audit_events where business_id = ${merchant.id} and action = 'auth.sign_out'`,
+    );
+    expect(JSON.stringify(rows)).toContain('"everywhere":true');
+  });
 });
 
 describe("written in the transaction of the action", () => {

@@ -18,6 +18,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AppError, errorBody } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { auditContext, recordAudit } from "../audit/record.ts";
+import { findOwnedBusiness } from "../two-factor/repository.ts";
 import * as repo from "./repository.ts";
 import * as service from "./service.ts";
 import { type Auth, resolveAuth } from "./session.ts";
@@ -192,7 +194,15 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
   // Sign out everywhere, this device included.
   app.delete("/api/user/sessions", { schema: { response: { 200: okResponse } } }, async (request, reply) => {
     const auth = await requireAuth(request, reply);
-    await repo.deleteUserSessions(db, auth.user.id);
+    const business = await findOwnedBusiness(db, auth.user.id);
+    await db.transaction(async (tx) => {
+      const ended = await repo.deleteUserSessions(tx, auth.user.id);
+      await recordAudit(tx, auditContext(request, auth.user.id), {
+        action: "auth.sign_out",
+        businessId: business?.id ?? null,
+        metadata: { everywhere: true, sessions: ended },
+      });
+    });
     await deps.sessions.changed(auth.user.id, { ended: true });
     await service.logout(deps, request, reply, null);
     return { ok: true as const };

@@ -10,7 +10,7 @@ import {
 } from "@simplewebauthn/server";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
@@ -70,7 +70,7 @@ const hashRecoveryCode = (code: string) =>
     .update(`recovery:${normaliseRecoveryCode(code)}`)
     .digest("hex");
 
-async function issueRecoveryCodes(db: Db | Parameters<Parameters<Db["transaction"]>[0]>[0], userId: string) {
+async function issueRecoveryCodes(db: DbOrTx, userId: string) {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode);
   await repo.replaceRecoveryCodes(
     db,
@@ -254,7 +254,7 @@ export async function confirmTotp(deps: TwoFactorDeps, request: FastifyRequest, 
     if (!(await repo.spendTotpStep(tx, auth.user.id, step, true))) {
       throw new AppError("CONFLICT", "That code was already used. Wait for the next one.");
     }
-    const codes = await issueRecoveryCodes(tx as unknown as Db, auth.user.id);
+    const codes = await issueRecoveryCodes(tx, auth.user.id);
     await recordAudit(tx, auditContext(request, auth.user.id), {
       action: "two_factor.enabled",
       businessId: business?.id ?? null,
@@ -344,7 +344,7 @@ export async function regenerateRecoveryCodes(
   await requireRecentSignIn(deps, request, reply, auth, code);
   const business = await repo.findOwnedBusiness(deps.db, auth.user.id);
   return deps.db.transaction(async (tx) => {
-    const codes = await issueRecoveryCodes(tx as unknown as Db, auth.user.id);
+    const codes = await issueRecoveryCodes(tx, auth.user.id);
     await recordAudit(tx, auditContext(request, auth.user.id), {
       action: "two_factor.recovery_codes_regenerated",
       businessId: business?.id ?? null,
@@ -437,8 +437,7 @@ export async function registerPasskey(
         name: input.name ?? "Passkey",
       });
       // The first second factor comes with recovery codes: a lost device must not lock the account.
-      const recoveryCodes =
-        codesLeft === 0 ? await issueRecoveryCodes(tx as unknown as Db, auth.user.id) : null;
+      const recoveryCodes = codesLeft === 0 ? await issueRecoveryCodes(tx, auth.user.id) : null;
       await recordAudit(tx, auditContext(request, auth.user.id), {
         action: "passkey.added",
         businessId: business?.id ?? null,

@@ -42,6 +42,7 @@ function details(event: AuditEvent): string {
   if (typeof m.secondFactor === "string") parts.push(`and ${METHOD_WORDS[m.secondFactor] ?? m.secondFactor}`);
   if (typeof m.reason === "string") parts.push(m.reason.replaceAll("_", " "));
   if (typeof m.to === "string") parts.push(`to ${m.to.slice(0, 6)}…${m.to.slice(-4)}`);
+  if (m.everywhere === true) parts.push("on every device");
   if (typeof m.enabled === "boolean") parts.push(m.enabled ? "enabled" : "disabled");
   if (typeof m.requireTwoFactor === "boolean") parts.push(m.requireTwoFactor ? "required" : "not required");
   return parts.join(" · ");
