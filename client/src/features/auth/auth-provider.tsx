@@ -7,7 +7,6 @@ import { getUserQueryOptions, type SessionUser, USER_QUERY_KEY } from "./api/get
 import { login } from "./api/login";
 import { logout } from "./api/logout";
 import { register } from "./api/register";
-import { signInWithPasskey, submitSecondFactor } from "./api/second-factor";
 import { getSiweNonce, verifySiwe, type WalletSigner } from "./api/siwe";
 import { describeError } from "./error-message";
 
@@ -70,8 +69,15 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
     ...loginHandlers,
   });
 
-  const secondFactorMutation = useMutation({ mutationFn: submitSecondFactor, ...completed });
-  const passkeyMutation = useMutation({ mutationFn: signInWithPasskey, ...completed });
+  // Loaded when used: the second step is rare, and this provider is part of the entry chunk.
+  const secondFactorMutation = useMutation({
+    mutationFn: async (code: string) => (await import("./api/second-factor")).submitSecondFactor(code),
+    ...completed,
+  });
+  const passkeyMutation = useMutation({
+    mutationFn: async () => (await import("./api/second-factor")).signInWithPasskey(),
+    ...completed,
+  });
 
   const registerMutation = useMutation({
     mutationFn: register,
