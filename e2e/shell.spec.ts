@@ -28,6 +28,7 @@ const ROUTES: { path: string; heading: string | RegExp; title: string }[] = [
   { path: "/payments", heading: "Payment History", title: `Payment History · ${APP}` },
   { path: "/webhooks", heading: "Webhooks", title: `Webhooks · ${APP}` },
   { path: "/developers", heading: "Developers", title: `Developers · ${APP}` },
+  { path: "/audit-log", heading: "Audit log", title: `Audit log · ${APP}` },
   { path: "/settings", heading: "Settings", title: `Settings · ${APP}` },
   { path: "/presentation", heading: "Platform Presentation", title: `Platform Presentation · ${APP}` },
   { path: "/no/such/page", heading: "Page not found", title: `Page not found · ${APP}` },
@@ -41,6 +42,7 @@ const MAIN_LINKS = [
   ["/reports", "Reports & Analytics"],
   ["/webhooks", "Webhooks"],
   ["/developers", "Developers"],
+  ["/audit-log", "Audit Log"],
   ["/settings", "Settings"],
   ["/blog", "Blog"],
   ["/contact", "Contact Us"],
@@ -75,7 +77,7 @@ test.describe("routes", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Sign in or create an account" })).toBeVisible();
   });
 
-  for (const path of ["/payments", "/reports", "/webhooks", "/developers", "/profile"]) {
+  for (const path of ["/payments", "/reports", "/webhooks", "/developers", "/audit-log", "/profile"]) {
     test(`${path} asks a signed-out visitor to sign in`, async ({ page }) => {
       await page.goto(path);
       const prompt = page.getByTestId("sign-in-prompt");

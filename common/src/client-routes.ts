@@ -30,6 +30,7 @@ export const CLIENT_ROUTES = [
   "/payments",
   "/webhooks",
   "/developers",
+  "/audit-log",
   "/settings",
   "/presentation",
 ] as const;

@@ -20,6 +20,7 @@ import { openSharedState } from "./lib/shared-state/open-shared-state.ts";
 import type { SharedState } from "./lib/shared-state/shared-state.ts";
 import { apiKeyRoutes } from "./modules/api-keys/routes.ts";
 import { authenticateApiKey } from "./modules/api-keys/service.ts";
+import { auditRoutes } from "./modules/audit/routes.ts";
 import { createLoginThrottle, type LoginThrottle } from "./modules/auth/login-throttle.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { resolveAuth, SESSION_COOKIE } from "./modules/auth/session.ts";
@@ -55,6 +56,8 @@ import { securityRoutes } from "./modules/security/routes.ts";
 import { resolveChallengeSecret } from "./modules/security/secret.ts";
 import { siweRoutes } from "./modules/siwe/routes.ts";
 import { socialAuthRoutes } from "./modules/social-auth/routes.ts";
+import { twoFactorRoutes } from "./modules/two-factor/routes.ts";
+import { createSecretBox } from "./modules/two-factor/secret-box.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
 import { createManagedWallets } from "./modules/wallet/service.ts";
 import { checkoutReference, renderPayPage } from "./modules/web/pay-page.ts";
@@ -174,7 +177,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   registerSecurityHeaders(app, config, clientBuild?.inlineScriptHashes ?? []);
 
   // Every /api route registered from here on is rate limited by its group (see modules/security/rate-limit.ts).
-  const challenges = new ChallengeService(sharedState, resolveChallengeSecret(config, app.log));
+  const challengeSecret = resolveChallengeSecret(config, app.log);
+  const challenges = new ChallengeService(sharedState, challengeSecret);
   const clientKey: ClientKeyResolver = async (request, reply) => {
     // The server-to-server API counts per API key; requests without a valid one, per address.
     if (request.routeOptions.config.rateLimit === "api") {
@@ -280,17 +284,29 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     },
   });
   await app.register(securityRoutes, { challenges, state: sharedState, clientKey });
+  const throttle =
+    deps.loginThrottle ??
+    createLoginThrottle(sharedState, { perAccount: 10, perIp: 100, windowMs: 15 * 60 * 1000 });
   await app.register(authRoutes, {
     db: database.db,
     config,
     sessions: sessionCache,
     mailer,
-    throttle:
-      deps.loginThrottle ??
-      createLoginThrottle(sharedState, { perAccount: 10, perIp: 100, windowMs: 15 * 60 * 1000 }),
+    throttle,
     challenges,
     clientKey,
+    state: sharedState,
   });
+  await app.register(twoFactorRoutes, {
+    db: database.db,
+    state: sharedState,
+    config,
+    throttle,
+    challenges,
+    clientKey,
+    box: createSecretBox(challengeSecret),
+  });
+  await app.register(auditRoutes, { db: database.db });
   await app.register(apiKeyRoutes, { db: database.db });
   await app.register(siweRoutes, { db: database.db, state: sharedState, chain, config });
   const wallets = createManagedWallets({ db: database.db, config, chain, log: app.log });

@@ -74,6 +74,7 @@ export const ReportsPage = lazyPage(() => import("./routes/reports"));
 export const PaymentHistoryPage = lazyPage(() => import("./routes/payments"));
 export const WebhooksPage = lazyPage(() => import("./routes/webhooks"));
 export const DevelopersPage = lazyPage(() => import("./routes/developers"));
+export const AuditLogPage = lazyPage(() => import("./routes/audit-log"));
 export const PresentationPage = lazyPage(() => import("./routes/presentation"));
 export const NotFoundPage = lazyPage(() => import("./routes/not-found"), "shell");
 

@@ -31,6 +31,7 @@ export function AppRouter() {
       <Route path="/payments" component={pages.PaymentHistoryPage} />
       <Route path="/webhooks" component={pages.WebhooksPage} />
       <Route path="/developers" component={pages.DevelopersPage} />
+      <Route path="/audit-log" component={pages.AuditLogPage} />
       <Route path="/settings" component={pages.ProfilePage} />
       <Route path="/presentation" component={pages.PresentationPage} />
       <Route component={pages.NotFoundPage} />

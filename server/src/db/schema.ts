@@ -6,6 +6,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -129,6 +130,8 @@ export const merchants = pgTable(
     pageTheme: text("page_theme", { enum: ["auto", "light", "dark"] })
       .notNull()
       .default("auto"),
+    /** Every sign-in of the business's people needs a second factor (decision 019; members once teams exist). */
+    requireTwoFactor: boolean("require_two_factor").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -812,4 +815,79 @@ export const refundRequests = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("refund_requests_payment_idx").on(t.paymentId, t.createdAt)],
+);
+
+// ---- Two-factor sign-in and the audit log (docs/decisions/019-two-factor-and-audit-log.md) ----
+
+/**
+ * A user's authenticator-app (TOTP) secret, AES-256-GCM encrypted with a key derived from the server secret.
+ * `confirmedAt` is null while enrolment waits for the first code; `lastUsedStep` makes every code single use.
+ */
+export const userTotp = pgTable("user_totp", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secretEncrypted: text("secret_encrypted").notNull(),
+  confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  lastUsedStep: bigint("last_used_step", { mode: "number" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Single-use recovery codes: only their SHA-256 (each has 50 random bits, checked under the login throttle). */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_hash_key").on(t.userId, t.codeHash)],
+);
+
+/** WebAuthn credentials (passkeys): a second factor, or a sign-in on their own (they verify the user). */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** base64url, as the browser reports it. */
+    credentialId: text("credential_id").notNull().unique(),
+    /** base64url COSE public key. */
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: text("transports").array().notNull(),
+    name: text("name").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [index("passkeys_user_id_idx").on(t.userId)],
+);
+
+/**
+ * Append-only record of security- and money-relevant actions. A trigger (migration 0012) refuses UPDATE and
+ * DELETE; no foreign keys, so deleting a user or business never needs to touch it.
+ */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id"),
+    businessId: text("business_id"),
+    action: text("action").notNull(),
+    target: text("target"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("audit_events_business_idx").on(t.businessId, t.createdAt, t.id),
+    index("audit_events_user_idx").on(t.userId, t.createdAt, t.id),
+  ],
 );

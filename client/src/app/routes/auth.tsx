@@ -6,10 +6,13 @@ import { Link, useLocation, useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { getPendingSignIn } from "@/features/auth/api/second-factor";
 import type { WalletSigner } from "@/features/auth/api/siwe";
 import { useAuth } from "@/features/auth/auth-provider";
 import { LoginForm } from "@/features/auth/components/login-form";
+import { PasskeySignInButton } from "@/features/auth/components/passkey-sign-in-button";
 import { RegisterForm } from "@/features/auth/components/register-form";
+import { TwoFactorStep } from "@/features/auth/components/two-factor-step";
 import { WalletSignInButton } from "@/features/auth/components/wallet-sign-in-button";
 import { SocialAccountCard } from "@/features/social/components/social-account-card";
 import { SocialSignIn } from "@/features/social/components/social-sign-in";
@@ -27,7 +30,7 @@ const tabClass =
   "flex-1 rounded-md px-3 py-2.5 font-medium text-muted-foreground text-sm transition-colors hover:text-foreground data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm min-h-11";
 
 export default function AuthPage() {
-  const { user } = useAuth();
+  const { user, pendingSignIn, setPendingSignIn } = useAuth();
   const [, navigate] = useLocation();
   const search = useSearch();
   const [tab, setTab] = React.useState(
@@ -36,6 +39,21 @@ export default function AuthPage() {
   const [redirecting, setRedirecting] = React.useState(false);
   const timer = React.useRef<ReturnType<typeof setTimeout>>(undefined);
   React.useEffect(() => () => clearTimeout(timer.current), []);
+
+  // A social sign-in of an account with two-factor sign-in comes back here for the code step.
+  const askedForCode = new URLSearchParams(search).get("twoFactor") === "required";
+  React.useEffect(() => {
+    if (!askedForCode) return;
+    let active = true;
+    getPendingSignIn()
+      .then((pending) => {
+        if (active && pending) setPendingSignIn(pending);
+      })
+      .catch(() => undefined);
+    return () => {
+      active = false;
+    };
+  }, [askedForCode, setPendingSignIn]);
 
   const goToDashboard = () => {
     setRedirecting(true);
@@ -69,6 +87,12 @@ export default function AuthPage() {
               </Button>
             </CardContent>
           </Card>
+        ) : pendingSignIn && !user ? (
+          <Card>
+            <CardContent>
+              <TwoFactorStep onSuccess={goToDashboard} />
+            </CardContent>
+          </Card>
         ) : (
           <Card>
             <CardContent>
@@ -91,6 +115,7 @@ export default function AuthPage() {
               </Tabs.Root>
               <div className="mt-6 flex flex-col gap-6">
                 <WalletSignInButton signer={signInWithWallet} onSuccess={goToDashboard} />
+                <PasskeySignInButton onSuccess={goToDashboard} />
                 <SocialSignIn />
               </div>
             </CardContent>

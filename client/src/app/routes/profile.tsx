@@ -15,6 +15,7 @@ import {
   SessionsSection,
 } from "@/features/auth/components/profile-sections";
 import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
+import { TwoFactorSection } from "@/features/auth/components/two-factor-section";
 import { LinkedSocialAccountsSection } from "@/features/social/components/linked-social-accounts";
 import { toast } from "@/hooks/use-toast";
 
@@ -61,7 +62,7 @@ export default function ProfilePage() {
     <PageFrame
       title={isSettings ? "Settings" : "My Profile"}
       icon={isSettings ? Settings : UserRound}
-      description="Your account, email, password, wallets, sessions and preferences."
+      description="Your account, email, password, two-factor sign-in, wallets, sessions and preferences."
     >
       {isLoading ? (
         <Spinner size="lg" label="Checking your session" />
@@ -70,6 +71,7 @@ export default function ProfilePage() {
           <AccountSection user={user} />
           <EmailSection user={user} />
           <PasswordSection user={user} />
+          <TwoFactorSection />
           <LinkedWalletsSection user={user} signer={signLinkMessage} />
           <LinkedSocialAccountsSection />
           <SessionsSection />

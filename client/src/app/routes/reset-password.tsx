@@ -28,8 +28,17 @@ export default function ResetPasswordPage() {
   const [errors, setErrors] = React.useState<FieldErrors>({});
   const mutation = useMutation({
     mutationFn: resetPassword,
-    onSuccess: (user) => {
-      queryClient.setQueryData(USER_QUERY_KEY, user);
+    onSuccess: (result) => {
+      // With two-factor sign-in the new password is the first step only: the sign-in page asks for the code.
+      if ("twoFactorRequired" in result) {
+        toast({
+          title: "Password changed",
+          description: "Enter the code from your authenticator app to sign in.",
+        });
+        navigate("/auth?twoFactor=required");
+        return;
+      }
+      queryClient.setQueryData(USER_QUERY_KEY, result);
       toast({ title: "Password changed", description: "You are signed in; other sessions were signed out." });
       // As after sign-in (spec section 2): the dashboard after 0.5 s, once the new user has reached every screen.
       setTimeout(() => navigate("/merchant"), 500);

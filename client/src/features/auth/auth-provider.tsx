@@ -1,4 +1,5 @@
 import type { LoginRequest, RegisterRequest } from "@common/auth.ts";
+import type { SignInResult, TwoFactorRequired } from "@common/two-factor.ts";
 import { type UseMutationResult, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import * as React from "react";
 import { toast } from "@/hooks/use-toast";
@@ -12,9 +13,16 @@ import { describeError } from "./error-message";
 interface AuthContextValue {
   user: SessionUser | null;
   isLoading: boolean;
-  loginMutation: UseMutationResult<SessionUser, Error, LoginRequest>;
+  loginMutation: UseMutationResult<SignInResult, Error, LoginRequest>;
   /** Sign-In with Ethereum: the signer comes from the wallet feature (lazy), the rest is a normal sign-in. */
-  walletLoginMutation: UseMutationResult<SessionUser, Error, WalletSigner>;
+  walletLoginMutation: UseMutationResult<SignInResult, Error, WalletSigner>;
+  /** A sign-in whose first factor was right and that waits for the second (decision 019); null otherwise. */
+  pendingSignIn: TwoFactorRequired | null;
+  setPendingSignIn: (pending: TwoFactorRequired | null) => void;
+  /** The code step: an authenticator code or a recovery code. */
+  secondFactorMutation: UseMutationResult<SessionUser, Error, string>;
+  /** A passkey: the second factor of the pending sign-in, or a password-less sign-in. */
+  passkeyMutation: UseMutationResult<SessionUser, Error, void>;
   registerMutation: UseMutationResult<SessionUser, Error, RegisterRequest>;
   logoutMutation: UseMutationResult<void, Error, void>;
 }
@@ -35,13 +43,23 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
     [queryClient],
   );
 
-  const loginHandlers = {
+  const [pendingSignIn, setPendingSignIn] = React.useState<TwoFactorRequired | null>(null);
+
+  const completed = {
     onSuccess: (user: SessionUser) => {
+      setPendingSignIn(null);
       signedIn(user);
       toast({ title: "Login successful", description: "You are now logged in" });
     },
     onError: (error: Error) =>
       toast({ title: "Login failed", description: describeError(error), variant: "destructive" }),
+  };
+  const loginHandlers = {
+    ...completed,
+    onSuccess: (result: SignInResult) => {
+      if ("twoFactorRequired" in result) setPendingSignIn(result);
+      else completed.onSuccess(result);
+    },
   };
 
   const loginMutation = useMutation({ mutationFn: login, ...loginHandlers });
@@ -49,6 +67,16 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
   const walletLoginMutation = useMutation({
     mutationFn: async (sign: WalletSigner) => verifySiwe(await sign(getSiweNonce)),
     ...loginHandlers,
+  });
+
+  // Loaded when used: the second step is rare, and this provider is part of the entry chunk.
+  const secondFactorMutation = useMutation({
+    mutationFn: async (code: string) => (await import("./api/second-factor")).submitSecondFactor(code),
+    ...completed,
+  });
+  const passkeyMutation = useMutation({
+    mutationFn: async () => (await import("./api/second-factor")).signInWithPasskey(),
+    ...completed,
   });
 
   const registerMutation = useMutation({
@@ -79,10 +107,24 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
       isLoading,
       loginMutation,
       walletLoginMutation,
+      pendingSignIn,
+      setPendingSignIn,
+      secondFactorMutation,
+      passkeyMutation,
       registerMutation,
       logoutMutation,
     }),
-    [data, isLoading, loginMutation, walletLoginMutation, registerMutation, logoutMutation],
+    [
+      data,
+      isLoading,
+      loginMutation,
+      walletLoginMutation,
+      pendingSignIn,
+      secondFactorMutation,
+      passkeyMutation,
+      registerMutation,
+      logoutMutation,
+    ],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

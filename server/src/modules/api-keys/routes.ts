@@ -6,6 +6,7 @@ import {
 } from "@common/api-keys.ts";
 import type { Db } from "../../db/client.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { ownerContext } from "../audit/record.ts";
 import { requireAuth } from "../merchants/require-auth.ts";
 import * as repo from "./repository.ts";
 import * as service from "./service.ts";
@@ -27,7 +28,7 @@ export async function apiKeyRoutes(app: FastifyZod, { db }: { db: Db }) {
     { schema: { body: createApiKeyRequest, response: { 201: createdApiKeyResponse } } },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
-      const created = await service.createApiKey(db, auth.user.id, request.body);
+      const created = await service.createApiKey(db, ownerContext(request, auth), request.body);
       // The secret travels once: never cached by the browser or a proxy.
       return reply.status(201).header("Cache-Control", "no-store").send(created);
     },
@@ -35,7 +36,7 @@ export async function apiKeyRoutes(app: FastifyZod, { db }: { db: Db }) {
 
   app.delete("/api/merchant/api-keys/:id", { schema: { params: apiKeyIdParams } }, async (request, reply) => {
     const auth = await requireAuth(db, request, reply);
-    await service.revokeApiKey(db, auth.user.id, request.params.id);
+    await service.revokeApiKey(db, ownerContext(request, auth), request.params.id);
     return reply.status(204).send();
   });
 }

@@ -11,6 +11,7 @@ import type { FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
+import { type AuditContext, recordAudit } from "../audit/record.ts";
 import { requireMerchant } from "../merchants/service.ts";
 import * as repo from "./repository.ts";
 
@@ -44,9 +45,10 @@ export function toApiKeyResponse(row: repo.ApiKeyRow): ApiKey {
 
 export async function createApiKey(
   db: Db,
-  ownerId: string,
+  context: AuditContext & { userId: string },
   input: CreateApiKeyRequest & { scopes: string[] },
 ) {
+  const ownerId = context.userId;
   const merchant = await requireMerchant(db, ownerId);
   if ((await repo.countActiveApiKeys(db, merchant.id)) >= MAX_API_KEYS) {
     throw new AppError(
@@ -55,21 +57,34 @@ export async function createApiKey(
     );
   }
   const secret = `cpx_live_${randomBytes(32).toString("base64url")}`;
-  const row = await repo.insertApiKey(db, {
-    id: createId("key"),
-    merchantId: merchant.id,
-    name: input.name,
-    scopes: input.scopes,
-    prefix: secret.slice(0, API_KEY_PREFIX_LENGTH),
-    secretHash: hashApiKey(secret),
+  const row = await db.transaction(async (tx) => {
+    const inserted = await repo.insertApiKey(tx, {
+      id: createId("key"),
+      merchantId: merchant.id,
+      name: input.name,
+      scopes: input.scopes,
+      prefix: secret.slice(0, API_KEY_PREFIX_LENGTH),
+      secretHash: hashApiKey(secret),
+    });
+    await recordAudit(tx, context, {
+      action: "api_key.created",
+      businessId: merchant.id,
+      target: inserted.id,
+      metadata: { name: inserted.name, prefix: inserted.prefix, scopes: inserted.scopes },
+    });
+    return inserted;
   });
   return { ...toApiKeyResponse(row), secret };
 }
 
-export async function revokeApiKey(db: Db, ownerId: string, id: string) {
-  if (!(await repo.revokeApiKeyOfOwner(db, ownerId, id, new Date()))) {
-    throw new AppError("NOT_FOUND", "No such key (or it was already revoked).");
-  }
+export async function revokeApiKey(db: Db, context: AuditContext & { userId: string }, id: string) {
+  const merchant = await requireMerchant(db, context.userId);
+  await db.transaction(async (tx) => {
+    if (!(await repo.revokeApiKeyOfOwner(tx, context.userId, id, new Date()))) {
+      throw new AppError("NOT_FOUND", "No such key (or it was already revoked).");
+    }
+    await recordAudit(tx, context, { action: "api_key.revoked", businessId: merchant.id, target: id });
+  });
 }
 
 /** The bearer token of the request, or null when there is no Authorization header of the Bearer kind. */

@@ -13,10 +13,13 @@ import {
   sessionsResponse,
   userResponse,
 } from "@common/auth.ts";
+import { signInResponse } from "@common/two-factor.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AppError, errorBody } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { auditContext, recordAudit } from "../audit/record.ts";
+import { findOwnedBusiness } from "../two-factor/repository.ts";
 import * as repo from "./repository.ts";
 import * as service from "./service.ts";
 import { type Auth, resolveAuth } from "./session.ts";
@@ -58,7 +61,7 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
 
   app.post(
     "/api/login",
-    { config: AUTH_LIMIT, schema: { body: loginRequest, response: user } },
+    { config: AUTH_LIMIT, schema: { body: loginRequest, response: { 200: signInResponse } } },
     async (request, reply) => {
       const result = await service.login(deps, request, reply, request.body);
       if (result instanceof service.SignInChallenge) {
@@ -71,12 +74,12 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
           challenge: result.challenge,
         });
       }
-      return service.toUserResponse(result);
+      return "twoFactorRequired" in result ? result : service.toUserResponse(result);
     },
   );
 
   app.post("/api/logout", { schema: { response: { 200: okResponse } } }, async (request, reply) => {
-    await service.logout(deps, reply, await resolveAuth(db, request, reply));
+    await service.logout(deps, request, reply, await resolveAuth(db, request, reply));
     return { ok: true as const };
   });
 
@@ -100,9 +103,11 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
 
   app.post(
     "/api/reset-password",
-    { config: AUTH_LIMIT, schema: { body: resetPasswordRequest, response: user } },
-    async (request, reply) =>
-      service.toUserResponse(await service.resetPassword(deps, request, reply, request.body)),
+    { config: AUTH_LIMIT, schema: { body: resetPasswordRequest, response: { 200: signInResponse } } },
+    async (request, reply) => {
+      const result = await service.resetPassword(deps, request, reply, request.body);
+      return "twoFactorRequired" in result ? result : service.toUserResponse(result);
+    },
   );
 
   // Opened from the email, so a GET that ends on the profile page with the outcome.
@@ -181,7 +186,7 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
         throw new AppError("NOT_FOUND", "No such session.");
       }
       await deps.sessions.changed(auth.user.id, { ended: true });
-      if (request.params.id === auth.session.id) await service.logout(deps, reply, null);
+      if (request.params.id === auth.session.id) await service.logout(deps, request, reply, null);
       return { ok: true as const };
     },
   );
@@ -189,9 +194,17 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
   // Sign out everywhere, this device included.
   app.delete("/api/user/sessions", { schema: { response: { 200: okResponse } } }, async (request, reply) => {
     const auth = await requireAuth(request, reply);
-    await repo.deleteUserSessions(db, auth.user.id);
+    const business = await findOwnedBusiness(db, auth.user.id);
+    await db.transaction(async (tx) => {
+      const ended = await repo.deleteUserSessions(tx, auth.user.id);
+      await recordAudit(tx, auditContext(request, auth.user.id), {
+        action: "auth.sign_out",
+        businessId: business?.id ?? null,
+        metadata: { everywhere: true, sessions: ended },
+      });
+    });
     await deps.sessions.changed(auth.user.id, { ended: true });
-    await service.logout(deps, reply, null);
+    await service.logout(deps, request, reply, null);
     return { ok: true as const };
   });
 }

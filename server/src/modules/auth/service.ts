@@ -1,17 +1,22 @@
 import type { RegisterRequest, User } from "@common/auth.ts";
 import type { MathChallenge } from "@common/challenge.ts";
+import type { TwoFactorRequired } from "@common/two-factor.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId, createToken } from "../../lib/ids.ts";
 import type { Mailer } from "../../lib/mailer.ts";
+import type { SharedState } from "../../lib/shared-state/shared-state.ts";
+import { auditContext, recordAudit } from "../audit/record.ts";
 import type { ChallengeService } from "../security/challenge-service.ts";
 import type { ClientKeyResolver } from "../security/rate-limit.ts";
+import { findOwnedBusiness } from "../two-factor/repository.ts";
+import { completeFirstFactor, startAuditedSession } from "../two-factor/sign-in.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords.ts";
 import * as repo from "./repository.ts";
-import { type Auth, clearSessionCookie, hashToken, startSession } from "./session.ts";
+import { type Auth, clearSessionCookie, hashToken } from "./session.ts";
 import type { SessionCache } from "./session-cache.ts";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -27,6 +32,8 @@ export type AuthDeps = {
   challenges: ChallengeService;
   /** The rate limiter's client key: a sign-in challenge is bound to it, as /api/verify-challenge computes it. */
   clientKey: ClientKeyResolver;
+  /** Holds pending two-factor sign-ins (decision 019). */
+  state: SharedState;
 };
 
 /** The account is past its failure threshold and this attempt brought no solved challenge. */
@@ -104,7 +111,7 @@ export async function register(
     }
     throw error;
   }
-  await startSession(deps.db, request, reply, user.id);
+  await startAuditedSession(deps, request, reply, user, { method: "register" });
   if (input.email) {
     await sendEmailVerification(deps, user.id, input.email).catch((error) =>
       request.log.error({ err: error }, "could not send the email verification"),
@@ -118,7 +125,7 @@ export async function login(
   request: FastifyRequest,
   reply: FastifyReply,
   input: { username: string; password: string },
-): Promise<repo.UserRow | SignInChallenge> {
+): Promise<repo.UserRow | TwoFactorRequired | SignInChallenge> {
   const subject = { account: input.username, ip: request.ip };
   const admission = await deps.throttle.admit(subject);
   if (admission.kind === "wait") {
@@ -139,16 +146,41 @@ export async function login(
   const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !valid) {
     await deps.throttle.failed(subject);
+    // Only attempts on an existing account are recorded (whoever owns it can see them); the name typed for an
+    // unknown one is not kept.
+    if (user) {
+      const business = await findOwnedBusiness(deps.db, user.id);
+      await recordAudit(deps.db, auditContext(request, user.id), {
+        action: "auth.sign_in_failed",
+        businessId: business?.id ?? null,
+        metadata: { reason: "wrong_password" },
+      });
+    }
     throw new AppError("UNAUTHENTICATED", "Incorrect username or password.");
   }
-  await deps.throttle.succeeded(subject);
-  await startSession(deps.db, request, reply, user.id);
-  return user;
+  const result = await completeFirstFactor(deps, request, reply, user, "password");
+  // With a second factor pending the failures are not cleared: wrong codes keep adding to them, so a known
+  // password does not reset the count between guesses of the code.
+  if (!("twoFactorRequired" in result)) await deps.throttle.succeeded(subject);
+  return result;
 }
 
-export async function logout(deps: AuthDeps, reply: FastifyReply, auth: Auth | null) {
+export async function logout(
+  deps: AuthDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  auth: Auth | null,
+) {
   if (auth) {
-    await repo.deleteSession(deps.db, auth.user.id, auth.session.id);
+    const business = await findOwnedBusiness(deps.db, auth.user.id);
+    await deps.db.transaction(async (tx) => {
+      if (await repo.deleteSession(tx, auth.user.id, auth.session.id)) {
+        await recordAudit(tx, auditContext(request, auth.user.id), {
+          action: "auth.sign_out",
+          businessId: business?.id ?? null,
+        });
+      }
+    });
     await deps.sessions.changed(auth.user.id, { ended: true });
   }
   clearSessionCookie(reply);
@@ -214,9 +246,11 @@ export async function resetPassword(
   });
   if (!updated) throw new AppError("GONE", RESET_LINK_PROBLEMS.used);
   await deps.sessions.changed(user.id, { ended: true });
-  await deps.throttle.succeeded({ account: user.username, ip: request.ip });
-  await startSession(deps.db, request, reply, user.id);
-  return user;
+  // The emailed link replaces the password, not the second factor.
+  const result = await completeFirstFactor(deps, request, reply, user, "password");
+  if (!("twoFactorRequired" in result))
+    await deps.throttle.succeeded({ account: user.username, ip: request.ip });
+  return result;
 }
 
 export async function verifyEmail(deps: AuthDeps, token: string): Promise<"verified" | "invalid" | "taken"> {

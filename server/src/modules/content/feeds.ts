@@ -79,6 +79,7 @@ const PRIVATE_PATHS = [
   "/reports",
   "/webhooks",
   "/developers",
+  "/audit-log",
   "/pay/",
   "/payment/",
   "/refund/",

@@ -7,6 +7,7 @@ import {
 } from "@common/merchant.ts";
 import type { Db } from "../../db/client.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { ownerContext } from "../audit/record.ts";
 import { requireAuth } from "./require-auth.ts";
 import * as service from "./service.ts";
 
@@ -49,7 +50,7 @@ export async function merchantRoutes(
     { schema: { body: updateMerchantRequest, response: { 200: merchantResponse } } },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
-      const merchant = await service.updateMerchant(db, auth.user.id, request.body);
+      const merchant = await service.updateMerchant(db, ownerContext(request, auth), request.body);
       onMerchantChanged();
       return service.toMerchantResponse(merchant);
     },

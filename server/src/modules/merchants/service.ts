@@ -3,6 +3,7 @@ import { getAddress, isAddress, verifyMessage } from "viem";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId, createToken } from "../../lib/ids.ts";
+import { type AuditContext, recordAudit } from "../audit/record.ts";
 import { isUniqueViolation } from "../auth/service.ts";
 import * as repo from "./repository.ts";
 
@@ -137,7 +138,12 @@ export async function requireMerchant(db: Db, ownerId: string) {
   return merchant;
 }
 
-export async function updateMerchant(db: Db, ownerId: string, input: UpdateMerchantRequest) {
+export async function updateMerchant(
+  db: Db,
+  actor: AuditContext & { userId: string },
+  input: UpdateMerchantRequest,
+) {
+  const ownerId = actor.userId;
   const current = await requireMerchant(db, ownerId);
   const { proof, walletAddress: rawAddress, ...fields } = input;
   const values: Parameters<typeof repo.updateMerchantOfOwner>[2] = { ...fields };
@@ -151,9 +157,19 @@ export async function updateMerchant(db: Db, ownerId: string, input: UpdateMerch
     }
   }
   try {
-    const row = await repo.updateMerchantOfOwner(db, ownerId, values);
-    if (!row) throw new AppError("NOT_FOUND", "You have not registered a business yet.");
-    return row;
+    return await db.transaction(async (tx) => {
+      const row = await repo.updateMerchantOfOwner(tx, ownerId, values);
+      if (!row) throw new AppError("NOT_FOUND", "You have not registered a business yet.");
+      if (values.walletAddress) {
+        await recordAudit(tx, actor, {
+          action: "merchant.wallet_changed",
+          businessId: row.id,
+          target: values.walletAddress,
+          metadata: { from: current.walletAddress, to: values.walletAddress },
+        });
+      }
+      return row;
+    });
   } catch (error) {
     duplicateAddress(error);
   }

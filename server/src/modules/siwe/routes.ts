@@ -1,4 +1,3 @@
-import { userResponse } from "@common/auth.ts";
 import { apiErrorBody } from "@common/errors.ts";
 import {
   linkedWalletsResponse,
@@ -6,6 +5,7 @@ import {
   siweSignedMessage,
   walletAddressParams,
 } from "@common/siwe.ts";
+import { signInResponse } from "@common/two-factor.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
@@ -37,10 +37,13 @@ export async function siweRoutes(app: FastifyZod, deps: service.SiweDeps) {
   app.post(
     "/api/siwe/verify",
     {
-      schema: { body: siweSignedMessage, response: { 200: userResponse, ...errors } },
+      schema: { body: siweSignedMessage, response: { 200: signInResponse, ...errors } },
       config: { rateLimit: "auth" },
     },
-    async (request, reply) => toUserResponse(await service.signIn(deps, request, reply, request.body)),
+    async (request, reply) => {
+      const result = await service.signIn(deps, request, reply, request.body);
+      return "twoFactorRequired" in result ? result : toUserResponse(result);
+    },
   );
 
   app.get(

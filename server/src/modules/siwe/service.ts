@@ -12,7 +12,7 @@ import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import * as accounts from "../auth/repository.ts";
 import { isUniqueViolation } from "../auth/service.ts";
 import type { Auth } from "../auth/session.ts";
-import { startSession } from "../auth/session.ts";
+import { completeFirstFactor } from "../two-factor/sign-in.ts";
 import * as repo from "./repository.ts";
 
 export type SiweDeps = { db: Db; state: SharedState; chain: Chain | null; config: Config };
@@ -172,9 +172,10 @@ export async function signIn(
 ) {
   const { address, chainId } = await verifySignedMessage(deps, request, input);
   const { user, created } = await findOrCreateWalletUser(deps, address, chainId);
-  await startSession(deps.db, request, reply, user.id);
+  // An account with a second factor gets the code step here too (decision 019): a wallet is one factor.
+  const result = await completeFirstFactor(deps, request, reply, user, "siwe");
   request.log.info({ userId: user.id, created }, "signed in with Ethereum");
-  return user;
+  return result;
 }
 
 export async function linkWallet(

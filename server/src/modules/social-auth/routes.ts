@@ -10,8 +10,10 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { auditContext, recordAudit } from "../audit/record.ts";
 import * as accounts from "../auth/repository.ts";
 import { clearSessionCookie, resolveAuth } from "../auth/session.ts";
+import { findOwnedBusiness } from "../two-factor/repository.ts";
 import { devSignInPage } from "./dev-page.ts";
 import { sameOriginPath } from "./redirect-url.ts";
 import * as service from "./service.ts";
@@ -151,7 +153,15 @@ export async function socialAuthRoutes(app: FastifyZod, deps: service.SocialDeps
     async (request, reply) => {
       const found = await auth(request, reply);
       if (found) {
-        await accounts.deleteSession(db, found.user.id, found.session.id);
+        const business = await findOwnedBusiness(db, found.user.id);
+        await db.transaction(async (tx) => {
+          if (await accounts.deleteSession(tx, found.user.id, found.session.id)) {
+            await recordAudit(tx, auditContext(request, found.user.id), {
+              action: "auth.sign_out",
+              businessId: business?.id ?? null,
+            });
+          }
+        });
         await deps.sessions.changed(found.user.id, { ended: true });
       }
       clearSessionCookie(reply);

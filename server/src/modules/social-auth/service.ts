@@ -11,9 +11,10 @@ import { requestOrigin } from "../../lib/public-origin.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import * as accounts from "../auth/repository.ts";
 import { isUniqueViolation } from "../auth/service.ts";
-import { type Auth, startSession } from "../auth/session.ts";
+import type { Auth } from "../auth/session.ts";
 import type { SessionCache } from "../auth/session-cache.ts";
 import * as siweRepo from "../siwe/repository.ts";
+import { completeFirstFactor } from "../two-factor/sign-in.ts";
 import { createProviderClient, type ProviderClient, type ProviderIdentity } from "./providers.ts";
 import { sameOriginPath } from "./redirect-url.ts";
 import * as repo from "./repository.ts";
@@ -262,9 +263,10 @@ export function createSocialAuth(deps: SocialDeps) {
       return withParam(flow.redirectPath, "socialLinked", provider);
     }
     const user = await findOrCreateUser(provider, identity, flow.development);
-    await startSession(deps.db, request, reply, user.id);
+    // An account with a second factor continues on the sign-in page's code step (decision 019).
+    const result = await completeFirstFactor(deps, request, reply, user, "social");
     request.log.info({ userId: user.id, provider }, "signed in with a social account");
-    return flow.redirectPath;
+    return "twoFactorRequired" in result ? "/auth?twoFactor=required" : flow.redirectPath;
   }
 
   function currentUrl(

@@ -11,6 +11,7 @@ import {
 } from "@common/webhooks.ts";
 import { z } from "zod";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { ownerContext } from "../audit/record.ts";
 import { requireAuth } from "../merchants/require-auth.ts";
 import * as service from "./service.ts";
 
@@ -37,7 +38,9 @@ export async function webhookRoutes(app: FastifyZod, { deps }: { deps: service.W
     { schema: { body: createWebhookEndpointRequest, response: { 201: webhookEndpointWithSecret } } },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
-      return reply.status(201).send(await service.createEndpoint(deps, auth.user.id, request.body));
+      return reply
+        .status(201)
+        .send(await service.createEndpoint(deps, ownerContext(request, auth), request.body));
     },
   );
 
@@ -52,7 +55,7 @@ export async function webhookRoutes(app: FastifyZod, { deps }: { deps: service.W
     },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
-      return service.updateEndpoint(deps, auth.user.id, request.params.id, request.body);
+      return service.updateEndpoint(deps, ownerContext(request, auth), request.params.id, request.body);
     },
   );
 
@@ -61,7 +64,7 @@ export async function webhookRoutes(app: FastifyZod, { deps }: { deps: service.W
     { schema: { params: webhookEndpointParams, response: { 200: okResponse } } },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
-      await service.deleteEndpoint(deps, auth.user.id, request.params.id);
+      await service.deleteEndpoint(deps, ownerContext(request, auth), request.params.id);
       return { ok: true as const };
     },
   );
@@ -71,7 +74,7 @@ export async function webhookRoutes(app: FastifyZod, { deps }: { deps: service.W
     { schema: { params: webhookEndpointParams, response: { 200: webhookEndpointWithSecret } } },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
-      return service.rotateSecret(deps, auth.user.id, request.params.id);
+      return service.rotateSecret(deps, ownerContext(request, auth), request.params.id);
     },
   );
 

@@ -9,7 +9,12 @@ import {
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
+import { type AuditContext, recordAudit } from "../audit/record.ts";
 import { requireMerchant } from "../merchants/service.ts";
+
+/** The signed-in owner acting, with where they act from (for the audit log). */
+type Actor = AuditContext & { userId: string };
+
 import * as repo from "./repository.ts";
 import { generateSecret } from "./signing.ts";
 import { parseTargetUrl, resolveTarget, UnsafeTargetError } from "./ssrf.ts";
@@ -79,20 +84,30 @@ export async function listEndpoints(deps: WebhooksDeps, ownerId: string) {
 
 export async function createEndpoint(
   deps: WebhooksDeps,
-  ownerId: string,
+  actor: Actor,
   input: CreateWebhookEndpointRequest & { events: WebhookEndpoint["events"] },
 ): Promise<WebhookEndpointWithSecret> {
+  const ownerId = actor.userId;
   const merchant = await requireMerchant(deps.db, ownerId);
   await checkTarget(input.url, deps.allowPrivate);
   if ((await repo.countEndpointsOfMerchant(deps.db, merchant.id)) >= MAX_ENDPOINTS)
     throw new AppError("CONFLICT", `A business can have at most ${MAX_ENDPOINTS} webhook endpoints.`);
   const secret = generateSecret();
-  const row = await repo.insertEndpoint(deps.db, {
-    id: createId("whe"),
-    merchantId: merchant.id,
-    url: new URL(input.url).toString(),
-    events: input.events,
-    secret,
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await repo.insertEndpoint(tx, {
+      id: createId("whe"),
+      merchantId: merchant.id,
+      url: new URL(input.url).toString(),
+      events: input.events,
+      secret,
+    });
+    await recordAudit(tx, actor, {
+      action: "webhook.created",
+      businessId: merchant.id,
+      target: inserted.id,
+      metadata: { url: inserted.url, events: inserted.events },
+    });
+    return inserted;
   });
   return { ...toEndpointResponse(row), secret };
 }
@@ -105,15 +120,27 @@ async function requireEndpoint(deps: WebhooksDeps, ownerId: string, id: string) 
 
 export async function updateEndpoint(
   deps: WebhooksDeps,
-  ownerId: string,
+  actor: Actor,
   id: string,
   input: UpdateWebhookEndpointRequest & { events?: WebhookEndpoint["events"] },
 ) {
-  const row = await repo.updateEndpointOfOwner(deps.db, ownerId, id, {
-    ...(input.events ? { events: input.events } : {}),
-    ...(input.enabled !== undefined ? { enabled: input.enabled, disabledReason: null } : {}),
+  const row = await deps.db.transaction(async (tx) => {
+    const updated = await repo.updateEndpointOfOwner(tx, actor.userId, id, {
+      ...(input.events ? { events: input.events } : {}),
+      ...(input.enabled !== undefined ? { enabled: input.enabled, disabledReason: null } : {}),
+    });
+    if (!updated) throw new AppError("NOT_FOUND", "No webhook endpoint has this id.");
+    await recordAudit(tx, actor, {
+      action: "webhook.updated",
+      businessId: updated.merchantId,
+      target: updated.id,
+      metadata: {
+        ...(input.events ? { events: input.events } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      },
+    });
+    return updated;
   });
-  if (!row) throw new AppError("NOT_FOUND", "No webhook endpoint has this id.");
   // Deliveries held while it was disabled go out now.
   if (input.enabled) deps.wake();
   return toEndpointResponse(row);
@@ -122,24 +149,41 @@ export async function updateEndpoint(
 /** A new secret, shown once; the previous one keeps signing for ROTATION_OVERLAP_MS. */
 export async function rotateSecret(
   deps: WebhooksDeps,
-  ownerId: string,
+  actor: Actor,
   id: string,
   now = new Date(),
 ): Promise<WebhookEndpointWithSecret> {
-  const current = await requireEndpoint(deps, ownerId, id);
+  const current = await requireEndpoint(deps, actor.userId, id);
   const secret = generateSecret();
-  const row = await repo.updateEndpointOfOwner(deps.db, ownerId, id, {
-    secret,
-    previousSecret: current.secret,
-    previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+  const row = await deps.db.transaction(async (tx) => {
+    const updated = await repo.updateEndpointOfOwner(tx, actor.userId, id, {
+      secret,
+      previousSecret: current.secret,
+      previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+    });
+    if (!updated) throw new AppError("NOT_FOUND", "No webhook endpoint has this id.");
+    await recordAudit(tx, actor, {
+      action: "webhook.secret_rotated",
+      businessId: updated.merchantId,
+      target: id,
+    });
+    return updated;
   });
-  if (!row) throw new AppError("NOT_FOUND", "No webhook endpoint has this id.");
   return { ...toEndpointResponse(row, now), secret };
 }
 
-export async function deleteEndpoint(deps: WebhooksDeps, ownerId: string, id: string) {
-  if (!(await repo.deleteEndpointOfOwner(deps.db, ownerId, id)))
-    throw new AppError("NOT_FOUND", "No webhook endpoint has this id.");
+export async function deleteEndpoint(deps: WebhooksDeps, actor: Actor, id: string) {
+  const current = await requireEndpoint(deps, actor.userId, id);
+  await deps.db.transaction(async (tx) => {
+    if (!(await repo.deleteEndpointOfOwner(tx, actor.userId, id)))
+      throw new AppError("NOT_FOUND", "No webhook endpoint has this id.");
+    await recordAudit(tx, actor, {
+      action: "webhook.deleted",
+      businessId: current.merchantId,
+      target: id,
+      metadata: { url: current.url },
+    });
+  });
 }
 
 export async function listDeliveries(deps: WebhooksDeps, ownerId: string, endpointId: string) {

@@ -1,6 +1,6 @@
+import type { SignInResult } from "@common/two-factor";
 import { queryOptions } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/api-client";
-import type { SessionUser } from "./get-user";
 
 export type ResetTokenCheck = { valid: boolean; reason?: "expired" | "used" | "unknown" };
 
@@ -14,6 +14,6 @@ export function resetTokenCheckQueryOptions(token: string) {
   });
 }
 
-export async function resetPassword(input: { token: string; password: string }): Promise<SessionUser> {
+export async function resetPassword(input: { token: string; password: string }): Promise<SignInResult> {
   return (await apiRequest("POST", "/api/reset-password", input)).json();
 }

@@ -1,7 +1,7 @@
 import type { LinkedWalletsResponse, SiweNonceResponse, SiweSignedMessage } from "@common/siwe";
+import type { SignInResult } from "@common/two-factor";
 import { queryOptions } from "@tanstack/react-query";
 import { apiRequest, getQueryFn } from "@/lib/api-client";
-import type { SessionUser } from "./get-user";
 
 /** Signs a Sign-In with Ethereum message with the browser wallet (supplied by the wallet feature, lazily). */
 export type WalletSigner = (getNonce: () => Promise<string>) => Promise<SiweSignedMessage>;
@@ -11,7 +11,7 @@ export async function getSiweNonce(): Promise<string> {
   return ((await response.json()) as SiweNonceResponse).nonce;
 }
 
-export async function verifySiwe(signed: SiweSignedMessage): Promise<SessionUser> {
+export async function verifySiwe(signed: SiweSignedMessage): Promise<SignInResult> {
   return (await apiRequest("POST", "/api/siwe/verify", signed)).json();
 }
 

@@ -16,7 +16,11 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     const form = new FormData(event.currentTarget);
     const result = validate(loginRequest, { username: form.get("username"), password: form.get("password") });
     setErrors(result.errors ?? {});
-    if (result.data) loginMutation.mutate(result.data, { onSuccess });
+    // With two-factor sign-in the answer is the code step (the auth page shows it), not yet a session.
+    if (result.data)
+      loginMutation.mutate(result.data, {
+        onSuccess: (r) => ("twoFactorRequired" in r ? undefined : onSuccess()),
+      });
   };
 
   return (

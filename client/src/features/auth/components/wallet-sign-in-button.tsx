@@ -20,7 +20,11 @@ export function WalletSignInButton({ signer, onSuccess }: { signer: WalletSigner
         type="button"
         variant="outline"
         disabled={walletLoginMutation.isPending}
-        onClick={() => walletLoginMutation.mutate(signer, { onSuccess })}
+        onClick={() =>
+          walletLoginMutation.mutate(signer, {
+            onSuccess: (r) => ("twoFactorRequired" in r ? undefined : onSuccess()),
+          })
+        }
         data-testid="siwe-sign-in"
       >
         <Wallet aria-hidden="true" />
