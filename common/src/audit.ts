@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   "webhook.deleted",
   "webhook.secret_rotated",
   "merchant.wallet_changed",
+  "refund.recorded",
+  "refund.link_created",
 ] as const;
 export const auditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditAction>;
@@ -42,6 +44,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook.deleted": "Webhook endpoint deleted",
   "webhook.secret_rotated": "Webhook secret rotated",
   "merchant.wallet_changed": "Receiving address changed",
+  "refund.recorded": "Refund recorded",
+  "refund.link_created": "Refund link created",
 };
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use the date format YYYY-MM-DD");

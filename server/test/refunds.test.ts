@@ -6,7 +6,7 @@ import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../src/app.ts";
 import { connectChain } from "../src/chain/service.ts";
-import { paymentEvents, refundRequests, refunds } from "../src/db/schema.ts";
+import { auditEvents, paymentEvents, refundRequests, refunds } from "../src/db/schema.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
 import { createTestApp } from "./helpers.ts";
 import {
@@ -92,6 +92,10 @@ async function refundCount(paymentId: string) {
   return (await db().select().from(refunds).where(eq(refunds.paymentId, paymentId))).length;
 }
 
+async function refundAudits(paymentId: string) {
+  return db().select().from(auditEvents).where(eq(auditEvents.target, paymentId));
+}
+
 function expectError(res: { statusCode: number; json(): unknown }, status: number, code: string) {
   expect(res.statusCode).toBe(status);
   expect((res.json() as { error: { code: string; message: string } }).error).toMatchObject({ code });
@@ -130,6 +134,15 @@ describe("refunds verified on chain", () => {
     });
     const events = await db().select().from(paymentEvents).where(eq(paymentEvents.paymentId, payment.id));
     expect(events.filter((e) => e.type === "payment.refunded")).toHaveLength(1);
+    // The audit log has the refund, written with it.
+    expect(await refundAudits(payment.id)).toEqual([
+      expect.objectContaining({
+        action: "refund.recorded",
+        userId: expect.stringMatching(/^usr_/),
+        businessId: merchant.id,
+        metadata: expect.objectContaining({ txHash: sent.hash, to: payer.address }),
+      }),
+    ]);
     const pub = (await api(app).get(`/api/payments/public/${payment.reference}`)).json();
     expect(pub).toMatchObject({
       status: "completed",
@@ -324,6 +337,8 @@ describe("refunds verified on chain", () => {
     );
     expect(await refundCount(payment.id)).toBe(0);
     expect((await detail(merchant, payment.id)).amountRefundedBase).toBe("0");
+    // A refused refund leaves no audit row either.
+    expect(await refundAudits(payment.id)).toEqual([]);
   });
 
   it("the same refund transaction twice is refused, for this payment and for another", async () => {

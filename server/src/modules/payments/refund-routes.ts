@@ -8,6 +8,7 @@ import {
 } from "@common/refunds.ts";
 import type { Config } from "../../config.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { ownerContext } from "../audit/record.ts";
 import { requireAuth } from "../merchants/require-auth.ts";
 import * as refunds from "./refunds.ts";
 import * as service from "./service.ts";
@@ -32,7 +33,7 @@ export async function refundRoutes(
       const auth = await requireAuth(db, request, reply);
       const payment = await refunds.recordRefund(
         deps,
-        { userId: auth.user.id },
+        ownerContext(request, auth),
         request.params.id,
         request.body,
       );
@@ -47,7 +48,7 @@ export async function refundRoutes(
       const auth = await requireAuth(db, request, reply);
       return reply
         .status(201)
-        .send(await refunds.createRefundLink(deps, { userId: auth.user.id }, request.params.id));
+        .send(await refunds.createRefundLink(deps, ownerContext(request, auth), request.params.id));
     },
   );
 

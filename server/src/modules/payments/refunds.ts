@@ -14,6 +14,7 @@ import type { DbOrTx } from "../../db/client.ts";
 import { merchants } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { createId, createToken } from "../../lib/ids.ts";
+import { type AuditContext, recordAudit } from "../audit/record.ts";
 import { formatTokens } from "./amounts.ts";
 import * as refundRepo from "./refund-repository.ts";
 import * as repo from "./repository.ts";
@@ -22,8 +23,11 @@ import { refundableOf, refundLinkState, toRefundLinkResponse } from "./views.ts"
 
 const REFUND_LINK_MS = REFUND_LINK_DAYS * 24 * 60 * 60 * 1000;
 
-/** Who asks for a money-moving action on a payment (today always the business's owner; decision 018). */
-export type RefundActor = { userId: string };
+/**
+ * Who asks for a money-moving action on a payment (today always the business's owner; decision 018), with where
+ * from, for the audit log.
+ */
+export type RefundActor = AuditContext & { userId: string };
 
 function assertRefundable(p: repo.PaymentRow) {
   if (!(REFUNDABLE_PAYMENT_STATUSES as readonly string[]).includes(p.status) || p.amountReceived <= 0n) {
@@ -36,8 +40,9 @@ function assertRefundable(p: repo.PaymentRow) {
 
 /**
  * Where money-moving actions on a payment are authorised, inside the transaction that performs them. Today the
- * owner check is the locking query itself; the team roles (a staff member may not refund) and the audit-log row
- * of issue 19 belong here, so the check, the log and the change commit or roll back together.
+ * owner check is the locking query itself; the team roles (a staff member may not refund) belong here, and the
+ * audit-log row is written in the same transaction, so the check, the log and the change commit or roll back
+ * together.
  */
 async function authorizeRefund(
   tx: DbOrTx,
@@ -236,6 +241,17 @@ export async function recordRefund(
       merchantId: payment.merchantId,
       type: "payment.refunded",
     });
+    await recordAudit(tx, actor, {
+      action: "refund.recorded",
+      businessId: payment.merchantId,
+      target: payment.id,
+      metadata: {
+        reference: payment.reference,
+        amount: formatTokens(verified.value, payment.tokenDecimals),
+        to: verified.to,
+        txHash: verified.txHash,
+      },
+    });
     return row;
   });
   deps.notify();
@@ -253,6 +269,12 @@ export async function createRefundLink(deps: PaymentsDeps, actor: RefundActor, p
     assertRefundable(payment);
     if (refundableOf(payment) === 0n)
       throw new AppError("CONFLICT", "Everything this payment received has been refunded already.");
+    await recordAudit(tx, actor, {
+      action: "refund.link_created",
+      businessId: payment.merchantId,
+      target: payment.id,
+      metadata: { reference: payment.reference },
+    });
     return refundRepo.insertRefundLink(tx, {
       id: createId("rfl"),
       paymentId: payment.id,
