@@ -10,7 +10,7 @@ import { errorBody } from "./errors.ts";
 import { registerCsrfGuard } from "./lib/csrf.ts";
 import { registerErrorHandling, sendFrameworkError } from "./lib/error-handler.ts";
 import type { FastifyZod } from "./lib/fastify-zod.ts";
-import { loggerOptions, registerRequestLogging } from "./lib/logger.ts";
+import { loggerOptions, OneLinePerRequest } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
 import { isHttpsOrigin, requestOrigin } from "./lib/public-origin.ts";
 import { generateRequestId } from "./lib/request-id.ts";
@@ -124,7 +124,7 @@ function trustProxyOption(trust: Config["trustProxy"]) {
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const app = Fastify({
     logger: loggerOptions(config, deps.logStream),
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
@@ -133,7 +133,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
-  registerRequestLogging(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

@@ -95,6 +95,43 @@ describe("errors", () => {
   });
 });
 
+describe("request log", () => {
+  it("writes one line per request when it is answered, and still logs a server error with its cause", async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp(
+      { logLevel: "info" },
+      {
+        logStream: { write: (line: string) => lines.push(line) },
+        async extraRoutes(routes) {
+          routes.get("/api/test/boom", async () => {
+            throw new Error("the disk is full");
+          });
+        },
+      },
+    );
+    try {
+      lines.length = 0;
+      await logged.inject({ method: "GET", url: "/api/health?token=abc" });
+      const entries = lines.map((line) => JSON.parse(line));
+      expect(entries).toEqual([
+        expect.objectContaining({
+          msg: "request completed",
+          req: expect.objectContaining({ method: "GET", url: "/api/health?token=[redacted]" }),
+          res: { statusCode: 200 },
+          responseTime: expect.any(Number),
+        }),
+      ]);
+      lines.length = 0;
+      expect((await logged.inject({ method: "GET", url: "/api/test/boom" })).statusCode).toBe(500);
+      const log = lines.map((line) => JSON.parse(line));
+      expect(log.some((e) => e.level >= 50 && JSON.stringify(e).includes("the disk is full"))).toBe(true);
+      expect(log.filter((e) => e.msg === "request completed")).toHaveLength(1);
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 describe("request bodies", () => {
   const post = (payload: string, contentType = "application/json") =>
     appWithRoutes.inject({

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import pino from "pino";
 import type { Config } from "../config.ts";
 
@@ -53,15 +53,20 @@ export function loggerOptions(
 }
 
 /**
- * One line per request, written when the response is sent (Fastify's own request logging, turned off in app.ts,
- * writes two: one on arrival and one on completion).
+ * One line per request, written when it is answered, with the request's method and URL: Fastify's own
+ * controller writes two (one on arrival, one on completion). Every other line (errors, 404s) stays as it is.
  */
-export function registerRequestLogging(app: FastifyInstance) {
-  app.addHook("onResponse", (request, reply, done) => {
-    request.log.info(
-      { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
-      "request completed",
-    );
-    done();
-  });
+export class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (error) {
+      reply.log.error(
+        { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
+        "request errored",
+      );
+    } else {
+      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
+    }
+  }
 }

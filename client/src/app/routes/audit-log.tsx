@@ -12,7 +12,7 @@ export default function AuditLogPage() {
       title="Audit log"
       icon={ScrollText}
       width="wide"
-      description="Who signed in, changed security settings, keys, webhooks or the receiving wallet — when and from where."
+      description="Who signed in, changed security settings, keys, webhooks or the receiving wallet, or sent a refund — when and from where."
     >
       {isLoading ? (
         <Spinner size="lg" label="Checking your session" />

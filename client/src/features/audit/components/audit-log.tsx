@@ -38,6 +38,8 @@ function details(event: AuditEvent): string {
   const parts: string[] = [];
   if (typeof m.name === "string") parts.push(`“${m.name}”`);
   if (typeof m.url === "string") parts.push(m.url);
+  if (typeof m.reference === "string") parts.push(`payment ${m.reference}`);
+  if (typeof m.amount === "string") parts.push(`${m.amount} CPXTB`);
   if (typeof m.method === "string") parts.push(`with ${METHOD_WORDS[m.method] ?? m.method}`);
   if (typeof m.secondFactor === "string") parts.push(`and ${METHOD_WORDS[m.secondFactor] ?? m.secondFactor}`);
   if (typeof m.reason === "string") parts.push(m.reason.replaceAll("_", " "));
