@@ -30,6 +30,7 @@ import { chainConfigView, chainRoutes } from "./modules/chain/routes.ts";
 import { claimRoutes } from "./modules/claims/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { liveUsersPlugin } from "./modules/live-users/plugin.ts";
+import { startRetention } from "./modules/maintenance/retention.ts";
 import { notificationsPlugin } from "./modules/notifications/plugin.ts";
 import type { NotificationsOptions, NotificationsRuntime } from "./modules/notifications/runtime.ts";
 import { paymentsPlugin } from "./modules/payments/plugin.ts";
@@ -241,6 +242,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       log: app.log,
       logText: config.env !== "production",
     });
+  const retention = startRetention({ db: database.db, log: app.log });
+  app.addHook("onClose", () => retention.stop());
   let notifications: NotificationsRuntime | null = null;
   await app.register(notificationsPlugin, {
     config,
