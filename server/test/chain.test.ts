@@ -80,13 +80,18 @@ describe("GET /api/balance", () => {
 
   it("refuses bad addresses with 400 and a clear message", async () => {
     await useChain();
-    const mixed = getAddress(randomAddress());
-    // Flip the case of one letter: still hex, but the EIP-55 checksum no longer matches.
-    const i = mixed.slice(2).search(/[a-fA-F]/) + 2;
-    const badChecksum =
-      mixed.slice(0, i) +
-      (mixed[i] === mixed[i]!.toUpperCase() ? mixed[i]!.toLowerCase() : mixed[i]!.toUpperCase()) +
-      mixed.slice(i + 1);
+    // Flip the case of one letter: still hex, but the EIP-55 checksum no longer matches. The result must keep
+    // both cases: all lower (or all upper) case is an address without a checksum, which is valid.
+    let mixed: string;
+    let badChecksum: string;
+    do {
+      mixed = getAddress(randomAddress());
+      const i = mixed.slice(2).search(/[a-fA-F]/) + 2;
+      badChecksum =
+        mixed.slice(0, i) +
+        (mixed[i] === mixed[i]!.toUpperCase() ? mixed[i]!.toLowerCase() : mixed[i]!.toUpperCase()) +
+        mixed.slice(i + 1);
+    } while (!/[a-f]/.test(badChecksum.slice(2)) || !/[A-F]/.test(badChecksum.slice(2)));
     for (const query of [
       "",
       "?address=",
