@@ -71,6 +71,34 @@ function linkBase(config: Config): string {
   return config.publicUrl;
 }
 
+/**
+ * The login throttle's verdict on one more sign-in attempt (a password, or a second factor, which is guarded
+ * exactly like one): 429 with Retry-After while the account or address must wait; after many failures on the
+ * account, a solved challenge per attempt (never a lockout). Null: go on.
+ */
+export async function admitSignIn(
+  deps: Pick<AuthDeps, "throttle" | "clientKey" | "challenges">,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  account: string,
+): Promise<SignInChallenge | null> {
+  const admission = await deps.throttle.admit({ account, ip: request.ip });
+  if (admission.kind === "wait") {
+    reply.header("Retry-After", String(admission.seconds));
+    throw new AppError(
+      "RATE_LIMITED",
+      `Too many sign-in attempts. Try again in ${admission.seconds} second${admission.seconds === 1 ? "" : "s"}.`,
+    );
+  }
+  if (admission.kind === "challenge") {
+    const key = await deps.clientKey(request, reply);
+    if (!(await deps.challenges.consumePass(key, "login"))) {
+      return new SignInChallenge(await deps.challenges.challengeForExcess(key, "login", 60_000));
+    }
+  }
+  return null;
+}
+
 async function sendEmailVerification(deps: AuthDeps, userId: string, email: string) {
   const token = createToken();
   await repo.insertEmailToken(deps.db, {
@@ -127,21 +155,8 @@ export async function login(
   input: { username: string; password: string },
 ): Promise<repo.UserRow | TwoFactorRequired | SignInChallenge> {
   const subject = { account: input.username, ip: request.ip };
-  const admission = await deps.throttle.admit(subject);
-  if (admission.kind === "wait") {
-    reply.header("Retry-After", String(admission.seconds));
-    throw new AppError(
-      "RATE_LIMITED",
-      `Too many sign-in attempts. Try again in ${admission.seconds} second${admission.seconds === 1 ? "" : "s"}.`,
-    );
-  }
-  if (admission.kind === "challenge") {
-    // Many failed sign-ins on this account: each attempt costs a solved challenge (never a lockout).
-    const key = await deps.clientKey(request, reply);
-    if (!(await deps.challenges.consumePass(key, "login"))) {
-      return new SignInChallenge(await deps.challenges.challengeForExcess(key, "login", 60_000));
-    }
-  }
+  const refused = await admitSignIn(deps, request, reply, input.username);
+  if (refused) return refused;
   const user = await repo.findUserByLogin(deps.db, input.username);
   const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !valid) {

@@ -6,7 +6,7 @@ import {
   type RecordRefundRequest,
 } from "@common/refunds.ts";
 import { eq } from "drizzle-orm";
-import { decodeEventLog, getAddress, type Hash, isAddress, TransactionReceiptNotFoundError } from "viem";
+import { decodeEventLog, getAddress, type Hash, isAddress } from "viem";
 import { transferEvent } from "../../chain/indexer.ts";
 import { toChainError } from "../../chain/rpc-errors.ts";
 import type { Chain } from "../../chain/service.ts";
@@ -18,7 +18,7 @@ import { type AuditContext, recordAudit } from "../audit/record.ts";
 import { formatTokens } from "./amounts.ts";
 import * as refundRepo from "./refund-repository.ts";
 import * as repo from "./repository.ts";
-import { getPaymentOfOwner, type PaymentsDeps, requireChain } from "./service.ts";
+import { getPaymentOfOwner, type PaymentsDeps, readReceipt, requireChain } from "./service.ts";
 import { refundableOf, refundLinkState, toRefundLinkResponse } from "./views.ts";
 
 const REFUND_LINK_MS = REFUND_LINK_DAYS * 24 * 60 * 60 * 1000;
@@ -75,25 +75,11 @@ async function verifyRefundTransfer(
   txHash: Hash,
   expect: { from: Set<string>; to: string; amount: bigint },
 ): Promise<VerifiedRefund> {
-  let receipt: Awaited<ReturnType<Chain["client"]["getTransactionReceipt"]>>;
-  let head: bigint;
-  try {
-    [receipt, head] = await Promise.all([
-      chain.client.getTransactionReceipt({ hash: txHash }),
-      chain.client.getBlockNumber({ cacheTime: 0 }),
-    ]);
-  } catch (error) {
-    if (
-      error instanceof TransactionReceiptNotFoundError ||
-      (error as Error).name === "TransactionReceiptNotFoundError"
-    ) {
-      throw new AppError(
-        "NOT_FOUND",
-        "This transaction is not in a block (unknown hash, or not mined yet). Nothing was recorded.",
-      );
-    }
-    throw toChainError(error, "the transaction receipt");
-  }
+  const { receipt, head } = await readReceipt(
+    chain,
+    txHash,
+    "This transaction is not in a block (unknown hash, or not mined yet). Nothing was recorded.",
+  );
   if (receipt.status !== "success")
     throw new AppError("UNPROCESSABLE", "This transaction failed on chain (reverted). Nothing was recorded.");
   const token = getAddress(chain.token.address);

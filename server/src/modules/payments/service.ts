@@ -366,27 +366,38 @@ export function toPublicPaymentView(
 }
 
 /**
- * Fast path (PAYMENTS.md, Matching 1): the receipt must be a success and hold a Transfer log of the token to the
- * payment's address that no payment holds yet; that log is credited whatever its amount.
+ * A transaction's receipt and the chain's head, read together (for its confirmations). A hash that is in no block
+ * (unknown, or not mined yet) answers 404 with `notMined`; a node that fails answers 502/504.
  */
-export async function submitTransaction(deps: PaymentsDeps, payment: repo.PaymentRow, txHash: Hash) {
-  const chain = requireChain(deps.chain);
-  let receipt: Awaited<ReturnType<Chain["client"]["getTransactionReceipt"]>>;
-  let head: bigint;
+export async function readReceipt(chain: Chain, txHash: Hash, notMined: string) {
   try {
-    [receipt, head] = await Promise.all([
+    const [receipt, head] = await Promise.all([
       chain.client.getTransactionReceipt({ hash: txHash }),
       chain.client.getBlockNumber({ cacheTime: 0 }),
     ]);
+    return { receipt, head };
   } catch (error) {
     if (
       error instanceof TransactionReceiptNotFoundError ||
       (error as Error).name === "TransactionReceiptNotFoundError"
     ) {
-      throw new AppError("NOT_FOUND", "This transaction is not in a block yet. Try again once it is mined.");
+      throw new AppError("NOT_FOUND", notMined);
     }
     throw toChainError(error, "the transaction receipt");
   }
+}
+
+/**
+ * Fast path (PAYMENTS.md, Matching 1): the receipt must be a success and hold a Transfer log of the token to the
+ * payment's address that no payment holds yet; that log is credited whatever its amount.
+ */
+export async function submitTransaction(deps: PaymentsDeps, payment: repo.PaymentRow, txHash: Hash) {
+  const chain = requireChain(deps.chain);
+  const { receipt, head } = await readReceipt(
+    chain,
+    txHash,
+    "This transaction is not in a block yet. Try again once it is mined.",
+  );
   if (receipt.status !== "success")
     throw new AppError("UNPROCESSABLE", "This transaction failed on chain (reverted).");
   const token = getAddress(chain.token.address);

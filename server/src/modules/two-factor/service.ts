@@ -17,7 +17,7 @@ import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import { type AuditContext, auditContext, recordAudit } from "../audit/record.ts";
 import type { LoginThrottle } from "../auth/login-throttle.ts";
 import * as accounts from "../auth/repository.ts";
-import { SignInChallenge } from "../auth/service.ts";
+import { admitSignIn, type SignInChallenge } from "../auth/service.ts";
 import type { Auth } from "../auth/session.ts";
 import type { ChallengeService } from "../security/challenge-service.ts";
 import type { ClientKeyResolver } from "../security/rate-limit.ts";
@@ -100,30 +100,6 @@ async function spendCode(
   return (await repo.spendRecoveryCode(deps.db, userId, hashRecoveryCode(code))) ? "recovery" : null;
 }
 
-/** The login throttle guards second factors exactly like passwords: wait, or a solved challenge first. */
-async function admit(
-  deps: TwoFactorDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  account: string,
-): Promise<SignInChallenge | null> {
-  const admission = await deps.throttle.admit({ account, ip: request.ip });
-  if (admission.kind === "wait") {
-    reply.header("Retry-After", String(admission.seconds));
-    throw new AppError(
-      "RATE_LIMITED",
-      `Too many sign-in attempts. Try again in ${admission.seconds} second${admission.seconds === 1 ? "" : "s"}.`,
-    );
-  }
-  if (admission.kind === "challenge") {
-    const key = await deps.clientKey(request, reply);
-    if (!(await deps.challenges.consumePass(key, "login"))) {
-      return new SignInChallenge(await deps.challenges.challengeForExcess(key, "login", 60_000));
-    }
-  }
-  return null;
-}
-
 async function auditFailure(deps: TwoFactorDeps, context: AuditContext, userId: string, reason: string) {
   const business = await repo.findOwnedBusiness(deps.db, userId);
   await recordAudit(deps.db, context, {
@@ -169,7 +145,7 @@ export async function completeWithCode(
   code: string,
 ): Promise<accounts.UserRow | SignInChallenge> {
   const { hash, pending } = await requirePending(deps, request);
-  const challenge = await admit(deps, request, reply, pending.username);
+  const challenge = await admitSignIn(deps, request, reply, pending.username);
   if (challenge) return challenge;
   const used = await spendCode(deps, pending.userId, code);
   if (!used) return secondFactorFailed(deps, request, reply, { hash, ...pending }, "wrong_code");
@@ -283,7 +259,7 @@ async function requireRecentSignIn(
       { reason: "REAUTH_REQUIRED" },
     );
   }
-  const challenge = await admit(deps, request, reply, auth.user.username);
+  const challenge = await admitSignIn(deps, request, reply, auth.user.username);
   if (challenge) throw new AppError("RATE_LIMITED", "Too many wrong codes. Sign in again to continue.");
   if (!(await spendCode(deps, auth.user.id, code))) {
     await deps.throttle.failed({ account: auth.user.username, ip: request.ip });
@@ -541,7 +517,7 @@ export async function signInWithPasskey(
   }
   const user = await accounts.findUserById(deps.db, key.userId);
   if (!user) throw refused();
-  const admitted = await admit(deps, request, reply, user.username);
+  const admitted = await admitSignIn(deps, request, reply, user.username);
   if (admitted) return admitted;
   let verified = false;
   let newCounter = key.counter;
