@@ -225,10 +225,11 @@ test.describe("theme", () => {
 
   test("is applied before any app script runs (no flash)", async ({ page, consoleGuard }) => {
     consoleGuard.allow(/Failed to load resource/);
-    await page.goto("/");
-    await page.evaluate(() => localStorage.setItem("cpxtb-pay-theme", "light"));
+    // No app script ever runs: the stored theme is there before the page's first script, and every module is
+    // refused (a page loaded first and then reloaded could still be fetching a lazy chunk when they start to be).
     await page.route("**/assets/*.js", (route) => route.abort());
-    await page.reload();
+    await page.addInitScript(() => localStorage.setItem("cpxtb-pay-theme", "light"));
+    await page.goto("/");
     expect(await htmlClass(page)).toBe("light");
     await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute("content", "#fbfbfe");
   });
