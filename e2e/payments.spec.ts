@@ -325,7 +325,7 @@ test("history: search, status filter and pages; the detail shows the timeline, v
   await expect(detail.getByTestId("detail-timeline")).toContainText("created");
 
   // A hash the chain does not know: the server's own words, not a status code.
-  await detail.getByLabel("Transaction hash").fill(`0x${"ab".repeat(32)}`);
+  await detail.getByRole("textbox", { name: "Transaction hash" }).fill(`0x${"ab".repeat(32)}`);
   await detail.getByRole("button", { name: "Verify" }).click();
   await expect(detail.getByTestId("verify-error")).toContainText(
     "This transaction is not in a block yet. Try again once it is mined.",
@@ -342,7 +342,7 @@ test("history: search, status filter and pages; the detail shows the timeline, v
       timeout: 5_000,
     })
     .toBe(1);
-  await detail.getByLabel("Transaction hash").fill(hash);
+  await detail.getByRole("textbox", { name: "Transaction hash" }).fill(hash);
   await detail.getByRole("button", { name: "Verify" }).click();
   await expect(detail.getByTestId("verify-result")).toHaveText(
     "Transaction verified. The payment is now: Partially paid.",

@@ -34,7 +34,12 @@ export default function EasyPaymentPage() {
             reference below.
           </p>
         ) : null}
-        <PaymentLookupForm to={(reference) => `/easy-payment?ref=${reference}`} submitLabel="Open payment" />
+        <PaymentLookupForm
+          to={(reference) => `/easy-payment?ref=${reference}`}
+          submitLabel="Open payment"
+          action="/easy-payment"
+          param="ref"
+        />
       </div>
     </PageFrame>
   );

@@ -5,19 +5,27 @@ import { useLocation } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 
-/** Accepts a bare reference or a whole payment link and opens its status page (or the page `to` names). */
+/**
+ * Accepts a bare reference or a whole payment link and opens its status page (or the page `to` names). With
+ * `action`, the form is also a plain GET form to that page with the reference as `param`: submitted before the
+ * app has hydrated the server's HTML, the browser itself then opens the page the app would.
+ */
 export function PaymentLookupForm({
   to = (reference) => `/payment/${reference}`,
   submitLabel = "Find payment",
+  action,
+  param = "reference",
 }: {
   to?: (reference: string) => string;
   submitLabel?: string;
+  action?: string;
+  param?: string;
 } = {}) {
   const [, navigate] = useLocation();
   const [error, setError] = React.useState<string>();
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const raw = String(new FormData(event.currentTarget).get("reference") ?? "").trim();
+    const raw = String(new FormData(event.currentTarget).get(param) ?? "").trim();
     const reference = raw.split(/[/?#]/).filter(Boolean).at(-1) ?? "";
     if (!referenceParams.safeParse({ reference }).success) {
       setError("Enter the reference from your receipt or payment link (22 or more letters, digits, - or _).");
@@ -29,11 +37,13 @@ export function PaymentLookupForm({
   return (
     <form
       onSubmit={submit}
+      action={action}
+      method="get"
       noValidate
       className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4"
     >
       <Field
-        name="reference"
+        name={param}
         label="Payment reference or link"
         autoComplete="off"
         spellCheck={false}
