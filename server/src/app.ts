@@ -343,7 +343,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     ["src/app/side-menu-panel.tsx", "src/app/data-layer.tsx"],
     "side-menu",
   );
-  const render = clientBuild ? await loadPageRenderer(config.clientDist) : null;
+  const render = clientBuild ? loadPageRenderer(config.clientDist) : null;
   const pageHtml = clientBuild
     ? createPageHtmlResolver(clientBuild, content, config.publicUrl, {
         render,

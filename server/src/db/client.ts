@@ -41,6 +41,16 @@ export const migrationsFolder = fileURLToPath(new URL("./migrations", import.met
 // Any fixed 64-bit number: serialises migrations of several instances starting at once.
 const MIGRATION_LOCK_ID = 7_301_155_220_001n;
 
+/**
+ * PGlite's PostgreSQL settings: its defaults plus a buffer pool sized for this application's data. PostgreSQL's
+ * default shared_buffers (128 MB) lives inside PGlite's WebAssembly memory and is touched at start, most of the
+ * idle server's memory; the data files are read through the operating system's page cache anyway, so a smaller
+ * pool costs little (the 100,000-payment reports bench runs with it, see decision 020). The WebAssembly memory
+ * itself cannot start below the module's 128 MB minimum (initialMemory), but it is only resident where touched.
+ */
+export const PGLITE_SHARED_BUFFERS = "16MB";
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+
 export type DatabaseOptions =
   | { driver: "pg"; url: string; poolSize?: number }
   | { driver: "pglite"; dataDir: string | null };
@@ -123,11 +133,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let client: PGlite;
   // Contrib extensions the migrations create (the history search's trigram index).
   const extensions = { pg_trgm };
+  const pgliteOptions = { extensions, startParams: PGLITE_START_PARAMS };
   if (options.dataDir) {
     await mkdir(options.dataDir, { recursive: true });
-    client = await PGlite.create(join(options.dataDir, "pglite"), { extensions });
+    client = await PGlite.create(join(options.dataDir, "pglite"), pgliteOptions);
   } else {
-    client = await PGlite.create({ extensions });
+    client = await PGlite.create(pgliteOptions);
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {

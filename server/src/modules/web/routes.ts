@@ -52,12 +52,31 @@ export function prefetchLinks(clientDist: string, sources: string[], name: strin
 /** The server-rendering entry built beside the client (`dist/ssr`, decision 009): the HTML inside #root of a page. */
 export type PageRenderer = (path: string, data: Record<string, unknown>) => Promise<string | null>;
 
-/** Loads the server-rendering entry of the build, or null when there is none (tests with a stub client). */
-export async function loadPageRenderer(clientDist: string): Promise<PageRenderer | null> {
+/** How long after start the server-rendering entry is imported in the background when no page asked for it. */
+const RENDERER_PRELOAD_DELAY_MS = 1000;
+
+/**
+ * The server-rendering entry of the build, or null when there is none (tests with a stub client). It is imported
+ * off the start's critical path (decision 020): at the first page it renders, or in the background a second after
+ * start, so the first visitor does not pay React's server renderer and the pages' modules (some 100 ms of CPU).
+ * A failed import fails that render (the callers' fallback) and is tried again at the next.
+ */
+export function loadPageRenderer(clientDist: string): PageRenderer | null {
   const entry = join(dirname(clientDist), "ssr", "entry-server.js");
   if (!existsSync(entry)) return null;
-  const module = (await import(pathToFileURL(entry).href)) as { renderPage: PageRenderer };
-  return module.renderPage;
+  let loading: Promise<PageRenderer> | undefined;
+  const load = () => {
+    loading ??= import(pathToFileURL(entry).href).then(
+      (module: { renderPage: PageRenderer }) => module.renderPage,
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  setTimeout(() => load().catch(() => {}), RENDERER_PRELOAD_DELAY_MS).unref();
+  return (path, data) => load().then((renderPage) => renderPage(path, data));
 }
 
 /**
