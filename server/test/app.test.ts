@@ -106,6 +106,11 @@ describe("request log", () => {
           routes.get("/api/test/boom", async () => {
             throw new Error("the disk is full");
           });
+          routes.get("/api/test/careless", async (request) => {
+            const error = Object.assign(new Error("sign-in failed"), { token: "tok-secret-1" });
+            request.log.warn({ body: { username: "ann", password: "hunter2" }, err: error }, "careless line");
+            return { ok: true };
+          });
         },
       },
     );
@@ -126,6 +131,15 @@ describe("request log", () => {
       const log = lines.map((line) => JSON.parse(line));
       expect(log.some((e) => e.level >= 50 && JSON.stringify(e).includes("the disk is full"))).toBe(true);
       expect(log.filter((e) => e.msg === "request completed")).toHaveLength(1);
+      // A secret one level down in a logged object is replaced, in a plain object and in an error, which keeps
+      // its message and stack.
+      lines.length = 0;
+      await logged.inject({ method: "GET", url: "/api/test/careless" });
+      const careless = lines.map((line) => JSON.parse(line)).find((e) => e.msg === "careless line");
+      expect(careless.body).toEqual({ username: "ann", password: "[redacted]" });
+      expect(careless.err).toMatchObject({ message: "sign-in failed", token: "[redacted]" });
+      expect(careless.err.stack).toContain("sign-in failed");
+      expect(lines.join("")).not.toMatch(/hunter2|tok-secret-1/);
     } finally {
       await logged.close();
     }

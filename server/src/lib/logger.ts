@@ -12,6 +12,34 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY_PARAMS, "$1[redacted]").replace(API_KEY_SECRETS, "cpx_live_[redacted]");
 }
 
+/** Property names whose values never reach the log, one level down in any logged object (`{ body: { password } }`). */
+const SECRET_KEYS = ["password", "currentPassword", "newPassword", "token", "privateKey", "seed"] as const;
+
+/**
+ * A logged object with the values of SECRET_KEYS one level down replaced by "[redacted]" (the logged objects are
+ * not changed: the replaced ones are copies). What pino's wildcard redaction (`*.password`) did, without its cost
+ * on every line: it ran for every key of every line and took a fifth of the server's throughput.
+ */
+export function redactSecrets(object: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key in object) {
+    const value = object[key];
+    if (value === null || typeof value !== "object") continue;
+    let safe: Record<string, unknown> | undefined;
+    for (const secret of SECRET_KEYS) {
+      if (!(secret in value) || (value as Record<string, unknown>)[secret] === undefined) continue;
+      // An error keeps its message and stack (not own enumerable properties) by inheriting from the original.
+      safe ??= value instanceof Error ? Object.create(value) : { ...value };
+      safe![secret] = "[redacted]";
+    }
+    if (safe) {
+      copy ??= { ...object };
+      copy[key] = safe;
+    }
+  }
+  return copy ?? object;
+}
+
 /**
  * The server's logger. Lines go to stdout through an asynchronous writer: a burst of requests is written in a few
  * large writes instead of one blocking write per line (the writer flushes what it holds when the process exits).
@@ -24,22 +52,9 @@ export function loggerOptions(
   return {
     level: config.logLevel,
     stream: stream ?? pino.destination({ dest: 1, sync: false }),
-    redact: {
-      paths: [
-        "req.headers.cookie",
-        "req.headers.authorization",
-        'req.headers["x-api-key"]',
-        'req.headers["x-math-challenge-response"]',
-        'res.headers["set-cookie"]',
-        "*.password",
-        "*.currentPassword",
-        "*.newPassword",
-        "*.token",
-        "*.privateKey",
-        "*.seed",
-      ],
-      censor: "[redacted]",
-    },
+    // Headers are never logged (the `req` serializer keeps method, URL and address); what a logged object
+    // carries one level down under a secret's name is replaced before the line is written.
+    formatters: { log: redactSecrets },
     serializers: {
       req(request) {
         return {
