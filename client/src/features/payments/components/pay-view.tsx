@@ -451,20 +451,7 @@ function TxLinks({ payment }: { payment: PublicPayment }) {
       {payment.txHashes.map((hash) => (
         <li key={hash} className="flex items-center justify-between gap-2">
           <span className="text-muted-foreground">Transaction</span>
-          {explorer ? (
-            <a
-              href={`${explorer}/tx/${hash}`}
-              target="_blank"
-              rel="noreferrer"
-              className="inline-flex items-center gap-1 font-mono text-primary underline-offset-4 hover:underline"
-            >
-              {shortAddress(hash)} <ExternalLink aria-hidden="true" className="size-3.5" />
-            </a>
-          ) : (
-            <span className="font-mono" title={hash} data-testid="tx-hash">
-              {shortAddress(hash)}
-            </span>
-          )}
+          <TxLink hash={hash} explorer={explorer} />
         </li>
       ))}
     </ul>
