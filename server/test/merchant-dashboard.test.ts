@@ -160,6 +160,35 @@ describe("payment history", () => {
       [],
     );
   });
+
+  it("finds a 2-letter term wherever it stands, text outside ASCII, and regular-expression characters literally", async () => {
+    const owner = await createMerchant(app);
+    const atEnd = await createPayment(app, owner.cookie, { description: "Espresso QX" });
+    const between = await createPayment(app, owner.cookie, { description: "éqxé crème brûlée" });
+    const signs = await createPayment(app, owner.cookie, { description: "a.b (c++) [x] \\ {1} $5^2|?*" });
+    const plain = await createPayment(app, owner.cookie, { description: "axb c (x) 1", orderId: "qz" });
+    const as = api(app, owner.cookie);
+    const search = async (q: string) =>
+      ids(await as.get(`/api/merchant/payments?q=${encodeURIComponent(q)}`));
+    expect(await search("qx")).toEqual([between.id, atEnd.id]);
+    expect(await search("Qx")).toEqual([between.id, atEnd.id]);
+    expect(await search("qz")).toEqual([plain.id]);
+    expect(await search("éq")).toEqual([between.id]);
+    expect(await search("crème")).toEqual([between.id]);
+    expect(await search("brûlée")).toEqual([between.id]);
+    expect(await search("û")).toEqual([between.id]);
+    expect(await search("a.b")).toEqual([signs.id]);
+    expect(await search("(c++)")).toEqual([signs.id]);
+    expect(await search("[x]")).toEqual([signs.id]);
+    expect(await search("\\")).toEqual([signs.id]);
+    expect(await search("{1}")).toEqual([signs.id]);
+    expect(await search("$5^2|?*")).toEqual([signs.id]);
+    expect(await search(".")).toEqual([signs.id]);
+    expect(await search("x")).toEqual([plain.id, signs.id, between.id, atEnd.id]);
+    expect(await search("x) 1")).toEqual([plain.id]);
+    expect(await search("b.")).toEqual([]);
+    expect(await search("qq")).toEqual([]);
+  });
 });
 
 describe("verify by transaction hash (merchant)", () => {

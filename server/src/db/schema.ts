@@ -234,8 +234,9 @@ export const payments = pgTable(
     index("payments_match_idx").on(t.chainId, t.tokenAddress, t.receivingAddress, t.amountDue),
     // Reports: a merchant's payments by creation time (range scans for totals, buckets and the CSV).
     index("payments_merchant_created_at_idx").on(t.merchantId, t.createdAt, t.id),
-    // The history search `q` (a substring of description, order id or reference): trigrams (pg_trgm).
-    index("payments_search_trgm_idx").using("gin", sql`(${paymentSearchText(t)}) gin_trgm_ops`),
+    // The history search `q` (a substring of description, order id or reference): trigrams (pg_trgm) of the
+    // search key, which also finds 2-letter terms (`paymentSearchKey`).
+    index("payments_search_key_trgm_idx").using("gin", sql`(${paymentSearchKey(t)}) gin_trgm_ops`),
   ],
 );
 
@@ -265,9 +266,8 @@ export const paymentAmounts = pgTable(
 );
 
 /**
- * What the history search looks in, as one expression: the query must repeat it exactly for the trigram index to
- * serve it (repository `listPaymentsOfOwner`). The fields are joined by a control character (U+0001) that a search
- * term may not contain, so a match never spans two fields; trigrams treat it as a word break, like a space.
+ * What the history search looks in, as one expression: the description, the order id and the reference, joined by
+ * a control character (U+0001) that a search term may not contain, so a match never spans two fields.
  */
 export function paymentSearchText(t: {
   description: AnyPgColumn;
@@ -275,6 +275,22 @@ export function paymentSearchText(t: {
   reference: AnyPgColumn;
 }) {
   return sql`coalesce(${t.description}, '') || chr(1) || coalesce(${t.orderId}, '') || chr(1) || ${t.reference}`;
+}
+
+/**
+ * The search text as the trigram index holds it (the query must repeat this expression exactly for the index to
+ * serve it): lower-cased, every character outside ASCII replaced by U+0002, and one U+0001 at the end. So the key
+ * holds only characters in U+0001-U+007F, and every character of it is followed by another: a term `t` occurs in
+ * it exactly when the regular expression `t[\x01-\x7f]` matches, and from that pattern pg_trgm takes trigrams even
+ * for a 2-letter term (`qx` gives `qxa`, ..., `qx9`, `qx `), where `%qx%` gives none and means reading every row
+ * (decision 011). Characters outside ASCII and controls are word breaks for trigrams either way.
+ */
+export function paymentSearchKey(t: {
+  description: AnyPgColumn;
+  orderId: AnyPgColumn;
+  reference: AnyPgColumn;
+}) {
+  return sql`regexp_replace(lower(${paymentSearchText(t)} || chr(1)), '[^\\x01-\\x7f]', chr(2), 'g')`;
 }
 
 /** Token Transfer logs to merchant addresses: each (chain, tx, log index) once; credited to at most one payment. */

@@ -7,6 +7,7 @@ import {
   merchants,
   paymentAmounts,
   paymentEvents,
+  paymentSearchKey,
   paymentSearchText,
   payments,
   paymentTimeline,
@@ -98,13 +99,19 @@ export async function listPaymentsOfOwner(
 
 /**
  * The history search: `q` is a literal, case-insensitive substring of the description, the order id or the
- * reference (LIKE's wildcards in it are escaped), tested once per row on the joined text the trigram index holds.
- * From 3 characters on, PostgreSQL finds a rare term's few rows through that index, while a common one is found by
- * walking the merchant's newest rows; shorter terms are tested on the merchant's rows.
+ * reference; `strpos` on the lower-cased text is that test, exactly (ILIKE compares lower-cased text too, but would
+ * need its wildcards escaped). From 2 characters on, the term is looked for in the search key (schema
+ * `paymentSearchKey`, the same text lower-cased with characters outside ASCII replaced) by a regular expression
+ * that the trigram index serves, so a rare term's few rows are found through the index while a common one is found
+ * by walking the merchant's newest rows. For a term in ASCII that is the exact test already; a term with other
+ * characters is also tested exactly. A 1-character term has no trigram and is tested on the merchant's rows.
  */
-function searchCondition(q: string): SQL {
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql`(${paymentSearchText(payments)}) ilike ${pattern}`;
+export function searchCondition(q: string): SQL {
+  const exact = sql`strpos(lower(${paymentSearchText(payments)}), lower(${q})) > 0`;
+  if ([...q].length < 2) return exact;
+  const literal = q.replace(/[\\^$.|?*+()[\]{}]/g, (c) => `\\${c}`);
+  const inKey = sql`(${paymentSearchKey(payments)}) ~ (regexp_replace(lower(${literal}), '[^\\x01-\\x7f]', chr(2), 'g') || '[\\x01-\\x7f]')`;
+  return /^[\x20-\x7e]*$/.test(q) ? inKey : sql`(${inKey} and ${exact})`;
 }
 
 export async function listTimeline(db: DbOrTx, paymentId: string): Promise<TimelineRow[]> {

@@ -1,0 +1,2 @@
+DROP INDEX "payments_search_trgm_idx";--> statement-breakpoint
+CREATE INDEX "payments_search_key_trgm_idx" ON "payments" USING gin ((regexp_replace(lower(coalesce("description", '') || chr(1) || coalesce("order_id", '') || chr(1) || "reference" || chr(1)), '[^\x01-\x7f]', chr(2), 'g')) gin_trgm_ops);
