@@ -39,8 +39,11 @@ writeFileSync(
       name="description"
       content="generic"
     />
-    <title>CPXTB Pay</title></head><body><div id="root"></div></body></html>`,
+    <title>CPXTB Pay</title>
+    <link rel="stylesheet" crossorigin href="/assets/index-Ab1.css"></head><body><div id="root"></div></body></html>`,
 );
+mkdirSync(join(clientDist, "assets"));
+writeFileSync(join(clientDist, "assets", "index-Ab1.css"), "body{margin:0}.p-4{padding:1rem}");
 // A stand-in for the build's server-rendering entry (dist/ssr beside dist/client; decision 009).
 mkdirSync(join(root, "ssr"));
 writeFileSync(
@@ -254,6 +257,17 @@ describe("served HTML", () => {
     expect(list).toContain('<main data-rendered-path="/blog">/api/blog</main>');
     // Pages the renderer does not render keep the empty root.
     expect((await page("/about")).body).toContain('<div id="root"></div>');
+  });
+
+  it("inlines the stylesheet into a server-rendered page, and links it from the others", async () => {
+    const rendered = (await page("/blog")).body;
+    expect(rendered).toContain("<style>body{margin:0}.p-4{padding:1rem}</style>");
+    expect(rendered).not.toContain('rel="stylesheet"');
+    const other = (await page("/about")).body;
+    expect(other).toContain('<link rel="stylesheet" crossorigin href="/assets/index-Ab1.css">');
+    expect(other).not.toContain("<style>");
+    const css = await app.inject({ url: "/assets/index-Ab1.css" });
+    expect(css.statusCode).toBe(200);
   });
 });
 

@@ -8,6 +8,11 @@ export type IndexHtml = {
   gzip: Buffer;
   /** CSP source expressions ('sha256-...') of the inline scripts, so the CSP allows them and nothing else. */
   inlineScriptHashes: string[];
+  /**
+   * The app's stylesheet: its `<link>` tag in the HTML and its text. A server-rendered page carries the text in a
+   * `<style>` instead of the tag, so its first paint waits for no request (`pageHtmlText`).
+   */
+  stylesheet?: { tag: string; css: string };
 };
 
 const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;

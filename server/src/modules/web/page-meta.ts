@@ -68,7 +68,11 @@ export type PageExtras = { body?: RenderedBody; head?: string };
 
 /**
  * index.html with the page's own title, description and social tags in place of the generic ones and, for a page
- * rendered on the server, its markup in #root plus its data as JSON (not a script the browser runs: no CSP hash).
+ * rendered on the server, its markup in #root plus its data as JSON (not a script the browser runs: no CSP hash),
+ * and the app's stylesheet inline: the markup is painted as soon as the HTML has arrived, where a `<link>` made the
+ * first paint wait for one more request (some 180 ms on Lighthouse's mobile network). The whole sheet rather than
+ * the rules this markup uses: about 10 KB compressed, and the app that hydrates the page goes on to render other
+ * pages with the same sheet, with no second download and no unstyled moment.
  */
 export function pageHtmlText(
   index: IndexHtml,
@@ -83,6 +87,8 @@ export function pageHtmlText(
     .replace(TITLE, () => renderHeadTags(meta, url, origin));
   if (head) html = html.replace("</head>", () => `  ${head}\n  </head>`);
   if (body) {
+    const { stylesheet } = index;
+    if (stylesheet) html = html.replace(stylesheet.tag, () => `<style>${stylesheet.css}</style>`);
     html = html.replace(
       EMPTY_ROOT,
       () =>

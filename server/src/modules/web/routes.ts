@@ -12,7 +12,19 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 export function loadClientBuild(clientDist: string): IndexHtml | null {
   const indexPath = join(clientDist, "index.html");
   if (!existsSync(indexPath)) return null;
-  return prepareIndexHtml(readFileSync(indexPath, "utf8"));
+  const html = readFileSync(indexPath, "utf8");
+  return { ...prepareIndexHtml(html), stylesheet: readStylesheet(clientDist, html) };
+}
+
+const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*\bhref="\/(assets\/[\w.-]+\.css)"[^>]*>/;
+
+/** The entry's one stylesheet (Vite links it from index.html), unless it could not sit in a `<style>` as it is. */
+function readStylesheet(clientDist: string, html: string): IndexHtml["stylesheet"] {
+  const link = STYLESHEET_LINK.exec(html);
+  const path = link?.[1] ? join(clientDist, link[1]) : null;
+  if (!link || !path || !existsSync(path)) return undefined;
+  const css = readFileSync(path, "utf8");
+  return /<\/style/i.test(css) ? undefined : { tag: link[0], css };
 }
 
 type ManifestChunk = { file: string; imports?: string[]; css?: string[]; isEntry?: boolean };
