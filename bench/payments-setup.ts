@@ -30,6 +30,7 @@ export async function setUpPaymentsBench(
   for (const group of Object.keys(config.rateLimits) as (keyof typeof config.rateLimits)[]) {
     config.rateLimits[group] = { limit: 1e9, windowMs: 60_000 };
   }
+  config.accountRateLimit = { limit: 1e9, windowMs: 60_000 };
   if (process.env.INDEXER_POLL_MS) config.payments.indexerPollMs = Number(process.env.INDEXER_POLL_MS);
   const confirmations = Number(process.env.CONFIRMATIONS ?? 1);
   const embedded = await startEmbeddedChain({ ...config.chain, confirmations }, dataDir);
