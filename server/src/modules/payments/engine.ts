@@ -284,7 +284,6 @@ export async function evaluatePayments(
           : [];
     for (const step of steps) {
       timeline.push({
-        id: createId("ptl"),
         payment_id: payment.id,
         from_status: step.from,
         to_status: step.to,
@@ -330,6 +329,10 @@ export async function evaluatePayments(
       where p.id = r.id`);
   }
   if (timeline.length > 0) {
+    // A payment's timeline reads in id order: ids made in one millisecond are sorted before they are handed out,
+    // so an entry written after another (expired, then paid_late) sorts after it.
+    const ids = timeline.map(() => createId("ptl")).sort();
+    timeline.forEach((entry, i) => Object.assign(entry, { id: ids[i] }));
     await db.execute(sql`
       insert into payment_timeline (id, payment_id, from_status, to_status, cause, transfer_id, block_number, created_at)
       select r.id, r.payment_id, r.from_status, r.to_status, r.cause, r.transfer_id, r.block_number, r.created_at
