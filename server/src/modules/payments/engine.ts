@@ -332,11 +332,11 @@ export async function evaluatePayments(
     // A payment's timeline reads in id order: ids made in one millisecond are sorted before they are handed out,
     // so an entry written after another (expired, then paid_late) sorts after it.
     const ids = timeline.map(() => createId("ptl")).sort();
-    timeline.forEach((entry, i) => Object.assign(entry, { id: ids[i] }));
+    const rows = timeline.map((entry, i) => ({ ...entry, id: ids[i] }));
     await db.execute(sql`
       insert into payment_timeline (id, payment_id, from_status, to_status, cause, transfer_id, block_number, created_at)
       select r.id, r.payment_id, r.from_status, r.to_status, r.cause, r.transfer_id, r.block_number, r.created_at
-      from json_to_recordset(${jsonRecords(timeline)}) as r(id text, payment_id text, from_status text,
+      from json_to_recordset(${jsonRecords(rows)}) as r(id text, payment_id text, from_status text,
         to_status text, cause text, transfer_id text, block_number bigint, created_at timestamptz)`);
   }
   if (events.length > 0) {
