@@ -15,19 +15,30 @@ import { openDatabase } from "../server/src/db/client.ts";
 
 export type PaymentsBench = Awaited<ReturnType<typeof setUpPaymentsBench>>;
 
-export async function setUpPaymentsBench(options: { configure?: (config: Config) => void } = {}) {
+export async function setUpPaymentsBench(
+  options: {
+    configure?: (config: Config) => void;
+    /** PostgreSQL to use instead of DATABASE_URL (none: in-memory PGlite). */
+    databaseUrl?: string;
+    /** Sees every statement the app sends (see `openDatabase`). */
+    onStatement?: (sql: string) => void;
+  } = {},
+) {
   const dataDir = mkdtempSync(join(tmpdir(), "cpxtb-bench-payments-"));
   const config = testConfig({ clientDist: "/nonexistent", dataDir });
   options.configure?.(config);
   for (const group of Object.keys(config.rateLimits) as (keyof typeof config.rateLimits)[]) {
     config.rateLimits[group] = { limit: 1e9, windowMs: 60_000 };
   }
+  config.accountRateLimit = { limit: 1e9, windowMs: 60_000 };
   if (process.env.INDEXER_POLL_MS) config.payments.indexerPollMs = Number(process.env.INDEXER_POLL_MS);
   const confirmations = Number(process.env.CONFIRMATIONS ?? 1);
   const embedded = await startEmbeddedChain({ ...config.chain, confirmations }, dataDir);
-  const database = process.env.DATABASE_URL
-    ? await openDatabase({ driver: "pg", url: process.env.DATABASE_URL, poolSize: 20 })
-    : await openDatabase({ driver: "pglite", dataDir: null });
+  const url = options.databaseUrl ?? process.env.DATABASE_URL;
+  const { onStatement } = options;
+  const database = url
+    ? await openDatabase({ driver: "pg", url, poolSize: 20, onStatement })
+    : await openDatabase({ driver: "pglite", dataDir: null, onStatement });
   await database.migrate();
   const app = await buildApp(config, { chain: embedded.chain, database });
   const close = async () => {
@@ -101,6 +112,9 @@ export async function setUpPaymentsBench(options: { configure?: (config: Config)
       cookie,
       confirmations,
       close,
+      anvilUrl: embedded.anvil.url,
+      token: embedded.deployment.token,
+      merchantAddress: wallet.address,
       /** POST /api/merchant/payments in USD. */
       create: (cents: number) =>
         app.inject({

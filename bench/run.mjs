@@ -10,6 +10,7 @@ const benches = [
   ["WebSocket clients", ["node", "bench/ws-clients.mjs"]],
   ["payments", ["node", "--import", "tsx", "bench/payments.ts"]],
   ["payment detection latency", ["node", "--import", "tsx", "bench/detection.ts"]],
+  ["indexer throughput", ["node", "--import", "tsx", "bench/indexer.ts"]],
   ["webhook deliveries", ["node", "--import", "tsx", "bench/webhooks.ts"]],
   ["reports and history at scale", ["node", "--import", "tsx", "bench/reports.ts"]],
   // Needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL): skipped without them.

@@ -9,10 +9,13 @@ import { type Database, openDatabase } from "../src/db/client.ts";
  * A fresh, migrated database for one test file: in-memory PGlite by default; with DATABASE_URL set, a new
  * PostgreSQL database created beside the given one and dropped afterwards.
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(
+  options: { onStatement?: (sql: string) => void } = {},
+): Promise<Database> {
   const url = process.env.DATABASE_URL;
+  const { onStatement } = options;
   if (!url) {
-    const database = await openDatabase({ driver: "pglite", dataDir: null });
+    const database = await openDatabase({ driver: "pglite", dataDir: null, onStatement });
     await database.migrate();
     return database;
   }
@@ -23,7 +26,7 @@ export async function createTestDatabase(): Promise<Database> {
   await admin.end();
   const testUrl = new URL(url);
   testUrl.pathname = `/${name}`;
-  const database = await openDatabase({ driver: "pg", url: testUrl.toString(), poolSize: 5 });
+  const database = await openDatabase({ driver: "pg", url: testUrl.toString(), poolSize: 5, onStatement });
   await database.migrate();
   const close = database.close;
   database.close = async () => {

@@ -51,11 +51,17 @@ const MIGRATION_LOCK_ID = 7_301_155_220_001n;
 export const PGLITE_SHARED_BUFFERS = "16MB";
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
 
-export type DatabaseOptions =
+export type DatabaseOptions = (
   | { driver: "pg"; url: string; poolSize?: number }
-  | { driver: "pglite"; dataDir: string | null };
+  | { driver: "pglite"; dataDir: string | null }
+) & {
+  /** Called with every statement the application sends through drizzle (benchmarks and tests count them). */
+  onStatement?: (sql: string) => void;
+};
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const onStatement = options.onStatement;
+  const logger = onStatement ? { logQuery: (query: string) => onStatement(query) } : undefined;
   if (options.driver === "pg") {
     // A database that does not answer fails a request after 5 s (503) instead of holding it forever.
     const pool = new pg.Pool({
@@ -65,7 +71,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     // An idle client that loses its connection emits 'error' on the pool; without a listener that kills the process.
     pool.on("error", () => {});
-    const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+    const db = drizzleNodePg(pool, { schema, logger }) as unknown as Db;
     return {
       db,
       driver: "pg",
@@ -140,7 +146,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   } else {
     client = await PGlite.create(pgliteOptions);
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, logger }) as unknown as Db;
   return {
     db,
     driver: "pglite",

@@ -218,6 +218,133 @@ export async function upsertTransfer(
   return { row, inserted };
 }
 
+/** A JSON array of rows as one parameter, for `json_to_recordset` (see engine.jsonRecords). */
+function jsonRecords(rows: readonly object[]): SQL {
+  return sql`${JSON.stringify(rows, (_key, value) => (typeof value === "bigint" ? value.toString() : value))}::json`;
+}
+
+/**
+ * `upsertTransfer` for the logs of a batch, in one statement (the same for 1 log or 10,000): each row in the order
+ * given, with whether it was inserted. Each (chain, tx, log index) must appear once.
+ */
+export async function upsertTransfers(
+  db: DbOrTx,
+  transfers: readonly NewTransfer[],
+): Promise<{ row: Pick<TransferRow, "id" | "paymentId" | "merchantId">; inserted: boolean }[]> {
+  if (transfers.length === 0) return [];
+  const rows = transfers.map((t) => ({
+    id: createId("trf"),
+    chain_id: t.chainId,
+    token_address: t.tokenAddress,
+    tx_hash: t.txHash,
+    log_index: t.logIndex,
+    block_number: t.blockNumber,
+    block_hash: t.blockHash,
+    block_time: t.blockTime,
+    from_address: t.fromAddress,
+    to_address: t.toAddress,
+    value: t.value,
+    merchant_id: t.merchantId,
+  }));
+  const result = await db.execute(sql`
+    insert into chain_transfers (id, chain_id, token_address, tx_hash, log_index, block_number, block_hash,
+      block_time, from_address, to_address, value, merchant_id)
+    select r.id, r.chain_id, r.token_address, r.tx_hash, r.log_index, r.block_number, r.block_hash, r.block_time,
+      r.from_address, r.to_address, r.value, r.merchant_id
+    from json_to_recordset(${jsonRecords(rows)}) as r(id text, chain_id int, token_address text, tx_hash text,
+      log_index int, block_number bigint, block_hash text, block_time timestamptz, from_address text,
+      to_address text, value numeric, merchant_id text)
+    on conflict (chain_id, tx_hash, log_index) do update set
+      block_number = excluded.block_number,
+      block_hash = excluded.block_hash,
+      block_time = coalesce(excluded.block_time, chain_transfers.block_time),
+      merchant_id = coalesce(chain_transfers.merchant_id, excluded.merchant_id),
+      orphaned_at = null
+    returning id, tx_hash, log_index, payment_id, merchant_id, (xmax = 0) as inserted`);
+  const byKey = new Map(
+    rowsOf<{
+      id: string;
+      tx_hash: string;
+      log_index: number;
+      payment_id: string | null;
+      merchant_id: string | null;
+      inserted: boolean;
+    }>(result).map((r) => [`${r.tx_hash}:${Number(r.log_index)}`, r]),
+  );
+  return transfers.map((t) => {
+    const r = byKey.get(`${t.txHash}:${t.logIndex}`)!;
+    return { row: { id: r.id, paymentId: r.payment_id, merchantId: r.merchant_id }, inserted: r.inserted };
+  });
+}
+
+/**
+ * `findPaymentByAmount` for many transfers in one statement: for each, the payment whose reserved remaining
+ * amount it equals, else the newest payment whose amount due it equals, both matchable and watched at the block's
+ * time. Answers in the order given (null: nothing matches). Every transfer is matched against the payments as
+ * they are before the batch, exactly as one at a time with the evaluations after the batch (the indexer's order).
+ */
+export async function findPaymentsByAmount(
+  db: DbOrTx,
+  key: { chainId: number; tokenAddress: string },
+  transfers: readonly { to: string; value: bigint; blockTime: Date }[],
+): Promise<({ id: string; merchantId: string } | null)[]> {
+  if (transfers.length === 0) return [];
+  const rows = transfers.map((t, n) => ({ n, to_address: t.to, value: t.value, block_time: t.blockTime }));
+  const matchable = sql.join(
+    MATCHABLE_STATUSES.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    select r.n, coalesce(rest.id, due.id) as id, coalesce(rest.merchant_id, due.merchant_id) as merchant_id
+    from json_to_recordset(${jsonRecords(rows)}) as r(n int, to_address text, value numeric, block_time timestamptz)
+    left join lateral (
+      select p.id, p.merchant_id
+      from payment_amounts a join payments p on p.id = a.payment_id
+      where a.chain_id = ${key.chainId} and a.token_address = ${key.tokenAddress}
+        and a.receiving_address = r.to_address and a.amount = r.value and a.kind = 'remainder'
+        -- Created before the block (a few minutes of clock skew allowed), still watched at the block's time.
+        and a.created_at <= r.block_time + interval '10 minutes'
+        and p.status in (${matchable}) and p.monitor_until >= r.block_time
+      limit 1
+    ) as rest on true
+    left join lateral (
+      select p.id, p.merchant_id
+      from payments p
+      where rest.id is null and p.chain_id = ${key.chainId} and p.token_address = ${key.tokenAddress}
+        and p.receiving_address = r.to_address and p.amount_due = r.value
+        and p.status in (${matchable}) and p.monitor_until >= r.block_time
+        and p.created_at <= r.block_time + interval '10 minutes'
+      order by p.created_at desc
+      limit 1
+    ) as due on true`);
+  const found = new Map(
+    rowsOf<{ n: number; id: string | null; merchant_id: string | null }>(result).map((r) => [Number(r.n), r]),
+  );
+  return transfers.map((_t, n) => {
+    const r = found.get(n);
+    return r?.id ? { id: r.id, merchantId: r.merchant_id! } : null;
+  });
+}
+
+/**
+ * `claimTransfer` for many (transfer, payment) pairs in one statement; returns the ids of the transfers claimed
+ * (each by exactly one caller, even under concurrency: only a transfer no payment holds yet).
+ */
+export async function claimTransfers(
+  db: DbOrTx,
+  claims: readonly { transferId: string; paymentId: string; merchantId: string }[],
+  creditedBy: NonNullable<TransferRow["creditedBy"]>,
+): Promise<Set<string>> {
+  if (claims.length === 0) return new Set();
+  const rows = claims.map((c) => ({ id: c.transferId, payment_id: c.paymentId, merchant_id: c.merchantId }));
+  const result = await db.execute(sql`
+    update chain_transfers as t set payment_id = r.payment_id, credited_by = ${creditedBy}, merchant_id = r.merchant_id
+    from json_to_recordset(${jsonRecords(rows)}) as r(id text, payment_id text, merchant_id text)
+    where t.id = r.id and t.payment_id is null
+    returning t.id`);
+  return new Set(rowsOf<{ id: string }>(result).map((r) => r.id));
+}
+
 /** The one payment a transfer of exactly `value` to `to` at `blockTime` pays, if any (PAYMENTS.md, Matching 2). */
 export async function findPaymentByAmount(
   db: DbOrTx,

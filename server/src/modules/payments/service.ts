@@ -20,7 +20,9 @@ import {
   usdCentsToBaseUnits,
 } from "./amounts.ts";
 import {
+  type Evaluation,
   evaluatePayment,
+  evaluatePayments,
   findPaymentsAwaitingConfirmations,
   orphanMissingInRange,
   orphanTransfersAbove,
@@ -588,19 +590,12 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
   const key = { chainId: chain.chainId, tokenAddress: chain.token.address };
   /** Merchants with a new unmatched transfer since the last commit (told after it; extra news is harmless). */
   const inboxes = new Set<string>();
-  const ctx = (
-    head: bigint,
-    chainTime: Date | null,
-    cause: string,
-    extra: { transferId?: string; blockNumber?: bigint } = {},
-  ) => ({
+  const batch = (head: bigint, chainTime: Date | null) => ({
     head,
     confirmations: chain.confirmations,
     completionPrice: completionPriceOf(chain),
     now: deps.now(),
     chainTime,
-    cause,
-    ...extra,
   });
   return {
     async watchedAddresses(db: DbOrTx) {
@@ -612,8 +607,13 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
         .groupBy(payments.receivingAddress);
       return new Set([...rows, ...paying].map((r) => getAddress(r.a)));
     },
+    /**
+     * A range's logs in bulk (decision 022): the same statements for 1 log or 10,000 — the logs stored in one,
+     * matched by amount in one, claimed in one, and every payment they or the new head touch evaluated together
+     * (`evaluatePayments`), all in the indexer's transaction.
+     */
     async applyRange(db: DbOrTx, range: IndexedRange) {
-      const touched = new Map<string, { cause: string; transferId: string; blockNumber: bigint }>();
+      const touched = new Map<string, Evaluation>();
       if (range.from <= range.to) {
         for (const id of await orphanMissingInRange(
           db,
@@ -624,74 +624,90 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
           deps.now(),
         )) {
           touched.set(id, {
+            paymentId: id,
             cause: `transfer removed from block range ${range.from}-${range.to}`,
-            transferId: "",
             blockNumber: range.to,
           });
         }
       }
-      const merchantsByAddress = new Map(
-        (await db.select({ id: merchants.id, a: merchants.walletAddress }).from(merchants)).map((m) => [
-          m.a,
-          m.id,
-        ]),
-      );
-      for (const log of range.logs) {
-        const { row, inserted } = await repo.upsertTransfer(db, {
-          ...toNewTransfer(chain, log, log.blockTime),
-          merchantId: merchantsByAddress.get(log.to) ?? null,
-        });
-        const cause = `transfer ${log.txHash} (log ${log.logIndex}) in block ${log.blockNumber}`;
-        if (row.paymentId) {
+      // One row per log (a range's logs are distinct; a repeated one would be stored once anyway).
+      const logs = [...new Map(range.logs.map((log) => [`${log.txHash}:${log.logIndex}`, log])).values()];
+      if (logs.length > 0) {
+        const merchantsByAddress = new Map(
+          (await db.select({ id: merchants.id, a: merchants.walletAddress }).from(merchants)).map((m) => [
+            m.a,
+            m.id,
+          ]),
+        );
+        const stored = await repo.upsertTransfers(
+          db,
+          logs.map((log) => ({
+            ...toNewTransfer(chain, log, log.blockTime),
+            merchantId: merchantsByAddress.get(log.to) ?? null,
+          })),
+        );
+        const causeOf = (log: TransferLog) =>
+          `transfer ${log.txHash} (log ${log.logIndex}) in block ${log.blockNumber}`;
+        const unclaimed: number[] = [];
+        stored.forEach(({ row, inserted }, i) => {
+          const log = logs[i]!;
+          if (!row.paymentId) {
+            unclaimed.push(i);
+            return;
+          }
           touched.set(row.paymentId, {
-            cause: inserted ? cause : `${cause}, seen again`,
+            paymentId: row.paymentId,
+            cause: inserted ? causeOf(log) : `${causeOf(log)}, seen again`,
             transferId: row.id,
             blockNumber: log.blockNumber,
           });
-          continue;
-        }
-        const payment = await repo.findPaymentByAmount(db, {
-          ...key,
-          to: log.to,
-          value: log.value,
-          blockTime: log.blockTime,
         });
-        if (payment && (await repo.claimTransfer(db, row.id, payment.id, "amount", payment.merchantId))) {
-          touched.set(payment.id, { cause, transferId: row.id, blockNumber: log.blockNumber });
-        } else if (inserted && row.merchantId) {
-          inboxes.add(row.merchantId);
-        }
-      }
-      for (const [paymentId, why] of touched) {
-        await evaluatePayment(
+        const matches = await repo.findPaymentsByAmount(
           db,
-          paymentId,
-          ctx(range.head, range.chainTime, why.cause, {
-            transferId: why.transferId || undefined,
-            blockNumber: why.blockNumber,
-          }),
+          key,
+          unclaimed.map((i) => ({ to: logs[i]!.to, value: logs[i]!.value, blockTime: logs[i]!.blockTime })),
         );
+        const claims = unclaimed.flatMap((i, n) => {
+          const payment = matches[n];
+          return payment
+            ? [{ transferId: stored[i]!.row.id, paymentId: payment.id, merchantId: payment.merchantId }]
+            : [];
+        });
+        const claimed = await repo.claimTransfers(db, claims, "amount");
+        const paymentOf = new Map(claims.map((c) => [c.transferId, c.paymentId]));
+        // In chain order, so a payment paid twice in the batch names its last transfer (as one at a time would).
+        for (const i of unclaimed) {
+          const { row, inserted } = stored[i]!;
+          const log = logs[i]!;
+          const paymentId = paymentOf.get(row.id);
+          if (paymentId && claimed.has(row.id)) {
+            touched.set(paymentId, {
+              paymentId,
+              cause: causeOf(log),
+              transferId: row.id,
+              blockNumber: log.blockNumber,
+            });
+          } else if (inserted && row.merchantId) {
+            inboxes.add(row.merchantId);
+          }
+        }
       }
       const since = range.from - BigInt(chain.confirmations) - 1n;
+      const evaluations = [...touched.values()];
       for (const paymentId of await findPaymentsAwaitingConfirmations(db, key, since)) {
         if (touched.has(paymentId)) continue;
-        await evaluatePayment(
-          db,
-          paymentId,
-          ctx(range.head, range.chainTime, `block ${range.head}: confirmations`, { blockNumber: range.head }),
-        );
+        evaluations.push({ paymentId, cause: `block ${range.head}: confirmations`, blockNumber: range.head });
       }
+      await evaluatePayments(db, evaluations, batch(range.head, range.chainTime));
     },
     async applyReorg(db: DbOrTx, reorg: { ancestor: bigint; head: bigint; chainTime: Date | null }) {
-      for (const paymentId of await orphanTransfersAbove(db, key, reorg.ancestor, deps.now())) {
-        await evaluatePayment(
-          db,
-          paymentId,
-          ctx(reorg.head, reorg.chainTime, `chain reorganisation: blocks above ${reorg.ancestor} replaced`, {
-            blockNumber: reorg.ancestor,
-          }),
-        );
-      }
+      const cause = `chain reorganisation: blocks above ${reorg.ancestor} replaced`;
+      const affected = await orphanTransfersAbove(db, key, reorg.ancestor, deps.now());
+      await evaluatePayments(
+        db,
+        affected.map((paymentId) => ({ paymentId, cause, blockNumber: reorg.ancestor })),
+        batch(reorg.head, reorg.chainTime),
+      );
     },
     afterCommit() {
       deps.notify();
