@@ -12,6 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+// Lighthouse's own browser driver (a dependency of lighthouse): puts the session cookie in the browser's jar.
+import puppeteer from "puppeteer-core";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 
 const root = join(import.meta.dirname, "..");
@@ -103,6 +105,17 @@ async function createMerchantAndPayment() {
   return { cookie, reference: payment.reference };
 }
 
+/** Puts the merchant's session cookie into the browser, as signing in would have. */
+async function signInBrowser(chromePort, cookie) {
+  const [name, value] = cookie.split("=");
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chromePort}` });
+  try {
+    await browser.setCookie({ name, value, domain: "127.0.0.1", path: "/", httpOnly: true, sameSite: "Lax" });
+  } finally {
+    await browser.disconnect();
+  }
+}
+
 let chrome;
 try {
   await waitForServer();
@@ -116,6 +129,7 @@ try {
     chromePath,
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
+  if (pages.includes("/merchant")) await signInBrowser(chrome.port, merchant.cookie);
   const rows = [];
   for (const path of pages) {
     const measured = [];
@@ -125,8 +139,10 @@ try {
         output: "json",
         logLevel: "error",
         onlyCategories: ["performance"],
-        // The dashboard is measured signed in.
-        extraHeaders: path === "/merchant" ? { Cookie: merchant.cookie } : undefined,
+        // The dashboard is measured signed in: with the session cookie in the browser's jar (signInBrowser),
+        // which Lighthouse must not clear. A Cookie header on the navigation alone was not enough: the app's own
+        // GET /api/user went without it, and the run measured the sign-in page the app then showed.
+        disableStorageReset: path === "/merchant",
       });
       const { lhr } = result;
       if (lhr.runtimeError) {
@@ -134,6 +150,8 @@ try {
         console.log(`  ${path} run ${run}: ${lhr.runtimeError.code}, left out`);
         continue;
       }
+      const landed = new URL(lhr.finalDisplayedUrl).pathname;
+      if (landed !== path) throw new Error(`${path} ended on ${landed}: not the page meant to be measured`);
       if (jsonDir) {
         const name = path.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "") || "home";
         writeFileSync(join(jsonDir, `${name}-${run}.json`), result.report);

@@ -85,3 +85,36 @@ describe("getQueryFn", () => {
     await expect(getQueryFn({ on401: "returnNull" })(queryContext("/api/user"))).rejects.toThrow("404: nope");
   });
 });
+
+describe("answers the page asked for early (index.html's inline script)", () => {
+  afterEach(() => {
+    window.__cpxtbEarly = undefined;
+  });
+
+  it("uses an early GET once, then asks the server again", async () => {
+    const fetchMock = mockFetch(new Response(JSON.stringify({ id: "later" }), { status: 200 }));
+    window.__cpxtbEarly = {
+      at: Date.now(),
+      responses: { "/api/user": Promise.resolve(new Response(JSON.stringify({ id: "early" }))) },
+    };
+    const load = getQueryFn<{ id: string }>({ on401: "returnNull" });
+    expect(await load(queryContext("/api/user"))).toEqual({ id: "early" });
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(await load(queryContext("/api/user"))).toEqual({ id: "later" });
+    expect(fetchMock).toHaveBeenCalledOnce();
+  });
+
+  it("does not use an answer older than 10 s, nor any after a change was sent", async () => {
+    const fetchMock = mockFetch(new Response("null", { status: 200 }));
+    const early = () => Promise.resolve(new Response(JSON.stringify({ id: "early" })));
+    window.__cpxtbEarly = { at: Date.now() - 10_001, responses: { "/api/user": early() } };
+    const load = getQueryFn<{ id: string } | null>({ on401: "returnNull" });
+    expect(await load(queryContext("/api/user"))).toBeNull();
+    window.__cpxtbEarly = { at: Date.now(), responses: { "/api/user": early() } };
+    fetchMock.mockResolvedValueOnce(new Response("{}", { status: 200 }));
+    await apiRequest("POST", "/api/logout");
+    fetchMock.mockResolvedValueOnce(new Response("null", { status: 200 }));
+    expect(await load(queryContext("/api/user"))).toBeNull();
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+  });
+});

@@ -1,4 +1,5 @@
 import type { MathChallenge } from "@common/challenge.ts";
+import { dropEarlyResponses, takeEarlyResponse } from "./early-requests";
 
 /**
  * Between the API client and the Security Verification overlay: a refused request (429 with a challenge)
@@ -74,10 +75,17 @@ export function challengeSolved() {
   for (const waiter of waiters) waiter();
 }
 
-/** fetch that, on a 429 with a challenge, waits for it to be solved and sends the request again. */
+/**
+ * fetch that, on a 429 with a challenge, waits for it to be solved and sends the request again. A GET that the
+ * page's inline script already started takes that answer (`takeEarlyResponse`); any other method drops them.
+ */
 export async function fetchWithChallenge(input: string, init: RequestInit = {}): Promise<Response> {
+  const isGet = (init.method ?? "GET").toUpperCase() === "GET";
+  if (!isGet) dropEarlyResponses();
+  let early = isGet ? takeEarlyResponse(input) : undefined;
   for (;;) {
-    const response = await fetch(input, init);
+    const response = await (early ?? fetch(input, init));
+    early = undefined;
     if (response.status !== 429 || hosts === 0) return response;
     const challenge = await readChallenge(response);
     if (!challenge) return response;
