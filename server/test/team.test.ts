@@ -16,6 +16,7 @@ import {
   signUp,
   type TestMerchant,
 } from "./payment-helpers.ts";
+import { TestSocket } from "./ws-client.ts";
 
 let chain: TestChain;
 let app: App;
@@ -75,6 +76,7 @@ async function rows(query: ReturnType<typeof sql>) {
 
 let owner: TestMerchant;
 let other: TestMerchant;
+let wsUrl: string;
 
 beforeAll(async () => {
   chain = await startTestChain();
@@ -82,6 +84,9 @@ beforeAll(async () => {
   app = await createTestApp({ ...paymentTestConfig(), smtpUrl: mail.url }, { chain: connected });
   owner = await createMerchant(app, { name: "Corner Coffee" });
   other = await createMerchant(app, { name: "Book Nook" });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address() as { port: number };
+  wsUrl = `ws://127.0.0.1:${address.port}/ws`;
 });
 afterAll(async () => {
   await chain?.stop();
@@ -305,6 +310,35 @@ describe("roles", () => {
       (await call("PUT", "/api/merchant/active-business", member.cookie, { merchantId: null })).statusCode,
     ).toBe(200);
     expectError(await call("GET", "/api/merchant", member.cookie), 404, "NOT_FOUND");
+  });
+
+  it("a member's live dashboard feed ends the moment they are removed, and a new subscription is refused", async () => {
+    const staff = await join(owner.cookie, "staff");
+    const socket = await TestSocket.open(wsUrl, { headers: { cookie: staff.cookie } });
+    try {
+      socket.send({ type: "subscribeMerchant" });
+      await socket.next((m) => m.type === "merchantSubscribed" && m.merchantId === owner.id);
+      const seen = await createPayment(app, owner.cookie);
+      await socket.next(
+        (m) => m.type === "merchantPaymentUpdate" && (m.payment as { id: string }).id === seen.id,
+      );
+
+      expect((await call("DELETE", `/api/merchant/team/members/${staff.id}`, owner.cookie)).statusCode).toBe(
+        204,
+      );
+      await socket.next((m) => m.type === "merchantError" && m.code === "FORBIDDEN");
+      const after = socket.messages.length;
+      const unseen = await createPayment(app, owner.cookie);
+      socket.send({ type: "subscribeMerchant" });
+      await socket.next((m) => m.type === "merchantError" && m.code === "FORBIDDEN", 10_000, after);
+      expect(
+        socket.messages.some(
+          (m) => m.type === "merchantPaymentUpdate" && (m.payment as { id: string }).id === unseen.id,
+        ),
+      ).toBe(false);
+    } finally {
+      await socket.close();
+    }
   });
 
   it("a member of two businesses sees only the one they act for, and switches between them", async () => {
