@@ -73,7 +73,7 @@ test("an owner invites staff by email; staff joins with a new account, takes pay
   await row.click();
   const detail = staff.getByRole("dialog", { name: "Payment details" });
   await expect(detail.getByText("Staff sale").first()).toBeVisible();
-  await expect(detail.getByRole("heading", { name: "Refunds" })).toHaveCount(0);
+  await expect(detail.getByRole("region", { name: "Refunds" })).toHaveCount(0);
   await staff.keyboard.press("Escape");
 
   // The menu offers no keys, webhooks, audit log or team.

@@ -49,7 +49,7 @@ export function InvitationAccept({ token }: { token: string }) {
         <CardTitle className="flex items-center gap-2">
           <Users aria-hidden="true" className="size-5" /> Join {businessName}
         </CardTitle>
-        <CardDescription className="text-base">
+        <CardDescription className="text-base [overflow-wrap:anywhere]">
           You are invited as {ROLE_TEXT[role]}. The invitation was sent to {email} and works once, until{" "}
           {new Date(expiresAt).toLocaleDateString()}.
         </CardDescription>

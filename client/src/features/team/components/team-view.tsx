@@ -57,7 +57,7 @@ function MemberRow({ member, team, selfId }: { member: Member; team: Team; selfI
             {isSelf ? <span className="font-normal text-muted-foreground text-sm">(you)</span> : null}
             <RoleBadge role={member.role} />
           </span>
-          <span className="flex flex-wrap items-center gap-2 text-muted-foreground text-sm">
+          <span className="flex flex-wrap items-center gap-2 text-muted-foreground text-sm [overflow-wrap:anywhere]">
             {member.email ?? "no email on file"}
             <span className="inline-flex items-center gap-1">
               {member.twoFactor ? (
@@ -267,7 +267,7 @@ export function TeamView() {
   }
   const data = team.data;
   return (
-    <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+    <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <Card>
         <CardHeader>
           <CardTitle className="flex items-center gap-2">
