@@ -62,6 +62,7 @@ test("an owner invites staff by email; staff joins with a new account, takes pay
   });
   await expect(staff.getByRole("button", { name: "Edit business" })).toHaveCount(0);
   await expect(staff.getByRole("link", { name: "Team" })).toHaveCount(0);
+  const shots = process.env.SCREENSHOTS_DIR;
 
   // Staff take a payment and see it in the history, without the refund section.
   await staff.getByLabel("Amount").fill("3");
@@ -75,6 +76,7 @@ test("an owner invites staff by email; staff joins with a new account, takes pay
   await expect(detail.getByText("Staff sale").first()).toBeVisible();
   await expect(detail.getByRole("region", { name: "Refunds" })).toHaveCount(0);
   await staff.keyboard.press("Escape");
+  if (shots) await staff.screenshot({ path: `${shots}/staff-dashboard.png`, fullPage: true });
 
   // The menu offers no keys, webhooks, audit log or team.
   const menu = await openMenu(staff);
@@ -96,6 +98,7 @@ test("an owner invites staff by email; staff joins with a new account, takes pay
 
   // The staff member's open dashboard says so at once (the live channel dropped them).
   await expect(staff.getByTestId("access-lost")).toContainText("You no longer have access to this business");
+  if (shots) await staff.screenshot({ path: `${shots}/staff-access-lost.png`, fullPage: true });
   // The only errors in their browser are the refusals themselves (and the signed-out /api/user before joining).
   expect(staffErrors.filter((text) => !/status of 403|status of 401 .*\/api\/user\)$/.test(text))).toEqual(
     [],

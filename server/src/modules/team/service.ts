@@ -86,11 +86,24 @@ export async function inviteMember(deps: TeamDeps, actor: Actor, input: InviteMe
     return inserted;
   });
   const link = `${deps.config.publicUrl}/invitations/${token}`;
+  try {
+    await sendInvitation(deps, email, merchant.name, input.role, link);
+  } catch {
+    // The link exists only in this message: without it the invitation cannot be used, so say so.
+    throw new AppError(
+      "BAD_GATEWAY",
+      "The invitation was saved but its email could not be sent. Revoke it and invite again in a moment.",
+    );
+  }
+  return toInvitation(row, null);
+}
+
+async function sendInvitation(deps: TeamDeps, email: string, business: string, role: string, link: string) {
   await deps.mailer.send({
     to: email,
-    subject: `You are invited to ${merchant.name} on CPXTB Pay`,
+    subject: `You are invited to ${business} on CPXTB Pay`,
     text: [
-      `${merchant.name} invites you to join its team on CPXTB Pay as ${input.role}.`,
+      `${business} invites you to join its team on CPXTB Pay as ${role}.`,
       "",
       `Open this link within ${INVITATION_TTL_DAYS} days to accept (it works once). You can sign in with your account or create one:`,
       "",
@@ -99,7 +112,6 @@ export async function inviteMember(deps: TeamDeps, actor: Actor, input: InviteMe
       "If you did not expect this, ignore this message.",
     ].join("\n"),
   });
-  return toInvitation(row, null);
 }
 
 export async function revokeInvitation(deps: TeamDeps, actor: Actor, id: string) {
