@@ -53,6 +53,11 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
             <span className="font-semibold" data-testid="business-name">
               {merchant.name}
             </span>{" "}
+            {merchant.role === "owner" ? null : (
+              <span className="text-muted-foreground" data-testid="business-role">
+                (you are {merchant.role === "admin" ? "an admin" : "staff"}){" "}
+              </span>
+            )}
             <span className="text-muted-foreground">
               receives to{" "}
               <span className="font-mono" title={merchant.walletAddress}>
