@@ -96,6 +96,8 @@ export const merchantResponse = z.object({
   id: z.string(),
   /** The signed-in user's role in this business: what the client offers follows from it. */
   role: memberRole,
+  /** How many businesses the user is a member of (the dashboard offers a switcher from 2 on). */
+  businessCount: z.number().int(),
   name: z.string(),
   businessType: z.enum(BUSINESS_TYPES),
   contactEmail: z.string(),

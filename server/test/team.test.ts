@@ -350,7 +350,10 @@ describe("roles", () => {
 
     const businesses = await call("GET", "/api/merchant/businesses", staff.cookie);
     expect(businesses.json().items).toHaveLength(2);
-    expect((await call("GET", "/api/merchant", staff.cookie)).json().id).toBe(other.id);
+    expect((await call("GET", "/api/merchant", staff.cookie)).json()).toMatchObject({
+      id: other.id,
+      businessCount: 2,
+    });
     const listed = (await call("GET", "/api/merchant/payments?limit=100", staff.cookie)).json().items as {
       id: string;
     }[];

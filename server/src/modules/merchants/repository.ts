@@ -58,6 +58,7 @@ export type Membership = {
   merchant: MerchantRow | null;
   role: MemberRole | null;
   hasSecondFactor: boolean;
+  businessCount: number;
 };
 
 /** The business `userId` acts for and their role in it (one query), or `merchant: null`. */
@@ -69,6 +70,7 @@ export async function findMembership(db: DbOrTx, userId: string): Promise<Member
       role: businessMembers.role,
       hasSecondFactor: sql<boolean>`(exists (select 1 from user_totp t where t.user_id = ${users.id}
         and t.confirmed_at is not null) or exists (select 1 from passkeys p where p.user_id = ${users.id}))`,
+      businessCount: sql<number>`(select count(*)::int from business_members c where c.user_id = ${users.id})`,
     })
     .from(users)
     .leftJoin(

@@ -10,12 +10,13 @@ import * as repo from "./repository.ts";
 
 export const WALLET_CHALLENGE_TTL_MS = 10 * 60 * 1000;
 
-export type MemberMerchant = repo.MerchantRow & { role: MemberRole };
+export type MemberMerchant = repo.MerchantRow & { role: MemberRole; businessCount: number };
 
 export function toMerchantResponse(row: MemberMerchant): Merchant {
   return {
     id: row.id,
     role: row.role,
+    businessCount: row.businessCount,
     name: row.name,
     businessType: row.businessType as Merchant["businessType"],
     contactEmail: row.contactEmail,
@@ -138,7 +139,8 @@ export async function registerMerchant(
       pageTheme: input.pageTheme ?? "auto",
     });
     await repo.setActiveMerchant(db, ownerId, row.id);
-    return { ...row, role: "owner" };
+    const membership = await repo.findMembership(db, ownerId);
+    return { ...row, role: "owner", businessCount: membership?.businessCount ?? 1 };
   } catch (error) {
     duplicateAddress(error);
   }
@@ -189,7 +191,7 @@ export async function findMerchantOfMember(
       `As ${ROLE_NAMES[found.role]} of this business you cannot do this. Ask its owner or an admin.`,
     );
   }
-  return { ...found.merchant, role: found.role };
+  return { ...found.merchant, role: found.role, businessCount: found.businessCount };
 }
 
 export async function updateMerchant(
@@ -222,7 +224,7 @@ export async function updateMerchant(
           metadata: { from: current.walletAddress, to: values.walletAddress },
         });
       }
-      return { ...row, role: current.role };
+      return { ...row, role: current.role, businessCount: current.businessCount };
     });
   } catch (error) {
     duplicateAddress(error);

@@ -1,11 +1,14 @@
 import { Building2 } from "lucide-react";
 import { useBusinesses, useSwitchBusiness } from "../api/businesses";
+import { useMerchant } from "../api/get-merchant";
 
 const ROLE_LABEL = { owner: "Owner", admin: "Admin", staff: "Staff" } as const;
 
 /** Shown only to someone who works for more than one business: which one the dashboard shows. */
 export function BusinessSwitcher() {
-  const businesses = useBusinesses();
+  const merchant = useMerchant();
+  // Asked only of someone in two businesses or more: a dashboard load stays one request per thing.
+  const businesses = useBusinesses((merchant.data?.businessCount ?? 0) > 1);
   const switching = useSwitchBusiness();
   const items = businesses.data ?? [];
   if (items.length < 2) return null;
