@@ -23,6 +23,12 @@ export const AUDIT_ACTIONS = [
   "merchant.wallet_changed",
   "refund.recorded",
   "refund.link_created",
+  "member.invited",
+  "invitation.revoked",
+  "member.joined",
+  "member.role_changed",
+  "member.removed",
+  "ownership.transferred",
 ] as const;
 export const auditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditAction>;
@@ -46,6 +52,12 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "merchant.wallet_changed": "Receiving address changed",
   "refund.recorded": "Refund recorded",
   "refund.link_created": "Refund link created",
+  "member.invited": "Member invited",
+  "invitation.revoked": "Invitation revoked",
+  "member.joined": "Invitation accepted",
+  "member.role_changed": "Member role changed",
+  "member.removed": "Member removed",
+  "ownership.transferred": "Ownership transferred",
 };
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use the date format YYYY-MM-DD");

@@ -31,6 +31,8 @@ export const CLIENT_ROUTES = [
   "/webhooks",
   "/developers",
   "/audit-log",
+  "/team",
+  "/invitations/:token",
   "/settings",
   "/presentation",
 ] as const;

@@ -87,8 +87,17 @@ export const updateMerchantRequest = z
   .refine((v) => !v.walletAddress || v.proof, { message: "a new wallet address needs a signature proof" });
 export type UpdateMerchantRequest = z.infer<typeof updateMerchantRequest>;
 
+/** A member's role in a business (decision 021): owner > admin > staff. */
+export const MEMBER_ROLES = ["owner", "admin", "staff"] as const;
+export const memberRole = z.enum(MEMBER_ROLES);
+export type MemberRole = z.infer<typeof memberRole>;
+
 export const merchantResponse = z.object({
   id: z.string(),
+  /** The signed-in user's role in this business: what the client offers follows from it. */
+  role: memberRole,
+  /** How many businesses the user is a member of (the dashboard offers a switcher from 2 on). */
+  businessCount: z.number().int(),
   name: z.string(),
   businessType: z.enum(BUSINESS_TYPES),
   contactEmail: z.string(),

@@ -57,6 +57,7 @@ import { securityRoutes } from "./modules/security/routes.ts";
 import { resolveChallengeSecret } from "./modules/security/secret.ts";
 import { siweRoutes } from "./modules/siwe/routes.ts";
 import { socialAuthRoutes } from "./modules/social-auth/routes.ts";
+import { teamRoutes } from "./modules/team/routes.ts";
 import { twoFactorRoutes } from "./modules/two-factor/routes.ts";
 import { createSecretBox } from "./modules/two-factor/secret-box.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
@@ -309,6 +310,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     box: createSecretBox(challengeSecret),
   });
   await app.register(auditRoutes, { db: database.db });
+  await app.register(teamRoutes, { db: database.db, config, mailer, sessions: sessionCache });
   await app.register(apiKeyRoutes, { db: database.db });
   await app.register(siweRoutes, { db: database.db, state: sharedState, chain, config });
   const wallets = createManagedWallets({ db: database.db, config, chain, log: app.log });

@@ -5,6 +5,8 @@ export const errorStatus = {
   INVALID_JSON: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  /** The business requires two-factor sign-in and the member has no second factor (decision 021). */
+  TWO_FACTOR_REQUIRED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,

@@ -46,6 +46,12 @@ describe("configuration", () => {
 describe("log redaction", () => {
   it("removes one-time tokens from logged URLs", () => {
     expect(redactUrl("/reset-password?token=abc123&x=1")).toBe("/reset-password?token=[redacted]&x=1");
+    expect(redactUrl("/api/invitations/AbC_-123/accept")).toBe("/api/invitations/[redacted]/accept");
+    expect(redactUrl("/invitations/AbC_-123?x=1")).toBe("/invitations/[redacted]?x=1");
+    expect(redactUrl("/api/refund-links/t0k3n/address")).toBe("/api/refund-links/[redacted]/address");
+    expect(redactUrl("/api/merchant/payments/pay_1/refund-links")).toBe(
+      "/api/merchant/payments/pay_1/refund-links",
+    );
     expect(redactUrl("/api/auth/callback?code=xyz&state=s1")).toBe(
       "/api/auth/callback?code=[redacted]&state=[redacted]",
     );

@@ -341,10 +341,10 @@ describe("no way around the second factor", () => {
 
   it("a social sign-in lands on the code step, without a session", async () => {
     const email = `${unique("s")}@example.com`;
-    const social = async () => {
+    const social = async (redirectUrl = "/merchant") => {
       const begin = await app.inject({
         method: "GET",
-        url: "/api/social-auth/google?redirectUrl=%2Fmerchant",
+        url: `/api/social-auth/google?redirectUrl=${encodeURIComponent(redirectUrl)}`,
         headers: { host: DOMAIN },
       });
       const state = new URL(begin.headers.location as string, ORIGIN).searchParams.get("state")!;
@@ -363,9 +363,12 @@ describe("no way around the second factor", () => {
     expect(first.statusCode, first.body).toBe(303);
     expect(first.headers.location).toBe("/merchant");
     const { secret } = await enrolTotp(session(first)!);
-    const second = await social();
+    const second = await social("/invitations/abc?x=1");
     expect(second.statusCode).toBe(303);
-    expect(second.headers.location).toBe("/auth?twoFactor=required");
+    // The return path survives the code step (the sign-in page goes there once the code is accepted).
+    expect(second.headers.location).toBe(
+      `/auth?twoFactor=required&next=${encodeURIComponent("/invitations/abc?x=1")}`,
+    );
     expect(session(second)).toBeUndefined();
     const done = await post("/api/login/second-factor", { code: nextCode(secret) }, pendingCookie(second));
     expect(done.statusCode, done.body).toBe(200);

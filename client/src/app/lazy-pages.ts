@@ -75,6 +75,8 @@ export const PaymentHistoryPage = lazyPage(() => import("./routes/payments"));
 export const WebhooksPage = lazyPage(() => import("./routes/webhooks"));
 export const DevelopersPage = lazyPage(() => import("./routes/developers"));
 export const AuditLogPage = lazyPage(() => import("./routes/audit-log"));
+export const TeamPage = lazyPage(() => import("./routes/team"));
+export const InvitationPage = lazyPage(() => import("./routes/invitation"));
 export const PresentationPage = lazyPage(() => import("./routes/presentation"));
 export const NotFoundPage = lazyPage(() => import("./routes/not-found"), "shell");
 

@@ -32,6 +32,8 @@ export function AppRouter() {
       <Route path="/webhooks" component={pages.WebhooksPage} />
       <Route path="/developers" component={pages.DevelopersPage} />
       <Route path="/audit-log" component={pages.AuditLogPage} />
+      <Route path="/team" component={pages.TeamPage} />
+      <Route path="/invitations/:token" component={pages.InvitationPage} />
       <Route path="/settings" component={pages.ProfilePage} />
       <Route path="/presentation" component={pages.PresentationPage} />
       <Route component={pages.NotFoundPage} />

@@ -1,3 +1,4 @@
+import { useQuery } from "@tanstack/react-query";
 import {
   ChartColumn,
   Code,
@@ -20,6 +21,7 @@ import {
   Store,
   Sun,
   UserRound,
+  Users,
   Webhook,
 } from "lucide-react";
 import type * as React from "react";
@@ -27,6 +29,7 @@ import { Link, useLocation } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { useAuth } from "@/features/auth/auth-provider";
+import { merchantQueryOptions } from "@/features/payments/dashboard/api/get-merchant";
 import { useTheme } from "@/features/theme/theme-provider";
 import { cn } from "@/lib/utils";
 
@@ -51,6 +54,18 @@ export const MAIN_LINKS: MenuLink[] = [
   { href: "/contact", label: "Contact Us", icon: Mail },
   { href: "/presentation", label: "Platform Presentation", icon: Presentation },
 ];
+
+/** What a staff member cannot use (decision 021): the menu does not offer it; the server refuses it anyway. */
+const NOT_FOR_STAFF = new Set(["/webhooks", "/developers", "/audit-log"]);
+const TEAM_LINK: MenuLink = { href: "/team", label: "Team", icon: Users };
+
+/** The main links for the signed-in member's role in the business they act for. */
+export function linksForRole(role: "owner" | "admin" | "staff" | undefined): MenuLink[] {
+  if (role === "staff") return MAIN_LINKS.filter((link) => !NOT_FOR_STAFF.has(link.href));
+  if (role !== "owner" && role !== "admin") return MAIN_LINKS;
+  const at = MAIN_LINKS.findIndex((link) => link.href === "/audit-log") + 1;
+  return [...MAIN_LINKS.slice(0, at), TEAM_LINK, ...MAIN_LINKS.slice(at)];
+}
 
 export const LEGAL_LINKS: MenuLink[] = [
   { href: "/about-us", label: "About Us", icon: Info },
@@ -119,6 +134,8 @@ export default function SideMenuPanel({
   const [location, navigate] = useLocation();
   const { theme, setTheme } = useTheme();
   const { user, logoutMutation } = useAuth();
+  const merchant = useQuery({ ...merchantQueryOptions(), enabled: Boolean(user) && open });
+  const links = linksForRole(user ? merchant.data?.role : undefined);
   const close = () => onOpenChange(false);
 
   const signOut = () =>
@@ -150,7 +167,7 @@ export default function SideMenuPanel({
         <div className="flex flex-1 flex-col gap-3 overflow-y-auto overscroll-contain p-3">
           <nav aria-label="Main">
             <ul className="flex flex-col gap-1">
-              {MAIN_LINKS.map((link) => (
+              {links.map((link) => (
                 <MenuItemLink
                   key={link.href}
                   link={link}

@@ -35,6 +35,13 @@ export const users = pgTable(
       .notNull()
       .default("dark"),
     notifyPaymentEmails: boolean("notify_payment_emails").notNull().default(true),
+    /**
+     * The business this user's requests act for (decision 021); null = the one they own. Only a pointer: every
+     * merchant query re-checks the membership and role inside itself.
+     */
+    activeMerchantId: text("active_merchant_id").references((): AnyPgColumn => merchants.id, {
+      onDelete: "set null",
+    }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -906,4 +913,53 @@ export const auditEvents = pgTable(
     index("audit_events_business_idx").on(t.businessId, t.createdAt, t.id),
     index("audit_events_user_idx").on(t.userId, t.createdAt, t.id),
   ],
+);
+
+// ---- Team (docs/decisions/021-team.md) ----
+
+export const MEMBER_ROLES = ["owner", "admin", "staff"] as const;
+
+/**
+ * Who works for a business, with which role. Exactly one owner per business (kept equal to `merchants.owner_id`),
+ * and a user owns at most one business. Removing a member deletes the row: the next query sees it at once.
+ */
+export const businessMembers = pgTable(
+  "business_members",
+  {
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: MEMBER_ROLES }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.userId] }),
+    index("business_members_user_idx").on(t.userId),
+    uniqueIndex("business_members_one_owner_key").on(t.merchantId).where(sql`role = 'owner'`),
+    uniqueIndex("business_members_owns_one_key").on(t.userId).where(sql`role = 'owner'`),
+  ],
+);
+
+/** Invitations by email: only the SHA-256 of the link's token; single use, 7 days. */
+export const businessInvitations = pgTable(
+  "business_invitations",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role", { enum: ["admin", "staff"] }).notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("business_invitations_merchant_idx").on(t.merchantId, t.createdAt)],
 );

@@ -7,9 +7,15 @@ const SECRET_QUERY_PARAMS = /([?&](?:token|code|state|key|secret|password|signat
 /** An API key pasted where it does not belong (a path or another parameter) is still recognised by its prefix. */
 const API_KEY_SECRETS = /cpx_live_[A-Za-z0-9_-]+/g;
 
-/** Query strings can carry one-time tokens (password reset, OAuth codes): never write them to the log. */
+/** Paths whose last segment is a bearer token: team invitations and refund links (pages and their API). */
+const SECRET_PATH_TOKENS = /(\/(?:api\/)?(?:invitations|refund-links|refund)\/)[^/?#]+/gi;
+
+/** Query strings and some paths carry one-time tokens (password reset, OAuth codes, invitations): never logged. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY_PARAMS, "$1[redacted]").replace(API_KEY_SECRETS, "cpx_live_[redacted]");
+  return url
+    .replace(SECRET_QUERY_PARAMS, "$1[redacted]")
+    .replace(SECRET_PATH_TOKENS, "$1[redacted]")
+    .replace(API_KEY_SECRETS, "cpx_live_[redacted]");
 }
 
 /** Property names whose values never reach the log, one level down in any logged object (`{ body: { password } }`). */

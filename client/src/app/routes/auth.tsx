@@ -14,6 +14,7 @@ import { PasskeySignInButton } from "@/features/auth/components/passkey-sign-in-
 import { RegisterForm } from "@/features/auth/components/register-form";
 import { TwoFactorStep } from "@/features/auth/components/two-factor-step";
 import { WalletSignInButton } from "@/features/auth/components/wallet-sign-in-button";
+import { safeNextPath } from "@/features/auth/next-path";
 import { SocialAccountCard } from "@/features/social/components/social-account-card";
 import { SocialSignIn } from "@/features/social/components/social-sign-in";
 
@@ -55,9 +56,11 @@ export default function AuthPage() {
     };
   }, [askedForCode, setPendingSignIn]);
 
+  // Where the person was going (an invitation, a payment...): kept through the second factor too.
+  const next = safeNextPath(new URLSearchParams(search).get("next"));
   const goToDashboard = () => {
     setRedirecting(true);
-    timer.current = setTimeout(() => navigate("/merchant"), REDIRECT_DELAY_MS);
+    timer.current = setTimeout(() => navigate(next), REDIRECT_DELAY_MS);
   };
 
   return (
@@ -80,9 +83,9 @@ export default function AuthPage() {
             </CardHeader>
             <CardContent>
               <Button asChild>
-                <Link href="/merchant">
+                <Link href={next}>
                   <LayoutDashboard aria-hidden="true" />
-                  Open the dashboard
+                  {next === "/merchant" ? "Open the dashboard" : "Continue"}
                 </Link>
               </Button>
             </CardContent>

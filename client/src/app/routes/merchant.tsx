@@ -1,6 +1,7 @@
 import { Store } from "lucide-react";
 import { PageFrame } from "@/components/layout/page-frame";
 import type { SignOwnership } from "@/features/payments/dashboard/components/business-setup-form";
+import { BusinessSwitcher } from "@/features/payments/dashboard/components/business-switcher";
 import { MerchantDashboard } from "@/features/payments/dashboard/components/merchant-dashboard";
 
 /** The wallet code (wagmi, viem) loads only when the merchant signs the ownership proof. */
@@ -16,6 +17,7 @@ export default function MerchantDashboardPage() {
       width="wide"
       description="Create payment requests, share payment links and QR codes, and watch payments arrive as they are confirmed."
     >
+      <BusinessSwitcher />
       <MerchantDashboard signOwnership={signOwnership} />
     </PageFrame>
   );

@@ -1,7 +1,11 @@
+import { MANAGER_ROLES } from "@common/team.ts";
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { apiIdempotencyKeys, apiKeys, merchants } from "../../db/schema.ts";
-import { merchantIdOfOwner } from "../merchants/repository.ts";
+import { merchantIdOf } from "../merchants/repository.ts";
+
+/** Keys are for owners and admins only (decision 021): the role is part of every query below. */
+const keyManager = (userId: string) => merchantIdOf({ userId, roles: MANAGER_ROLES });
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type IdempotencyRow = typeof apiIdempotencyKeys.$inferSelect;
@@ -15,8 +19,7 @@ export async function listActiveApiKeysOfOwner(db: DbOrTx, ownerId: string): Pro
   const rows = await db
     .select({ key: apiKeys })
     .from(apiKeys)
-    .innerJoin(merchants, eq(merchants.id, apiKeys.merchantId))
-    .where(and(eq(merchants.ownerId, ownerId), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.merchantId, keyManager(ownerId)), isNull(apiKeys.revokedAt)))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   return rows.map((r) => r.key);
 }
@@ -33,9 +36,7 @@ export async function revokeApiKeyOfOwner(db: DbOrTx, ownerId: string, id: strin
   const rows = await db
     .update(apiKeys)
     .set({ revokedAt: now })
-    .where(
-      and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), eq(apiKeys.merchantId, merchantIdOfOwner(ownerId))),
-    )
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), eq(apiKeys.merchantId, keyManager(ownerId))))
     .returning({ id: apiKeys.id });
   return rows.length > 0;
 }

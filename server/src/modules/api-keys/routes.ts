@@ -4,10 +4,12 @@ import {
   createdApiKeyResponse,
   listApiKeysResponse,
 } from "@common/api-keys.ts";
+import { MANAGER_ROLES } from "@common/team.ts";
 import type { Db } from "../../db/client.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { ownerContext } from "../audit/record.ts";
 import { requireAuth } from "../merchants/require-auth.ts";
+import { findMerchantOfMember } from "../merchants/service.ts";
 import * as repo from "./repository.ts";
 import * as service from "./service.ts";
 
@@ -18,6 +20,7 @@ export async function apiKeyRoutes(app: FastifyZod, { db }: { db: Db }) {
     { schema: { response: { 200: listApiKeysResponse } } },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
+      await findMerchantOfMember(db, auth.user.id, MANAGER_ROLES);
       const rows = await repo.listActiveApiKeysOfOwner(db, auth.user.id);
       return { items: rows.map(service.toApiKeyResponse) };
     },

@@ -7,6 +7,7 @@ import {
   type CreateApiKeyRequest,
   MAX_API_KEYS,
 } from "@common/api-keys.ts";
+import { MANAGER_ROLES } from "@common/team.ts";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
@@ -49,7 +50,7 @@ export async function createApiKey(
   input: CreateApiKeyRequest & { scopes: string[] },
 ) {
   const ownerId = context.userId;
-  const merchant = await requireMerchant(db, ownerId);
+  const merchant = await requireMerchant(db, ownerId, MANAGER_ROLES);
   if ((await repo.countActiveApiKeys(db, merchant.id)) >= MAX_API_KEYS) {
     throw new AppError(
       "CONFLICT",
@@ -78,7 +79,7 @@ export async function createApiKey(
 }
 
 export async function revokeApiKey(db: Db, context: AuditContext & { userId: string }, id: string) {
-  const merchant = await requireMerchant(db, context.userId);
+  const merchant = await requireMerchant(db, context.userId, MANAGER_ROLES);
   await db.transaction(async (tx) => {
     if (!(await repo.revokeApiKeyOfOwner(tx, context.userId, id, new Date()))) {
       throw new AppError("NOT_FOUND", "No such key (or it was already revoked).");

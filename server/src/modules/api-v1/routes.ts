@@ -90,7 +90,11 @@ export async function v1Routes(
       },
     },
     async (request) => {
-      const payment = await payments.getPaymentOfOwner(db, keyOf(request).ownerId, request.params.id);
+      const payment = await payments.getPaymentOfOwner(
+        db,
+        { merchantId: keyOf(request).merchantId },
+        request.params.id,
+      );
       return payments.paymentDetail(db, payment, baseUrl);
     },
   );
@@ -109,11 +113,15 @@ export async function v1Routes(
     },
     async (request) => {
       const { from, to, ...query } = request.query;
-      const rows = await repo.listPaymentsOfOwner(db, keyOf(request).ownerId, {
-        ...query,
-        from: from ? new Date(from) : undefined,
-        to: to ? new Date(to) : undefined,
-      });
+      const rows = await repo.listPaymentsOfOwner(
+        db,
+        { merchantId: keyOf(request).merchantId },
+        {
+          ...query,
+          from: from ? new Date(from) : undefined,
+          to: to ? new Date(to) : undefined,
+        },
+      );
       return payments.toPaymentPage(rows, query.limit, baseUrl);
     },
   );

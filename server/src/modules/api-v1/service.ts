@@ -68,7 +68,7 @@ export async function createPaymentIdempotently(
     }
     if (existing.paymentId) {
       return {
-        payment: await payments.getPaymentOfOwner(db, auth.ownerId, existing.paymentId),
+        payment: await payments.getPaymentOfOwner(db, { merchantId: auth.merchantId }, existing.paymentId),
         replayed: true,
       };
     }

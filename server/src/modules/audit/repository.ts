@@ -1,6 +1,8 @@
-import { and, desc, eq, gte, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { MANAGER_ROLES } from "@common/team.ts";
+import { and, desc, eq, gte, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { auditEvents, merchants, users } from "../../db/schema.ts";
+import { auditEvents, users } from "../../db/schema.ts";
+import { merchantIdOf } from "../merchants/repository.ts";
 
 export type AuditFilter = {
   action?: string | undefined;
@@ -12,14 +14,14 @@ export type AuditFilter = {
 };
 
 /**
- * The audit events a business owner may see: their business's, plus their own that belong to no business (a
- * sign-in before registering one). The scope is part of the `where`, never a filter afterwards.
+ * The audit events an owner or admin may see: the business's they act for (role checked in the query), plus
+ * their own that belong to no business (a sign-in before registering one). The scope is part of the `where`,
+ * never a filter afterwards.
  */
 export async function listAuditEventsOfOwner(db: DbOrTx, ownerId: string, filter: AuditFilter) {
-  const ownBusiness = db.select({ id: merchants.id }).from(merchants).where(eq(merchants.ownerId, ownerId));
   const conditions: SQL[] = [
     or(
-      sql`${auditEvents.businessId} in ${ownBusiness}`,
+      eq(auditEvents.businessId, merchantIdOf({ userId: ownerId, roles: MANAGER_ROLES })),
       and(eq(auditEvents.userId, ownerId), isNull(auditEvents.businessId)),
     )!,
   ];

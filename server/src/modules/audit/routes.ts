@@ -1,8 +1,10 @@
 import { type AuditAction, auditEventsQuery, auditEventsResponse } from "@common/audit.ts";
+import { MANAGER_ROLES } from "@common/team.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { requireAuth } from "../merchants/require-auth.ts";
+import { findMerchantOfMember } from "../merchants/service.ts";
 import * as repo from "./repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -16,13 +18,14 @@ function utcDay(day: string): Date {
   return date;
 }
 
-/** The audit log of the signed-in owner's business (admins too, once teams exist). */
+/** The audit log of the business the signed-in owner or admin acts for (decision 021); staff: 403. */
 export async function auditRoutes(app: FastifyZod, { db }: { db: Db }) {
   app.get(
     "/api/merchant/audit-events",
     { schema: { querystring: auditEventsQuery, response: { 200: auditEventsResponse } } },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
+      await findMerchantOfMember(db, auth.user.id, MANAGER_ROLES);
       const { action, from, to, cursor, limit } = request.query;
       const fromDate = from ? utcDay(from) : undefined;
       const toDate = to ? new Date(utcDay(to).getTime() + DAY_MS) : undefined;

@@ -80,6 +80,8 @@ const PRIVATE_PATHS = [
   "/webhooks",
   "/developers",
   "/audit-log",
+  "/team",
+  "/invitations/",
   "/pay/",
   "/payment/",
   "/refund/",

@@ -1,8 +1,19 @@
+import type { MemberRole } from "@common/merchant.ts";
+import { ALL_ROLES } from "@common/team.ts";
 import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { merchants, walletChallenges } from "../../db/schema.ts";
+import { businessMembers, merchants, users, walletChallenges } from "../../db/schema.ts";
 
 export type MerchantRow = typeof merchants.$inferSelect;
+
+/**
+ * Whose business a query acts for (decision 021): a user id (any role), a user with the roles allowed, or a
+ * merchant id already authenticated otherwise (an API key belongs to one business).
+ */
+export type MerchantScope =
+  | string
+  | { userId: string; roles: readonly MemberRole[] }
+  | { merchantId: string };
 
 /** The merchant owned by `ownerId`: every merchant read goes through the owner. */
 export async function findMerchantByOwner(db: DbOrTx, ownerId: string): Promise<MerchantRow | undefined> {
@@ -11,13 +22,71 @@ export async function findMerchantByOwner(db: DbOrTx, ownerId: string): Promise<
 }
 
 /**
- * The id of the merchant owned by `ownerId`, as a scalar subquery to put inside a query (the owner is checked by
- * the query that reads the data, never afterwards). A scalar subquery rather than a join: PostgreSQL then runs it
- * once and reads the merchant's rows through their `(merchant_id, ...)` indexes in order; through a join to
- * `merchants` it walked every merchant's payments in id order, or sorted the merchant's rows for each page.
+ * The id of the business `user` (an SQL expression) acts for, if they are a member of it with one of `roles`:
+ * their active business (`users.active_merchant_id`), else the one they own. A scalar subquery to put inside the
+ * query that reads the data (membership and role are checked by that query, never afterwards; a removed member's
+ * next query finds nothing). A scalar subquery rather than a join: PostgreSQL then runs it once and reads the
+ * merchant's rows through their `(merchant_id, ...)` indexes in order; through a join it walked every merchant's
+ * payments in id order, or sorted the merchant's rows for each page.
  */
-export function merchantIdOfOwner(ownerId: string): SQL<string> {
-  return sql<string>`(select ${merchants.id} from ${merchants} where ${merchants.ownerId} = ${ownerId})`;
+export function memberMerchantId(user: SQL, roles: readonly MemberRole[] = ALL_ROLES): SQL<string> {
+  const allowed = sql.join(
+    roles.map((role) => sql`${role}`),
+    sql`, `,
+  );
+  return sql<string>`(select bm.merchant_id from business_members bm
+    where bm.user_id = ${user} and bm.role in (${allowed})
+      and bm.merchant_id = coalesce(
+        (select u.active_merchant_id from users u where u.id = ${user}),
+        (select o.merchant_id from business_members o where o.user_id = ${user} and o.role = 'owner')))`;
+}
+
+/** The merchant id a scope stands for, as SQL to put in the query's `where`. */
+export function merchantIdOf(scope: MerchantScope): SQL<string> {
+  if (typeof scope === "string") return memberMerchantId(sql`${scope}`);
+  if ("merchantId" in scope) return sql<string>`${scope.merchantId}`;
+  return memberMerchantId(sql`${scope.userId}`, scope.roles);
+}
+
+/** Kept for callers that act as "any member": the business `userId` acts for. */
+export function merchantIdOfOwner(userId: string): SQL<string> {
+  return merchantIdOf(userId);
+}
+
+export type Membership = {
+  activeMerchantId: string | null;
+  merchant: MerchantRow | null;
+  role: MemberRole | null;
+  hasSecondFactor: boolean;
+  businessCount: number;
+};
+
+/** The business `userId` acts for and their role in it (one query), or `merchant: null`. */
+export async function findMembership(db: DbOrTx, userId: string): Promise<Membership | undefined> {
+  const [row] = await db
+    .select({
+      activeMerchantId: users.activeMerchantId,
+      merchant: merchants,
+      role: businessMembers.role,
+      hasSecondFactor: sql<boolean>`(exists (select 1 from user_totp t where t.user_id = ${users.id}
+        and t.confirmed_at is not null) or exists (select 1 from passkeys p where p.user_id = ${users.id}))`,
+      businessCount: sql<number>`(select count(*)::int from business_members c where c.user_id = ${users.id})`,
+    })
+    .from(users)
+    .leftJoin(
+      businessMembers,
+      and(
+        eq(businessMembers.userId, users.id),
+        eq(
+          businessMembers.merchantId,
+          sql`coalesce(${users.activeMerchantId}, (select o.merchant_id from business_members o
+            where o.user_id = ${users.id} and o.role = 'owner'))`,
+        ),
+      ),
+    )
+    .leftJoin(merchants, eq(merchants.id, businessMembers.merchantId))
+    .where(eq(users.id, userId));
+  return row;
 }
 
 export async function findMerchantById(db: DbOrTx, id: string): Promise<MerchantRow | undefined> {
@@ -35,13 +104,13 @@ export async function insertMerchant(
 
 export async function updateMerchantOfOwner(
   db: DbOrTx,
-  ownerId: string,
+  scope: MerchantScope,
   values: Partial<Omit<typeof merchants.$inferInsert, "id" | "ownerId">>,
 ): Promise<MerchantRow | undefined> {
   const [row] = await db
     .update(merchants)
     .set({ ...values, updatedAt: new Date() })
-    .where(eq(merchants.ownerId, ownerId))
+    .where(eq(merchants.id, merchantIdOf(scope)))
     .returning();
   return row;
 }
@@ -69,4 +138,17 @@ export async function consumeWalletChallenge(db: DbOrTx, userId: string, nonce: 
     )
     .returning();
   return row;
+}
+
+/** Which business the user's requests act for (null: the one they own). */
+export async function setActiveMerchant(db: DbOrTx, userId: string, merchantId: string | null) {
+  await db.update(users).set({ activeMerchantId: merchantId }).where(eq(users.id, userId));
+}
+
+export async function isMemberOf(db: DbOrTx, userId: string, merchantId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ role: businessMembers.role })
+    .from(businessMembers)
+    .where(and(eq(businessMembers.userId, userId), eq(businessMembers.merchantId, merchantId)));
+  return row !== undefined;
 }

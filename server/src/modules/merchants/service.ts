@@ -1,4 +1,5 @@
-import type { CreateMerchantRequest, Merchant, UpdateMerchantRequest } from "@common/merchant.ts";
+import type { CreateMerchantRequest, MemberRole, Merchant, UpdateMerchantRequest } from "@common/merchant.ts";
+import { ALL_ROLES, MANAGER_ROLES } from "@common/team.ts";
 import { getAddress, isAddress, verifyMessage } from "viem";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
@@ -9,9 +10,13 @@ import * as repo from "./repository.ts";
 
 export const WALLET_CHALLENGE_TTL_MS = 10 * 60 * 1000;
 
-export function toMerchantResponse(row: repo.MerchantRow): Merchant {
+export type MemberMerchant = repo.MerchantRow & { role: MemberRole; businessCount: number };
+
+export function toMerchantResponse(row: MemberMerchant): Merchant {
   return {
     id: row.id,
+    role: row.role,
+    businessCount: row.businessCount,
     name: row.name,
     businessType: row.businessType as Merchant["businessType"],
     contactEmail: row.contactEmail,
@@ -106,13 +111,19 @@ function duplicateAddress(error: unknown): never {
   throw error;
 }
 
-export async function registerMerchant(db: Db, ownerId: string, input: CreateMerchantRequest) {
+export async function registerMerchant(
+  db: Db,
+  ownerId: string,
+  input: CreateMerchantRequest,
+): Promise<MemberMerchant> {
   if (await repo.findMerchantByOwner(db, ownerId))
     throw new AppError("CONFLICT", "You already registered a business.");
   const walletAddress = checksummed(input.walletAddress);
   await verifyWalletProof(db, ownerId, walletAddress, input.proof);
   try {
-    return await repo.insertMerchant(db, {
+    // The owner's membership row is written by the insert's trigger (migration 0015); the new business becomes
+    // the one the owner acts for.
+    const row = await repo.insertMerchant(db, {
       id: createId("mer"),
       ownerId,
       name: input.name,
@@ -127,15 +138,60 @@ export async function registerMerchant(db: Db, ownerId: string, input: CreateMer
       brandColor: input.brandColor ?? null,
       pageTheme: input.pageTheme ?? "auto",
     });
+    await repo.setActiveMerchant(db, ownerId, row.id);
+    const membership = await repo.findMembership(db, ownerId);
+    return { ...row, role: "owner", businessCount: membership?.businessCount ?? 1 };
   } catch (error) {
     duplicateAddress(error);
   }
 }
 
-export async function requireMerchant(db: Db, ownerId: string) {
-  const merchant = await repo.findMerchantByOwner(db, ownerId);
-  if (!merchant) throw new AppError("NOT_FOUND", "You have not registered a business yet.");
-  return merchant;
+const ROLE_NAMES: Record<MemberRole, string> = { owner: "the owner", admin: "an admin", staff: "staff" };
+
+/**
+ * The business `userId` acts for, if their role is one of `roles` (decision 021): 404 without any business, 403
+ * `FORBIDDEN` for a removed member or a role that may not do this, 403 `TWO_FACTOR_REQUIRED` when the business
+ * requires a second factor the member has not set up. The queries that read the data check membership again.
+ */
+export async function requireMerchant(
+  db: Db,
+  userId: string,
+  roles: readonly MemberRole[] = ALL_ROLES,
+): Promise<MemberMerchant> {
+  const found = await findMerchantOfMember(db, userId, roles);
+  if (!found) throw new AppError("NOT_FOUND", "You have not registered a business yet.");
+  return found;
+}
+
+/** As `requireMerchant`, but a user with no business at all (never a member of any) gets `null`. */
+export async function findMerchantOfMember(
+  db: Db,
+  userId: string,
+  roles: readonly MemberRole[] = ALL_ROLES,
+): Promise<MemberMerchant | null> {
+  const found = await repo.findMembership(db, userId);
+  if (!found?.merchant || !found.role) {
+    if (found?.activeMerchantId) {
+      throw new AppError(
+        "FORBIDDEN",
+        "You are no longer a member of this business. Ask its owner to invite you again.",
+      );
+    }
+    return null;
+  }
+  if (found.merchant.requireTwoFactor && !found.hasSecondFactor) {
+    throw new AppError(
+      "TWO_FACTOR_REQUIRED",
+      "This business requires two-factor sign-in. Set up an authenticator app or a passkey in your profile first.",
+    );
+  }
+  if (!roles.includes(found.role)) {
+    throw new AppError(
+      "FORBIDDEN",
+      `As ${ROLE_NAMES[found.role]} of this business you cannot do this. Ask its owner or an admin.`,
+    );
+  }
+  return { ...found.merchant, role: found.role, businessCount: found.businessCount };
 }
 
 export async function updateMerchant(
@@ -144,7 +200,7 @@ export async function updateMerchant(
   input: UpdateMerchantRequest,
 ) {
   const ownerId = actor.userId;
-  const current = await requireMerchant(db, ownerId);
+  const current = await requireMerchant(db, ownerId, MANAGER_ROLES);
   const { proof, walletAddress: rawAddress, ...fields } = input;
   const values: Parameters<typeof repo.updateMerchantOfOwner>[2] = { ...fields };
   if (rawAddress) {
@@ -158,8 +214,8 @@ export async function updateMerchant(
   }
   try {
     return await db.transaction(async (tx) => {
-      const row = await repo.updateMerchantOfOwner(tx, ownerId, values);
-      if (!row) throw new AppError("NOT_FOUND", "You have not registered a business yet.");
+      const row = await repo.updateMerchantOfOwner(tx, { userId: ownerId, roles: MANAGER_ROLES }, values);
+      if (!row) throw new AppError("FORBIDDEN", "You no longer have access to this business.");
       if (values.walletAddress) {
         await recordAudit(tx, actor, {
           action: "merchant.wallet_changed",
@@ -168,7 +224,7 @@ export async function updateMerchant(
           metadata: { from: current.walletAddress, to: values.walletAddress },
         });
       }
-      return row;
+      return { ...row, role: current.role, businessCount: current.businessCount };
     });
   } catch (error) {
     duplicateAddress(error);

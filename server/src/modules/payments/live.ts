@@ -6,10 +6,13 @@ import {
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { merchants, payments } from "../../db/schema.ts";
+import { AppError } from "../../errors.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import { findLiveSessionByTokenHash } from "../auth/repository.ts";
 import { hashToken, SESSION_COOKIE } from "../auth/session.ts";
 import type { SessionCache } from "../auth/session-cache.ts";
+import { isMemberOf } from "../merchants/repository.ts";
+import { findMerchantOfMember } from "../merchants/service.ts";
 import type { RealtimeConnection, RealtimeHub } from "../realtime/hub.ts";
 import * as repo from "./repository.ts";
 import { type PaymentsDeps, publicView } from "./service.ts";
@@ -28,6 +31,12 @@ const SIGNED_OUT = {
   type: "merchantError",
   code: "UNAUTHENTICATED",
   message: "You were signed out. Sign in again to see live payment updates.",
+} as const;
+
+const NO_LONGER_MEMBER = {
+  type: "merchantError",
+  code: "FORBIDDEN",
+  message: "You are no longer a member of this business.",
 } as const;
 
 /** `reference` is absent in messages of instances older than it. */
@@ -97,19 +106,28 @@ export class PaymentLive {
     await Promise.all(checks);
   }
 
+  /** The session must still be live and its user still a member of the business (decision 021). */
   private async recheck(connection: RealtimeConnection, subscription: MerchantSubscription) {
     const live = await findLiveSessionByTokenHash(this.deps.db, subscription.tokenHash, new Date());
-    if (live && live.user.id === subscription.userId) return;
-    this.endMerchantFeed(connection, subscription);
+    if (!live || live.user.id !== subscription.userId) {
+      this.endMerchantFeed(connection, subscription, SIGNED_OUT);
+      return;
+    }
+    if (!(await isMemberOf(this.deps.db, subscription.userId, subscription.merchantId)))
+      this.endMerchantFeed(connection, subscription, NO_LONGER_MEMBER);
   }
 
-  private endMerchantFeed(connection: RealtimeConnection, subscription: MerchantSubscription) {
+  private endMerchantFeed(
+    connection: RealtimeConnection,
+    subscription: MerchantSubscription,
+    reason: typeof SIGNED_OUT | typeof NO_LONGER_MEMBER,
+  ) {
     if (connection.data.get(MERCHANT_KEY) !== subscription) return;
     connection.data.delete(MERCHANT_KEY);
     const set = this.byMerchant.get(subscription.merchantId);
     set?.delete(connection);
     if (set?.size === 0) this.byMerchant.delete(subscription.merchantId);
-    connection.send(SIGNED_OUT);
+    connection.send(reason);
   }
 
   /**
@@ -316,10 +334,16 @@ export class PaymentLive {
       connection.send({ type: "merchantError", code: "UNAUTHENTICATED", message: "You are not signed in." });
       return;
     }
-    const [merchant] = await this.deps.db
-      .select({ id: merchants.id })
-      .from(merchants)
-      .where(eq(merchants.ownerId, session.user.id));
+    // Any member may watch the business's payments; a removed one, or one without the second factor the
+    // business requires, is refused like on the API (decision 021).
+    let merchant: { id: string } | null;
+    try {
+      merchant = await findMerchantOfMember(this.deps.db, session.user.id);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      connection.send({ type: "merchantError", code: error.code, message: error.message });
+      return;
+    }
     if (!merchant) {
       connection.send({
         type: "merchantError",

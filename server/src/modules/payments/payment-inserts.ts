@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
 import { createId } from "../../lib/ids.ts";
+import { memberMerchantId } from "../merchants/repository.ts";
 import type { PaymentRow } from "./repository.ts";
 
 /** The payment's fields the caller decides; the merchant's columns and the tag come from the database. */
@@ -28,7 +29,10 @@ export type NewPayment = {
   cause: string;
 };
 
-/** Which merchant a payment is for: its owner (dashboard) or its id (API keys, regeneration). */
+/**
+ * Which merchant a payment is for: the business a signed-in member acts for (dashboard; any role may create
+ * payments, membership is checked by the insert itself) or its id (API keys, regeneration).
+ */
 export type MerchantSelector = { ownerId: string } | { id: string };
 
 export type PaymentInsert = { merchant: MerchantSelector; values: NewPayment };
@@ -85,7 +89,7 @@ export async function insertPayments(
       left join lateral (
         select id, wallet_address, tolerance_bps from merchants where id = v.merchant_id
         union all
-        select id, wallet_address, tolerance_bps from merchants where owner_id = v.owner_id
+        select id, wallet_address, tolerance_bps from merchants where id = ${memberMerchantId(sql`v.owner_id`)}
       ) as m on true
       left join lateral (
         select t.tag from generate_series(0, ${maxTag} - 1) as s(i),

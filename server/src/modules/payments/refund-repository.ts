@@ -2,6 +2,7 @@ import { and, asc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import { getAddress } from "viem";
 import type { DbOrTx } from "../../db/client.ts";
 import { chainTransfers, merchants, payments, refundRequests, refunds } from "../../db/schema.ts";
+import { type MerchantScope, merchantIdOf } from "../merchants/repository.ts";
 import type { PaymentRow } from "./repository.ts";
 
 export type RefundRow = typeof refunds.$inferSelect;
@@ -34,19 +35,18 @@ export async function listPayerAddresses(db: DbOrTx, paymentId: string): Promise
 }
 
 /**
- * The payment of the merchant owned by `ownerId`, row-locked until the transaction ends: the owner is part of the
- * query, and a second refund of the same payment waits here until the first one committed or rolled back.
+ * The payment of the scope's business, row-locked until the transaction ends: membership and role are part of
+ * the query, and a second refund of the same payment waits here until the first one committed or rolled back.
  */
 export async function lockPaymentOfOwner(
   tx: DbOrTx,
-  ownerId: string,
+  scope: MerchantScope,
   paymentId: string,
 ): Promise<PaymentRow | undefined> {
   const [row] = await tx
     .select({ payment: payments })
     .from(payments)
-    .innerJoin(merchants, eq(merchants.id, payments.merchantId))
-    .where(and(eq(payments.id, paymentId), eq(merchants.ownerId, ownerId)))
+    .where(and(eq(payments.id, paymentId), eq(payments.merchantId, merchantIdOf(scope))))
     .for("update", { of: payments });
   return row?.payment;
 }

@@ -5,6 +5,7 @@ import {
   REFUNDABLE_PAYMENT_STATUSES,
   type RecordRefundRequest,
 } from "@common/refunds.ts";
+import { MANAGER_ROLES } from "@common/team.ts";
 import { eq } from "drizzle-orm";
 import { decodeEventLog, getAddress, type Hash, isAddress } from "viem";
 import { transferEvent } from "../../chain/indexer.ts";
@@ -15,6 +16,7 @@ import { merchants } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { createId, createToken } from "../../lib/ids.ts";
 import { type AuditContext, recordAudit } from "../audit/record.ts";
+import { requireMerchant } from "../merchants/service.ts";
 import { formatTokens } from "./amounts.ts";
 import * as refundRepo from "./refund-repository.ts";
 import * as repo from "./repository.ts";
@@ -44,13 +46,16 @@ function assertRefundable(p: repo.PaymentRow) {
  * audit-log row is written in the same transaction, so the check, the log and the change commit or roll back
  * together.
  */
+const refundScope = (actor: RefundActor) => ({ userId: actor.userId, roles: MANAGER_ROLES });
+
 async function authorizeRefund(
   tx: DbOrTx,
   actor: RefundActor,
   paymentId: string,
   _action: "refund.record" | "refund.link",
 ): Promise<repo.PaymentRow> {
-  const payment = await refundRepo.lockPaymentOfOwner(tx, actor.userId, paymentId);
+  // Staff may not refund (decision 021): the role is part of the locking query.
+  const payment = await refundRepo.lockPaymentOfOwner(tx, refundScope(actor), paymentId);
   if (!payment) throw new AppError("NOT_FOUND", "No such payment.");
   return payment;
 }
@@ -158,7 +163,8 @@ export async function recordRefund(
   input: RecordRefundRequest,
 ): Promise<repo.PaymentRow> {
   const chain = requireChain(deps.chain);
-  const payment = await getPaymentOfOwner(deps.db, actor.userId, paymentId);
+  await requireMerchant(deps.db, actor.userId, MANAGER_ROLES);
+  const payment = await getPaymentOfOwner(deps.db, refundScope(actor), paymentId);
   assertRefundable(payment);
   const amount = BigInt(input.amountBase);
   const left = refundableOf(payment);
@@ -248,6 +254,7 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 
 /** A refund link for the payer to give an address (shown once: only its hash is stored). */
 export async function createRefundLink(deps: PaymentsDeps, actor: RefundActor, paymentId: string) {
+  await requireMerchant(deps.db, actor.userId, MANAGER_ROLES);
   const token = createToken(32);
   const now = deps.now();
   const link = await deps.db.transaction(async (tx) => {

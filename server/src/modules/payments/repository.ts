@@ -13,7 +13,7 @@ import {
   paymentTimeline,
 } from "../../db/schema.ts";
 import { createId } from "../../lib/ids.ts";
-import { merchantIdOfOwner } from "../merchants/repository.ts";
+import { type MerchantScope, merchantIdOf } from "../merchants/repository.ts";
 import { MATCHABLE_STATUSES } from "./state.ts";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -49,23 +49,22 @@ export async function findPaymentByReference(db: DbOrTx, reference: string) {
   return row;
 }
 
-/** A payment of the merchant owned by `ownerId`: the owner is part of the query, never checked afterwards. */
+/** A payment of the scope's business: membership is part of the query, never checked afterwards. */
 export async function findPaymentOfOwner(
   db: DbOrTx,
-  ownerId: string,
+  scope: MerchantScope,
   id: string,
 ): Promise<PaymentRow | undefined> {
   const [row] = await db
     .select({ payment: payments })
     .from(payments)
-    .innerJoin(merchants, eq(merchants.id, payments.merchantId))
-    .where(and(eq(payments.id, id), eq(merchants.ownerId, ownerId)));
+    .where(and(eq(payments.id, id), eq(payments.merchantId, merchantIdOf(scope))));
   return row?.payment;
 }
 
 export async function listPaymentsOfOwner(
   db: DbOrTx,
-  ownerId: string,
+  scope: MerchantScope,
   filter: {
     status?: PaymentStatus;
     orderId?: string;
@@ -83,7 +82,7 @@ export async function listPaymentsOfOwner(
     .from(payments)
     .where(
       and(
-        eq(payments.merchantId, merchantIdOfOwner(ownerId)),
+        eq(payments.merchantId, merchantIdOf(scope)),
         filter.status ? eq(payments.status, filter.status) : undefined,
         filter.orderId ? eq(payments.orderId, filter.orderId) : undefined,
         search,
@@ -130,15 +129,14 @@ export async function listTransfersOfPayment(db: DbOrTx, paymentId: string): Pro
     .orderBy(chainTransfers.blockNumber);
 }
 
-/** The merchant's transfers that no payment claims (the inbox), scoped by the owner inside the query. */
-export async function listInboxOfOwner(db: DbOrTx, ownerId: string): Promise<TransferRow[]> {
+/** The merchant's transfers that no payment claims (the inbox), scoped by membership inside the query. */
+export async function listInboxOfOwner(db: DbOrTx, scope: MerchantScope): Promise<TransferRow[]> {
   const rows = await db
     .select({ transfer: chainTransfers })
     .from(chainTransfers)
-    .innerJoin(merchants, eq(merchants.id, chainTransfers.merchantId))
     .where(
       and(
-        eq(merchants.ownerId, ownerId),
+        eq(chainTransfers.merchantId, merchantIdOf(scope)),
         isNull(chainTransfers.paymentId),
         isNull(chainTransfers.orphanedAt),
       ),
@@ -150,14 +148,13 @@ export async function listInboxOfOwner(db: DbOrTx, ownerId: string): Promise<Tra
 
 export async function findTransferOfOwner(
   db: DbOrTx,
-  ownerId: string,
+  scope: MerchantScope,
   id: string,
 ): Promise<TransferRow | undefined> {
   const [row] = await db
     .select({ transfer: chainTransfers })
     .from(chainTransfers)
-    .innerJoin(merchants, eq(merchants.id, chainTransfers.merchantId))
-    .where(and(eq(chainTransfers.id, id), eq(merchants.ownerId, ownerId)));
+    .where(and(eq(chainTransfers.id, id), eq(chainTransfers.merchantId, merchantIdOf(scope))));
   return row?.transfer;
 }
 

@@ -17,7 +17,7 @@ import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { requireAuth } from "../merchants/require-auth.ts";
-import { requireMerchant } from "../merchants/service.ts";
+import { findMerchantOfMember, requireMerchant } from "../merchants/service.ts";
 import type { PublicPaymentCache } from "./public-cache.ts";
 import * as repo from "./repository.ts";
 import * as service from "./service.ts";
@@ -36,7 +36,12 @@ export async function paymentRoutes(
   const { db } = deps;
   // Payment links travel (QR codes, emails, the merchant's own site): always the public origin (decision 010).
   const baseUrl = (_request: unknown) => config.publicUrl;
-  const ownPayment = (ownerId: string, id: string) => service.getPaymentOfOwner(db, ownerId, id);
+  // Every route checks the member first (403 for a removed member, a role that may not, a missing second
+  // factor), and the query that reads the data checks the membership again (decision 021).
+  const ownPayment = async (userId: string, id: string) => {
+    await requireMerchant(db, userId);
+    return service.getPaymentOfOwner(db, userId, id);
+  };
   const detail = (payment: repo.PaymentRow, url: string) =>
     service.paymentDetail(db, payment, url, deps.now());
 
@@ -45,7 +50,8 @@ export async function paymentRoutes(
     { schema: { body: createPaymentRequest, response: { 201: paymentResponse } } },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
-      // The merchant is read by the insert itself (one round trip), scoped by the owner.
+      await requireMerchant(db, auth.user.id);
+      // The merchant is read by the insert itself, scoped by the membership again.
       const payment = await service.createPayment(deps, { ownerId: auth.user.id }, request.body);
       return reply.status(201).send(toPaymentResponse(payment, baseUrl(request)));
     },
@@ -56,6 +62,7 @@ export async function paymentRoutes(
     { schema: { querystring: listPaymentsQuery, response: { 200: listPaymentsResponse } } },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
+      await findMerchantOfMember(db, auth.user.id);
       const rows = await repo.listPaymentsOfOwner(db, auth.user.id, request.query);
       return service.toPaymentPage(rows, request.query.limit, baseUrl(request));
     },
@@ -115,6 +122,7 @@ export async function paymentRoutes(
     },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
+      await requireMerchant(db, auth.user.id);
       const payment = await service.assignTransfer(
         deps,
         auth.user.id,

@@ -10,6 +10,7 @@ import { merchants, payments } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { createId, createReference } from "../../lib/ids.ts";
 import { isUniqueViolation } from "../auth/service.ts";
+import type { MerchantScope } from "../merchants/repository.ts";
 import {
   assertTaggableDecimals,
   MAX_TAG,
@@ -282,8 +283,8 @@ export async function regeneratePayment(deps: PaymentsDeps, old: repo.PaymentRow
   }
 }
 
-/** A payment of the merchant owned by `ownerId` (the owner is part of the query), or 404. */
-export async function getPaymentOfOwner(db: DbOrTx, ownerId: string, id: string) {
+/** A payment of the scope's business (membership is part of the query), or 404. */
+export async function getPaymentOfOwner(db: DbOrTx, ownerId: MerchantScope, id: string) {
   const payment = await repo.findPaymentOfOwner(db, ownerId, id);
   if (!payment) throw new AppError("NOT_FOUND", "No such payment.");
   return payment;
@@ -506,7 +507,7 @@ function toNewTransfer(chain: Chain, log: TransferLog, blockTime: Date): repo.Ne
 /** Assigns an inbox transfer of the merchant to one of its payments (scoped by owner in both queries). */
 export async function assignTransfer(
   deps: PaymentsDeps,
-  ownerId: string,
+  ownerId: MerchantScope,
   transferId: string,
   paymentId: string,
 ) {

@@ -263,10 +263,13 @@ export function createSocialAuth(deps: SocialDeps) {
       return withParam(flow.redirectPath, "socialLinked", provider);
     }
     const user = await findOrCreateUser(provider, identity, flow.development);
-    // An account with a second factor continues on the sign-in page's code step (decision 019).
+    // An account with a second factor continues on the sign-in page's code step (decision 019), then goes where
+    // it was going (`next`: the flow's same-origin path, checked when the flow began; the page checks it again).
     const result = await completeFirstFactor(deps, request, reply, user, "social");
     request.log.info({ userId: user.id, provider }, "signed in with a social account");
-    return "twoFactorRequired" in result ? "/auth?twoFactor=required" : flow.redirectPath;
+    return "twoFactorRequired" in result
+      ? `/auth?twoFactor=required&next=${encodeURIComponent(flow.redirectPath)}`
+      : flow.redirectPath;
   }
 
   function currentUrl(

@@ -1,12 +1,16 @@
+import { MANAGER_ROLES } from "@common/team.ts";
 import { and, desc, eq, isNull, lte, or } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
-import { merchantIdOfOwner } from "../merchants/repository.ts";
+import { merchantIdOf } from "../merchants/repository.ts";
+
+/** Webhooks are for owners and admins only (decision 021): the role is part of every query below. */
+const merchantIdOfOwner = (userId: string) => merchantIdOf({ userId, roles: MANAGER_ROLES });
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
-// Every read and write below is scoped by the owner's merchant inside the query (`merchantIdOfOwner`).
+// Every read and write below is scoped by the member's business and role inside the query.
 
 export async function listEndpointsOfOwner(db: DbOrTx, ownerId: string): Promise<EndpointRow[]> {
   return db

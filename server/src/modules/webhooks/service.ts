@@ -1,3 +1,4 @@
+import { MANAGER_ROLES } from "@common/team.ts";
 import {
   type CreateWebhookEndpointRequest,
   type UpdateWebhookEndpointRequest,
@@ -77,7 +78,7 @@ async function checkTarget(url: string, allowPrivate: boolean) {
 }
 
 export async function listEndpoints(deps: WebhooksDeps, ownerId: string) {
-  await requireMerchant(deps.db, ownerId);
+  await requireMerchant(deps.db, ownerId, MANAGER_ROLES);
   const rows = await repo.listEndpointsOfOwner(deps.db, ownerId);
   return { items: rows.map((row) => toEndpointResponse(row)) };
 }
@@ -88,7 +89,7 @@ export async function createEndpoint(
   input: CreateWebhookEndpointRequest & { events: WebhookEndpoint["events"] },
 ): Promise<WebhookEndpointWithSecret> {
   const ownerId = actor.userId;
-  const merchant = await requireMerchant(deps.db, ownerId);
+  const merchant = await requireMerchant(deps.db, ownerId, MANAGER_ROLES);
   await checkTarget(input.url, deps.allowPrivate);
   if ((await repo.countEndpointsOfMerchant(deps.db, merchant.id)) >= MAX_ENDPOINTS)
     throw new AppError("CONFLICT", `A business can have at most ${MAX_ENDPOINTS} webhook endpoints.`);
@@ -113,6 +114,7 @@ export async function createEndpoint(
 }
 
 async function requireEndpoint(deps: WebhooksDeps, ownerId: string, id: string) {
+  await requireMerchant(deps.db, ownerId, MANAGER_ROLES);
   const row = await repo.findEndpointOfOwner(deps.db, ownerId, id);
   if (!row) throw new AppError("NOT_FOUND", "No webhook endpoint has this id.");
   return row;
@@ -193,6 +195,7 @@ export async function listDeliveries(deps: WebhooksDeps, ownerId: string, endpoi
 }
 
 export async function replayDelivery(deps: WebhooksDeps, ownerId: string, id: string) {
+  await requireMerchant(deps.db, ownerId, MANAGER_ROLES);
   const row = await repo.replayDeliveryOfOwner(deps.db, ownerId, id, new Date());
   if (!row) {
     if (await repo.findDeliveryOfOwner(deps.db, ownerId, id))

@@ -330,7 +330,7 @@ export function TwoFactorSection() {
   const data = status.data;
   const anyFactor = Boolean(data && (data.totpEnabled || data.passkeys.length > 0));
   return (
-    <Card role="region" aria-labelledby="two-factor-heading">
+    <Card id="two-factor" role="region" aria-labelledby="two-factor-heading" className="scroll-mt-20">
       <CardHeader>
         <CardTitle id="two-factor-heading" className="flex items-center gap-2">
           {anyFactor ? (

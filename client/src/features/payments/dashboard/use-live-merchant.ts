@@ -2,6 +2,7 @@ import type { Payment } from "@common/payments";
 import * as React from "react";
 import { liveSocket } from "@/lib/live-socket";
 import { queryClient } from "@/lib/query-client";
+import { merchantQueryKey } from "./api/get-merchant";
 import { paymentDetailQueryKey } from "./api/get-payment-detail";
 import { historyQueryKeyRoot, upsertHistoryPayment } from "./api/get-payment-history";
 import { inboxQueryKey } from "./api/payments";
@@ -37,6 +38,11 @@ export function useLiveMerchant(onPayment: (payment: Payment, event: string) => 
     });
     const offError = liveSocket.on("merchantError", (m) => {
       setSubscribed(false);
+      // Removed from the business (or its requirements changed): the page asks again and shows why.
+      if (m.code === "FORBIDDEN" || m.code === "TWO_FACTOR_REQUIRED") {
+        void queryClient.invalidateQueries({ queryKey: merchantQueryKey });
+        return;
+      }
       console.warn("Live payments unavailable:", m.message);
     });
     const offUpdate = liveSocket.on("merchantPaymentUpdate", (message) => {

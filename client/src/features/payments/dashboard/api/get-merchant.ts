@@ -12,7 +12,13 @@ export async function getMerchant(signal?: AbortSignal): Promise<Merchant | null
   if (response.status === 404) return null;
   if (!response.ok) {
     const text = await response.text().catch(() => "");
-    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, undefined);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, body);
   }
   return (await response.json()) as Merchant;
 }

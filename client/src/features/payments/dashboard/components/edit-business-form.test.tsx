@@ -9,6 +9,8 @@ import { EditBusinessForm } from "./edit-business-form";
 const OLD = "0x1111111111111111111111111111111111111111";
 const NEW = "0x2222222222222222222222222222222222222222";
 const merchant: Merchant = {
+  role: "owner",
+  businessCount: 1,
   id: "mer_1",
   name: "Corner Coffee",
   businessType: "food",

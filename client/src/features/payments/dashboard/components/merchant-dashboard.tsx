@@ -1,7 +1,8 @@
 import type { Merchant } from "@common/merchant";
 import type { Payment } from "@common/payments";
-import { Activity, CircleAlert, Pencil, Volume2, VolumeX } from "lucide-react";
+import { Activity, CircleAlert, Pencil, Users, Volume2, VolumeX } from "lucide-react";
 import * as React from "react";
+import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { shortAddress } from "../../format";
@@ -52,6 +53,11 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
             <span className="font-semibold" data-testid="business-name">
               {merchant.name}
             </span>{" "}
+            {merchant.role === "owner" ? null : (
+              <span className="text-muted-foreground" data-testid="business-role">
+                (you are {merchant.role === "admin" ? "an admin" : "staff"}){" "}
+              </span>
+            )}
             <span className="text-muted-foreground">
               receives to{" "}
               <span className="font-mono" title={merchant.walletAddress}>
@@ -59,9 +65,18 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
               </span>
             </span>
           </p>
-          <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
-            <Pencil aria-hidden="true" /> Edit business
-          </Button>
+          {merchant.role === "staff" ? null : (
+            <>
+              <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
+                <Pencil aria-hidden="true" /> Edit business
+              </Button>
+              <Button variant="outline" size="sm" asChild>
+                <Link href="/team">
+                  <Users aria-hidden="true" /> Team
+                </Link>
+              </Button>
+            </>
+          )}
           {sound.on ? (
             <Button variant="ghost" size="sm" aria-pressed="true" onClick={sound.disable}>
               <Volume2 aria-hidden="true" /> Sound on
@@ -116,7 +131,7 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
       </Sheet>
       <PaymentDetailSheet
         id={openId}
-        merchant={{ name: merchant.name, brandColor: merchant.brandColor }}
+        merchant={{ name: merchant.name, brandColor: merchant.brandColor, role: merchant.role }}
         onClose={() => setOpenId(null)}
         onOpen={setOpenId}
       />

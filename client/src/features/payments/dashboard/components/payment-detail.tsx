@@ -1,3 +1,4 @@
+import type { MemberRole } from "@common/merchant";
 import { submitTxRequest } from "@common/payments";
 import {
   ArrowRight,
@@ -86,7 +87,7 @@ export function PaymentDetailView({
       ) : (
         <ClosedPaymentLink payment={payment} />
       )}
-      <RefundSection payment={payment} />
+      {merchant.role === "staff" ? null : <RefundSection payment={payment} />}
       <VerifyByHash payment={payment} />
       <Transfers payment={payment} />
       <Timeline payment={payment} />
@@ -180,7 +181,8 @@ function Regeneration({ payment, onOpen }: { payment: PaymentDetail; onOpen: (id
   );
 }
 
-export type PosterMerchant = { name: string; brandColor: string | null };
+/** The business as the detail view needs it; `role` hides what the member's role may not do (decision 021). */
+export type PosterMerchant = { name: string; brandColor: string | null; role?: MemberRole };
 
 function ShareBlock({ payment, merchant }: { payment: PaymentDetail; merchant: PosterMerchant }) {
   const [making, setMaking] = React.useState(false);

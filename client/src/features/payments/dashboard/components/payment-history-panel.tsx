@@ -28,7 +28,11 @@ export function PaymentHistoryPanel() {
       />
       <PaymentDetailSheet
         id={openId}
-        merchant={{ name: merchant.data.name, brandColor: merchant.data.brandColor }}
+        merchant={{
+          name: merchant.data.name,
+          brandColor: merchant.data.brandColor,
+          role: merchant.data.role,
+        }}
         onClose={() => setOpenId(null)}
         onOpen={setOpenId}
       />

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { linksForRole, MAIN_LINKS } from "./side-menu-panel";
+
+const hrefs = (role: Parameters<typeof linksForRole>[0]) => linksForRole(role).map((link) => link.href);
+
+describe("the menu for a member's role (decision 021)", () => {
+  it("is the spec's list when the role is unknown (signed out, no business)", () => {
+    expect(linksForRole(undefined)).toEqual(MAIN_LINKS);
+  });
+  it("offers Team to owners and admins, right after the audit log", () => {
+    for (const role of ["owner", "admin"] as const) {
+      const list = hrefs(role);
+      expect(list[list.indexOf("/audit-log") + 1]).toBe("/team");
+    }
+  });
+  it("hides what staff cannot use", () => {
+    const list = hrefs("staff");
+    for (const href of ["/webhooks", "/developers", "/audit-log", "/team"]) expect(list).not.toContain(href);
+    for (const href of ["/merchant", "/payments", "/reports", "/settings"]) expect(list).toContain(href);
+  });
+});
