@@ -121,7 +121,7 @@ export async function registerMerchant(
   const walletAddress = checksummed(input.walletAddress);
   await verifyWalletProof(db, ownerId, walletAddress, input.proof);
   try {
-    // The owner's membership row is written by the insert's trigger (migration 0015); the new business becomes
+    // The owner's membership row is written by the insert's trigger (migration 0016); the new business becomes
     // the one the owner acts for.
     const row = await repo.insertMerchant(db, {
       id: createId("mer"),
