@@ -8,43 +8,21 @@
 //   node --import tsx bench/indexer.ts                                                  # embedded PGlite
 //   DATABASE_URL=postgres://root@127.0.0.1:5432/postgres node --import tsx bench/indexer.ts
 // With DATABASE_URL, a database of its own is created beside the given one and dropped afterwards.
-import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { encodeFunctionData, erc20Abi, type Hex } from "viem";
 import { demoAccount } from "../server/src/chain/dev-chain.ts";
 import { rowsOf } from "../server/src/db/client.ts";
+import { createBenchDatabase } from "./database.ts";
 import { setUpPaymentsBench } from "./payments-setup.ts";
 
 const OPEN = Number(process.env.BENCH_OPEN_PAYMENTS ?? 10_000);
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 3000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 
-async function benchDatabase(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return { url: undefined, drop: async () => {} };
-  const name = `cpxtb_bench_indexer_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const benchUrl = new URL(url);
-  benchUrl.pathname = `/${name}`;
-  return {
-    url: benchUrl.toString(),
-    drop: async () => {
-      const dropper = new pg.Client({ connectionString: url });
-      await dropper.connect();
-      await dropper.query(`drop database if exists "${name}" with (force)`);
-      await dropper.end();
-    },
-  };
-}
-
 let counting = false;
 let statements = 0;
-const { url, drop } = await benchDatabase();
+const { url, drop } = await createBenchDatabase("indexer");
 const bench = await setUpPaymentsBench({
   databaseUrl: url,
   onStatement: () => {

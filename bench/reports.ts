@@ -8,45 +8,26 @@
 //   DATABASE_URL=postgres://root@127.0.0.1:5432/x node --import tsx bench/reports.ts
 //   DATABASE_URL=... BENCH_OTHER_PAYMENTS=900000 node --import tsx bench/reports.ts   # 1,000,000 in all
 //   BENCH_KEEP_DATABASE=1 keeps the PostgreSQL database afterwards, to study plans with psql (drop it yourself).
-import { randomBytes } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
-import pg from "pg";
 import { buildApp } from "../server/src/app.ts";
 import { testConfig } from "../server/src/config.ts";
 import { type Database, openDatabase } from "../server/src/db/client.ts";
 import { payments } from "../server/src/db/schema.ts";
 import { merchantIdOfOwner } from "../server/src/modules/merchants/repository.ts";
 import { searchCondition } from "../server/src/modules/payments/repository.ts";
+import { createBenchDatabase } from "./database.ts";
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100_000);
 const OTHER = Number(process.env.BENCH_OTHER_PAYMENTS ?? 0);
 
 async function openBenchDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const database = await openDatabase({ driver: "pglite", dataDir: null });
-    await database.migrate();
-    return { database, drop: async () => {} };
-  }
-  const name = `cpxtb_bench_reports_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const benchUrl = new URL(url);
-  benchUrl.pathname = `/${name}`;
-  console.log(`database ${name}`);
-  const database = await openDatabase({ driver: "pg", url: benchUrl.toString(), poolSize: 10 });
+  const { url, drop } = await createBenchDatabase("reports");
+  if (url) console.log(`database ${new URL(url).pathname.slice(1)}`);
+  const database = url
+    ? await openDatabase({ driver: "pg", url, poolSize: 10 })
+    : await openDatabase({ driver: "pglite", dataDir: null });
   await database.migrate();
-  return {
-    database,
-    drop: async () => {
-      const dropper = new pg.Client({ connectionString: url });
-      await dropper.connect();
-      await dropper.query(`drop database if exists "${name}" with (force)`);
-      await dropper.end();
-    },
-  };
+  return { database, drop };
 }
 
 /**

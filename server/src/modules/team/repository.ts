@@ -114,6 +114,14 @@ export async function insertMember(tx: DbOrTx, merchantId: string, userId: strin
   return rows.length > 0;
 }
 
+/** `userId`'s membership of the business `managerId` manages, unless it is the owner's (changed only by a transfer). */
+const otherThanOwnerIn = (managerId: string, userId: string) =>
+  and(
+    eq(businessMembers.merchantId, managedMerchantId(managerId)),
+    eq(businessMembers.userId, userId),
+    sql`${businessMembers.role} <> 'owner'`,
+  );
+
 /** Changes a non-owner member's role in the business the manager manages; the owner's row is never touched. */
 export async function updateMemberRole(
   tx: DbOrTx,
@@ -124,28 +132,13 @@ export async function updateMemberRole(
   const [row] = await tx
     .update(businessMembers)
     .set({ role })
-    .where(
-      and(
-        eq(businessMembers.merchantId, managedMerchantId(managerId)),
-        eq(businessMembers.userId, userId),
-        sql`${businessMembers.role} <> 'owner'`,
-      ),
-    )
+    .where(otherThanOwnerIn(managerId, userId))
     .returning();
   return row;
 }
 
 export async function deleteMember(tx: DbOrTx, managerId: string, userId: string) {
-  const [row] = await tx
-    .delete(businessMembers)
-    .where(
-      and(
-        eq(businessMembers.merchantId, managedMerchantId(managerId)),
-        eq(businessMembers.userId, userId),
-        sql`${businessMembers.role} <> 'owner'`,
-      ),
-    )
-    .returning();
+  const [row] = await tx.delete(businessMembers).where(otherThanOwnerIn(managerId, userId)).returning();
   return row;
 }
 
