@@ -13,7 +13,7 @@ import { buildApp } from "../server/src/app.ts";
 import { testConfig } from "../server/src/config.ts";
 import { type Database, openDatabase } from "../server/src/db/client.ts";
 import { payments } from "../server/src/db/schema.ts";
-import { merchantIdOfOwner } from "../server/src/modules/merchants/repository.ts";
+import { merchantIdOf } from "../server/src/modules/merchants/repository.ts";
 import { searchCondition } from "../server/src/modules/payments/repository.ts";
 import { createBenchDatabase } from "./database.ts";
 
@@ -326,7 +326,7 @@ async function main() {
       database.db
         .select({ id: payments.id })
         .from(payments)
-        .where(and(eq(payments.merchantId, merchantIdOfOwner(userId)), searchCondition(q)))
+        .where(and(eq(payments.merchantId, merchantIdOf(userId)), searchCondition(q)))
         .orderBy(desc(payments.id))
         .limit(21);
     const plans = {

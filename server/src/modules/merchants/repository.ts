@@ -48,11 +48,6 @@ export function merchantIdOf(scope: MerchantScope): SQL<string> {
   return memberMerchantId(sql`${scope.userId}`, scope.roles);
 }
 
-/** Kept for callers that act as "any member": the business `userId` acts for. */
-export function merchantIdOfOwner(userId: string): SQL<string> {
-  return merchantIdOf(userId);
-}
-
 export type Membership = {
   activeMerchantId: string | null;
   merchant: MerchantRow | null;

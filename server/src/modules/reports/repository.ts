@@ -2,7 +2,7 @@ import type { PaymentStatus } from "@common/payments.ts";
 import type { ReportBucket } from "@common/reports.ts";
 import { type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
-import { merchantIdOfOwner } from "../merchants/repository.ts";
+import { merchantIdOf } from "../merchants/repository.ts";
 
 /** Calendar days `from`..`to` (both included) in time zone `tz`, scoped to one owner's merchant. */
 export type ReportScope = { ownerId: string; from: string; to: string; tz: string };
@@ -32,7 +32,7 @@ function bounds(scope: ReportScope) {
 /** The owner's payments created in the range: the owner is part of the query, never checked afterwards. */
 function ownedInRange(scope: ReportScope, extra?: SQL) {
   const { start, end } = bounds(scope);
-  return sql`p.merchant_id = ${merchantIdOfOwner(scope.ownerId)} and p.created_at >= ${start} and p.created_at < ${end}
+  return sql`p.merchant_id = ${merchantIdOf(scope.ownerId)} and p.created_at >= ${start} and p.created_at < ${end}
     ${extra ? sql`and ${extra}` : sql``}`;
 }
 

@@ -4,8 +4,8 @@ import type { DbOrTx } from "../../db/client.ts";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
 import { merchantIdOf } from "../merchants/repository.ts";
 
-/** Webhooks are for owners and admins only (decision 021): the role is part of every query below. */
-const merchantIdOfOwner = (userId: string) => merchantIdOf({ userId, roles: MANAGER_ROLES });
+/** Webhooks are for owners and admins only (decision 021): the business `userId` manages, inside every query below. */
+const managedMerchantId = (userId: string) => merchantIdOf({ userId, roles: MANAGER_ROLES });
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -16,7 +16,7 @@ export async function listEndpointsOfOwner(db: DbOrTx, ownerId: string): Promise
   return db
     .select()
     .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.merchantId, merchantIdOfOwner(ownerId)))
+    .where(eq(webhookEndpoints.merchantId, managedMerchantId(ownerId)))
     .orderBy(desc(webhookEndpoints.createdAt))
     .limit(100);
 }
@@ -33,7 +33,7 @@ export async function findEndpointOfOwner(db: DbOrTx, ownerId: string, id: strin
   const [row] = await db
     .select()
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.merchantId, merchantIdOfOwner(ownerId))));
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.merchantId, managedMerchantId(ownerId))));
   return row;
 }
 
@@ -51,7 +51,7 @@ export async function updateEndpointOfOwner(
   const [row] = await db
     .update(webhookEndpoints)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.merchantId, merchantIdOfOwner(ownerId))))
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.merchantId, managedMerchantId(ownerId))))
     .returning();
   return row;
 }
@@ -59,7 +59,7 @@ export async function updateEndpointOfOwner(
 export async function deleteEndpointOfOwner(db: DbOrTx, ownerId: string, id: string) {
   const rows = await db
     .delete(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.merchantId, merchantIdOfOwner(ownerId))))
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.merchantId, managedMerchantId(ownerId))))
     .returning({ id: webhookEndpoints.id });
   return rows.length > 0;
 }
@@ -71,7 +71,7 @@ export async function listDeliveriesOfOwner(db: DbOrTx, ownerId: string, endpoin
     .where(
       and(
         eq(webhookDeliveries.endpointId, endpointId),
-        eq(webhookDeliveries.merchantId, merchantIdOfOwner(ownerId)),
+        eq(webhookDeliveries.merchantId, managedMerchantId(ownerId)),
       ),
     )
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
@@ -91,7 +91,7 @@ export async function replayDeliveryOfOwner(db: DbOrTx, ownerId: string, id: str
     .where(
       and(
         eq(webhookDeliveries.id, id),
-        eq(webhookDeliveries.merchantId, merchantIdOfOwner(ownerId)),
+        eq(webhookDeliveries.merchantId, managedMerchantId(ownerId)),
         // Not while an attempt is in flight (its lease still runs): that would send it twice at once.
         or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
       ),
@@ -104,6 +104,6 @@ export async function findDeliveryOfOwner(db: DbOrTx, ownerId: string, id: strin
   const [row] = await db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.merchantId, merchantIdOfOwner(ownerId))));
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.merchantId, managedMerchantId(ownerId))));
   return row;
 }
