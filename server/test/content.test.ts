@@ -40,6 +40,8 @@ writeFileSync(
       content="generic"
     />
     <title>CPXTB Pay</title>
+    <script type="module" crossorigin src="/assets/index-Ab1.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/react-Cd2.js">
     <link rel="stylesheet" crossorigin href="/assets/index-Ab1.css"></head><body><div id="root"></div></body></html>`,
 );
 mkdirSync(join(clientDist, "assets"));
@@ -252,7 +254,8 @@ describe("served HTML", () => {
     expect(data["/api/blog/hostile-post"]?.summary).toBe(
       "Summary with </title><script>alert(1)</script> inside",
     );
-    expect(html.match(/<\/script>/g)).toHaveLength(1); // the data's own: nothing in it closed the element
+    // The data's own and the app's (in the inert template): nothing in the data closed the element.
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
     const list = (await page("/blog")).body;
     expect(list).toContain('<main data-rendered-path="/blog">/api/blog</main>');
     // Pages the renderer does not render keep the empty root.
@@ -268,6 +271,20 @@ describe("served HTML", () => {
     expect(other).not.toContain("<style>");
     const css = await app.inject({ url: "/assets/index-Ab1.css" });
     expect(css.statusCode).toBe(200);
+  });
+
+  it("asks for the app's code after a server-rendered page has painted, and at once on the others", async () => {
+    const rendered = (await page("/blog")).body;
+    const head = rendered.slice(0, rendered.indexOf("</head>"));
+    expect(head).not.toContain('type="module"');
+    expect(head).not.toContain("modulepreload");
+    const template = /<template id="after-paint">([\s\S]*?)<\/template>/.exec(rendered)?.[1];
+    expect(template).toContain('<script type="module" crossorigin src="/assets/index-Ab1.js"></script>');
+    expect(template).toContain('<link rel="modulepreload" crossorigin href="/assets/react-Cd2.js">');
+    expect(rendered.match(/index-Ab1\.js/g)).toHaveLength(1);
+    const other = (await page("/about")).body;
+    expect(other).toContain('<script type="module" crossorigin src="/assets/index-Ab1.js"></script>');
+    expect(other).not.toContain("after-paint");
   });
 });
 
