@@ -4,7 +4,7 @@
 // Prints the performance score, LCP, TBT, CLS and the JavaScript each page loads (transfer size).
 // Options: --runs=N (default 5) runs each page N times and prints the median run (by score; the machine is shared,
 // so one run is noisy); --json=DIR writes each full Lighthouse report there (LCP element and phases, bootup time ...);
-// --page=/path (repeatable) measures only those paths.
+// --page=/path (repeatable) measures only those paths (--page=/pay: the pay page of the payment it created).
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -139,7 +139,7 @@ try {
   const merchant = await createMerchantAndPayment();
   const pages =
     option("page").length > 0
-      ? option("page")
+      ? option("page").map((path) => (path === "/pay" ? `/pay/${merchant.reference}` : path))
       : ["/", "/blog", `/blog/${posts.at(-1).slug}`, `/pay/${merchant.reference}`, "/merchant"];
   chrome = await chromeLauncher.launch({
     chromePath,

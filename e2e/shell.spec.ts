@@ -182,26 +182,27 @@ test.describe("theme", () => {
 
   test("the toggle switches and the choice survives a reload", async ({ page }) => {
     await page.goto("/");
+    // A tap before hydration is held and replayed once the app is there (decision 017): wait for what it shows.
     await page.getByRole("button", { name: "Switch to light theme" }).click();
-    expect(await htmlClass(page)).toBe("light");
-    expect(await page.evaluate(() => localStorage.getItem("cpxtb-pay-theme"))).toBe("light");
+    await expect.poll(() => htmlClass(page)).toBe("light");
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("cpxtb-pay-theme"))).toBe("light");
     await page.reload();
     expect(await htmlClass(page)).toBe("light");
     await page.getByRole("button", { name: "Switch to dark theme" }).click();
-    expect(await htmlClass(page)).toBe("dark");
+    await expect.poll(() => htmlClass(page)).toBe("dark");
   });
 
   test("the menu's Light and Dark buttons apply and save the theme", async ({ page }) => {
     await page.goto("/");
     let menu = await openMenu(page);
     await menu.getByRole("button", { name: "Light" }).click();
-    expect(await htmlClass(page)).toBe("light");
+    await expect.poll(() => htmlClass(page)).toBe("light");
     await expect(menu.getByRole("button", { name: "Light" })).toHaveAttribute("aria-pressed", "true");
     await page.reload();
     expect(await htmlClass(page)).toBe("light");
     menu = await openMenu(page);
     await menu.getByRole("button", { name: "Dark" }).click();
-    expect(await htmlClass(page)).toBe("dark");
+    await expect.poll(() => htmlClass(page)).toBe("dark");
   });
 
   test("system follows the OS preference, live", async ({ page }) => {

@@ -66,6 +66,7 @@ import { checkoutReference, renderPayPage } from "./modules/web/pay-page.ts";
 import {
   loadClientBuild,
   loadPageRenderer,
+  modulePreloadLinks,
   prefetchLinks,
   registerClientRoutes,
   sendIndexHtml,
@@ -345,11 +346,24 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     ["src/app/side-menu-panel.tsx", "src/app/data-layer.tsx"],
     "side-menu",
   );
+  // The dashboard is rendered by the client: its code and its backdrop are asked for beside the entry, not after
+  // the entry has run and routed (decision 023).
+  const dashboardHead = [
+    '<link rel="preload" as="image" href="/images/backdrop.svg" />',
+    modulePreloadLinks(config.clientDist, [
+      "src/app/routes/merchant.tsx",
+      "src/app/data-layer.tsx",
+      "src/lib/query-provider.tsx",
+      "src/features/live-users/live-users-widget.tsx",
+      "src/components/ui/toaster.tsx",
+    ]),
+  ].join("\n    ");
   const render = clientBuild ? loadPageRenderer(config.clientDist) : null;
   const pageHtml = clientBuild
     ? createPageHtmlResolver(clientBuild, content, config.publicUrl, {
         render,
         head: (path) => (path === "/" ? `${homePrefetch}\n    ${menuPrefetch}` : menuPrefetch),
+        clientPageHead: (path) => (path === "/merchant" ? dashboardHead : ""),
       })
     : null;
   // The payer's checkout arrives rendered with the payment's state (decision 017).

@@ -45,6 +45,21 @@ writeFileSync(
     <link rel="stylesheet" crossorigin href="/assets/index-Ab1.css"></head><body><div id="root"></div></body></html>`,
 );
 mkdirSync(join(clientDist, "assets"));
+// The build's manifest (decision 023): the dashboard's route chunk and what it imports beyond the entry.
+mkdirSync(join(clientDist, ".vite"));
+writeFileSync(
+  join(clientDist, ".vite", "manifest.json"),
+  JSON.stringify({
+    "index.html": { file: "assets/index-Ab1.js", isEntry: true, imports: ["_react-Cd2.js"] },
+    "_react-Cd2.js": { file: "assets/react-Cd2.js" },
+    "src/app/routes/merchant.tsx": {
+      file: "assets/merchant-Ef3.js",
+      isDynamicEntry: true,
+      imports: ["_react-Cd2.js", "_query-Gh4.js"],
+    },
+    "_query-Gh4.js": { file: "assets/query-Gh4.js" },
+  }),
+);
 writeFileSync(join(clientDist, "assets", "index-Ab1.css"), "body{margin:0}.p-4{padding:1rem}");
 // A stand-in for the build's server-rendering entry (dist/ssr beside dist/client; decision 009).
 mkdirSync(join(root, "ssr"));
@@ -271,6 +286,17 @@ describe("served HTML", () => {
     expect(other).not.toContain("<style>");
     const css = await app.inject({ url: "/assets/index-Ab1.css" });
     expect(css.statusCode).toBe(200);
+  });
+
+  it("asks for the dashboard's code and backdrop beside the entry, not after it has run", async () => {
+    const dashboard = (await page("/merchant")).body;
+    const head = dashboard.slice(0, dashboard.indexOf("</head>"));
+    expect(head).toContain('<link rel="preload" as="image" href="/images/backdrop.svg" />');
+    expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/merchant-Ef3.js" />');
+    expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/query-Gh4.js" />');
+    expect(head.match(/react-Cd2\.js/g)).toHaveLength(1); // the entry's own import: index.html's link only
+    expect(head).toContain('<script type="module" crossorigin src="/assets/index-Ab1.js"></script>');
+    expect((await page("/payments")).body).not.toContain("merchant-Ef3.js");
   });
 
   it("asks for the app's code after a server-rendered page has painted, and at once on the others", async () => {

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import type { IndexHtml } from "../web/index-html.ts";
-import { PageHtmlCache, type RenderedBody, withPageMeta } from "../web/page-meta.ts";
+import { PageHtmlCache, type RenderedBody, withHeadElements, withPageMeta } from "../web/page-meta.ts";
 import type { PageRenderer } from "../web/routes.ts";
 import type { ContentStore } from "./content-store.ts";
 import { renderRobots, renderRss, renderSitemap } from "./feeds.ts";
@@ -111,16 +111,26 @@ export type PageHtml = { html: IndexHtml; status: number };
  * Picks the index.html to serve for a client route: with the page's own head tags when it is a public page or
  * a post (so link previews and crawlers see them without JavaScript), the generic one otherwise. With a `render`
  * (the build's server-rendering entry) the content pages also carry their HTML (decision 009); `head` adds
- * elements to the head of a path's HTML. An unknown post, and any path outside the client's route table, answers
+ * elements to the head of a path's HTML, `clientPageHead` to that of a page only the client renders (a fixed
+ * set of strings: one compressed copy of index.html per string). An unknown post, and any path outside the client's route table, answers
  * 404 (the client shows its not-found page).
  */
 export function createPageHtmlResolver(
   index: IndexHtml,
   content: ContentStore,
   publicUrl: string,
-  { render = null, head = () => "" }: { render?: PageRenderer | null; head?: (path: string) => string } = {},
+  {
+    render = null,
+    head = () => "",
+    clientPageHead = () => "",
+  }: {
+    render?: PageRenderer | null;
+    head?: (path: string) => string;
+    clientPageHead?: (path: string) => string;
+  } = {},
 ) {
   const cache = new PageHtmlCache<Promise<IndexHtml>>();
+  const clientPages = new Map<string, IndexHtml>();
   return async (request: FastifyRequest, path: string): Promise<PageHtml> => {
     let meta: PageMeta | null;
     try {
@@ -131,7 +141,14 @@ export function createPageHtmlResolver(
     if (!meta) {
       const canonical = path.length > 1 ? path.replace(/\/+$/, "") : path;
       const known = isClientRoute(canonical) && !BLOG_POST_PATH.test(canonical);
-      return { html: index, status: known ? 200 : 404 };
+      const extra = known ? clientPageHead(canonical) : "";
+      if (!extra) return { html: index, status: known ? 200 : 404 };
+      let html = clientPages.get(extra);
+      if (!html) {
+        html = withHeadElements(index, extra);
+        clientPages.set(extra, html);
+      }
+      return { html, status: 200 };
     }
     const pageMeta = meta;
     const origin = siteOrigin(request, publicUrl);

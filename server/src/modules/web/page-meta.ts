@@ -107,6 +107,14 @@ export function pageHtmlText(
   );
 }
 
+/** index.html with `head` added to its head (a page the client renders), compressed once in every encoding. */
+export function withHeadElements(index: IndexHtml, head: string): IndexHtml {
+  const identity = Buffer.from(
+    index.identity.toString("utf8").replace("</head>", () => `  ${head}\n  </head>`),
+  );
+  return { ...index, identity, br: brotliCompressSync(identity), gzip: gzipSync(identity) };
+}
+
 /** `pageHtmlText`, compressed once in every encoding: for a page served many times as it is (cached). */
 export function withPageMeta(
   index: IndexHtml,

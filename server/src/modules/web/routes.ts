@@ -30,14 +30,12 @@ function readStylesheet(clientDist: string, html: string): IndexHtml["stylesheet
 type ManifestChunk = { file: string; imports?: string[]; css?: string[]; isEntry?: boolean };
 
 /**
- * `<link rel="prefetch">` tags for the chunks of the given source modules (Vite manifest keys such as
- * `src/app/routes/merchant.tsx`) that the entry does not already load: the browser fetches them in idle time,
- * and evaluates them only when the page is opened. `name` marks them (`data-prefetch`) for the client code that
- * would otherwise import them in idle time. Empty without a manifest.
+ * The files of the chunks (and their stylesheets) of the given source modules (Vite manifest keys such as
+ * `src/app/routes/merchant.tsx`) that the entry does not already load. Empty without a manifest.
  */
-export function prefetchLinks(clientDist: string, sources: string[], name: string): string {
+function chunkFilesBeyondEntry(clientDist: string, sources: string[]): string[] {
   const manifestPath = join(clientDist, ".vite", "manifest.json");
-  if (!existsSync(manifestPath)) return "";
+  if (!existsSync(manifestPath)) return [];
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, ManifestChunk>;
   const closure = (key: string, seen = new Set<string>()): Set<string> => {
     if (seen.has(key) || !manifest[key]) return seen;
@@ -56,8 +54,31 @@ export function prefetchLinks(clientDist: string, sources: string[], name: strin
       for (const css of chunk.css ?? []) files.add(css);
     }
   }
-  return [...files]
+  return [...files];
+}
+
+/**
+ * `<link rel="prefetch">` tags for the chunks of the given source modules that the entry does not already load:
+ * the browser fetches them in idle time, and evaluates them only when the page is opened. `name` marks them
+ * (`data-prefetch`) for the client code that would otherwise import them in idle time.
+ */
+export function prefetchLinks(clientDist: string, sources: string[], name: string): string {
+  return chunkFilesBeyondEntry(clientDist, sources)
     .map((file) => `<link rel="prefetch" href="/${file}" data-prefetch="${name}" />`)
+    .join("\n    ");
+}
+
+/**
+ * `<link rel="modulepreload">` tags for the chunks of the given source modules that the entry does not already
+ * load: for a page the client renders, its route's code is fetched beside the entry instead of after it has run.
+ */
+export function modulePreloadLinks(clientDist: string, sources: string[]): string {
+  return chunkFilesBeyondEntry(clientDist, sources)
+    .map((file) =>
+      file.endsWith(".css")
+        ? `<link rel="preload" as="style" href="/${file}" />`
+        : `<link rel="modulepreload" crossorigin href="/${file}" />`,
+    )
     .join("\n    ");
 }
 
