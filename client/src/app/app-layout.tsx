@@ -59,7 +59,8 @@ export function AppLayout() {
             <span className="sr-only sm:not-sr-only">CPXTB Pay</span>
           </Link>
         </div>
-        <div className="flex items-center gap-2" data-testid="top-right-controls">
+        {/* Spans to the brand and packs to the right: the live count appearing after hydration moves nothing. */}
+        <div className="flex flex-1 items-center justify-end gap-2" data-testid="top-right-controls">
           <ClientOnly>
             <React.Suspense fallback={null}>
               <LiveUsersWidget />

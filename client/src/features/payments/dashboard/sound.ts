@@ -4,10 +4,20 @@ import * as React from "react";
 const SOUND_KEY = "cpxtb-pay-sound";
 
 let shared: AudioContext | null = null;
-function audioContext(): AudioContext | null {
-  if (!shared && typeof AudioContext !== "undefined") {
+const onStateChange = new Set<() => void>();
+
+/**
+ * The page's AudioContext, created at the first click or key (`create`), not when the dashboard renders: before a
+ * gesture it could only start suspended, and creating it starts the browser's audio thread on every dashboard load
+ * (about 10 ms of a phone's main thread before the first paint).
+ */
+function audioContext(create: boolean): AudioContext | null {
+  if (!shared && create && typeof AudioContext !== "undefined") {
     try {
       shared = new AudioContext();
+      shared.addEventListener("statechange", () => {
+        for (const listener of onStateChange) listener();
+      });
     } catch {
       return null;
     }
@@ -33,7 +43,7 @@ function remember(on: boolean) {
 
 /** A short chime with WebAudio (no audio file): rising for paid, two low notes for partial. */
 export function playChime(kind: "completed" | "partial") {
-  const context = audioContext();
+  const context = audioContext(false);
   if (context?.state !== "running" || !wanted()) return;
   const notes = kind === "completed" ? [660, 880, 1320] : [440, 330];
   for (const [i, frequency] of notes.entries()) {
@@ -58,26 +68,26 @@ export function playChime(kind: "completed" | "partial") {
 export function useSound(): { on: boolean; enable: () => void; disable: () => void } {
   const [, rerender] = React.useReducer((n: number) => n + 1, 0);
   React.useEffect(() => {
-    const context = audioContext();
-    if (!context) return;
-    context.addEventListener("statechange", rerender);
+    onStateChange.add(rerender);
     const start = () => {
-      if (wanted() && context.state === "suspended") void context.resume();
+      if (!wanted()) return;
+      const context = audioContext(true);
+      if (context?.state === "suspended") void context.resume();
     };
     window.addEventListener("pointerdown", start, true);
     window.addEventListener("keydown", start, true);
     return () => {
-      context.removeEventListener("statechange", rerender);
+      onStateChange.delete(rerender);
       window.removeEventListener("pointerdown", start, true);
       window.removeEventListener("keydown", start, true);
     };
   }, []);
-  const context = audioContext();
+  const context = audioContext(false);
   return {
     on: Boolean(context && context.state === "running" && wanted()),
     enable: () => {
       remember(true);
-      void context?.resume().then(rerender);
+      void audioContext(true)?.resume().then(rerender);
       rerender();
     },
     disable: () => {

@@ -21,9 +21,11 @@ function formatAge(iso: string): string {
 /** The live CPXTB price with its time and source; a calm placeholder while it loads or when it cannot. */
 export function PriceCard() {
   const price = usePrice();
+  // At least as tall as the card with its price (two lines, padding, border): the price arriving after the page
+  // has painted moves nothing below it (layout shift).
   return (
     <div
-      className="inline-flex min-h-14 w-fit items-center gap-3 rounded-xl border border-border bg-card/80 px-4 py-2.5 backdrop-blur"
+      className="inline-flex min-h-[3.875rem] w-fit items-center gap-3 rounded-xl border border-border bg-card/80 px-4 py-2.5 backdrop-blur"
       data-testid="price-card"
     >
       <TrendingUp className="size-5 shrink-0 text-primary" aria-hidden="true" />
