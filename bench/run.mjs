@@ -11,6 +11,7 @@ const benches = [
   ["payments", ["node", "--import", "tsx", "bench/payments.ts"]],
   ["payment detection latency", ["node", "--import", "tsx", "bench/detection.ts"]],
   ["indexer throughput", ["node", "--import", "tsx", "bench/indexer.ts"]],
+  ["expiry job", ["node", "--import", "tsx", "bench/expiry.ts"]],
   ["webhook deliveries", ["node", "--import", "tsx", "bench/webhooks.ts"]],
   ["reports and history at scale", ["node", "--import", "tsx", "bench/reports.ts"]],
   // Needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL): skipped without them.

@@ -47,9 +47,21 @@ export function redactSecrets(object: Record<string, unknown>): Record<string, u
 }
 
 /**
- * The server's logger. Lines go to stdout through an asynchronous writer: a burst of requests is written in a few
- * large writes instead of one blocking write per line (the writer flushes what it holds when the process exits).
+ * Where the lines go: stdout through an asynchronous writer, so a burst of requests is written in a few large
+ * writes instead of one blocking write per line (the writer flushes what it holds when the process exits).
+ * It holds Buffers, not strings: in its string mode sonic-boom measures the UTF-8 length of the whole pending
+ * chunk (up to 16 KB, a rope it flattens) on every line, 6 % of the server's time on GET /api/user.
  */
+function stdoutLines(): { write(line: string): void; flush(cb?: () => void): void; flushSync(): void } {
+  const destination = pino.destination({ dest: 1, sync: false, contentMode: "buffer" });
+  return {
+    write: (line) => destination.write(Buffer.from(line) as unknown as string),
+    flush: (cb) => destination.flush(cb),
+    flushSync: () => destination.flushSync(),
+  };
+}
+
+/** The server's logger (see `stdoutLines`). */
 export function loggerOptions(
   config: Config,
   stream?: { write(line: string): void },
@@ -57,7 +69,7 @@ export function loggerOptions(
   if (config.logLevel === "silent") return false;
   return {
     level: config.logLevel,
-    stream: stream ?? pino.destination({ dest: 1, sync: false }),
+    stream: stream ?? stdoutLines(),
     // Headers are never logged (the `req` serializer keeps method, URL and address); what a logged object
     // carries one level down under a secret's name is replaced before the line is written.
     formatters: { log: redactSecrets },

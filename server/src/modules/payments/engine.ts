@@ -8,8 +8,12 @@ import type * as repo from "./repository.ts";
 import { coverTime, isLive, nextStatus, OPEN_STATUSES, type Sums } from "./state.ts";
 
 export type EvaluationContext = {
-  /** The chain head the confirmations are counted against. */
-  head: bigint;
+  /**
+   * The chain head the confirmations are counted against, or how to read it once the payments are locked (the
+   * expiry job: a head read before could predate what the indexer committed for them meanwhile, and a head older
+   * than a payment's credits would undo its confirmations).
+   */
+  head: bigint | (() => Promise<bigint>);
   confirmations: number;
   now: Date;
   /**
@@ -116,6 +120,7 @@ export async function evaluatePayments(
     .orderBy(payments.id)
     .for("update");
   if (locked.length === 0) return statuses;
+  const head = typeof ctx.head === "bigint" ? ctx.head : await ctx.head();
   const credits = new Map<
     string,
     { value: bigint; blockNumber: bigint; logIndex: number; blockTime: Date | null }[]
@@ -141,7 +146,7 @@ export async function evaluatePayments(
   const dropRemainder: string[] = [];
   for (const payment of locked) {
     const own = credits.get(payment.id) ?? [];
-    const sums = creditSums(own, ctx.head, ctx.confirmations);
+    const sums = creditSums(own, head, ctx.confirmations);
     const tolerance = toleranceOf(payment.amountDue, payment.toleranceBps);
     const coveredAt = coverTime(own, payment.amountDue - tolerance);
     const next = nextStatus({

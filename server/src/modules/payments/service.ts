@@ -21,6 +21,7 @@ import {
   usdCentsToBaseUnits,
 } from "./amounts.ts";
 import {
+  type BatchContext,
   type Evaluation,
   evaluatePayment,
   evaluatePayments,
@@ -542,48 +543,70 @@ export async function assignTransfer(
   return (await repo.findPaymentOfOwner(deps.db, ownerId, paymentId))!;
 }
 
+/** Payments the expiry job evaluates in one transaction (a fixed number of statements however many, decision 024). */
+const EXPIRY_BATCH = 1000;
+/** Batches one run of the job goes through at most; what is left waits for the next run (a second later). */
+const EXPIRY_BATCHES_PER_RUN = 20;
+
 /**
  * Expires open payments once the chain's time (the indexer's, `TransferIndexer.chainTime`) is past their expiry,
  * and releases the amounts of those past their monitoring window. Without a chain time nothing expires: a payment
  * paid in a block the indexer has not reached yet must not be called expired.
+ *
+ * Each batch is one `evaluatePayments` in one transaction, as the indexer's ranges are: the payments locked, then
+ * re-evaluated from their credits, so one paid since it was found due is kept paid, never expired. Returns how
+ * many payments were found past their expiry.
  */
 export async function expireDue(deps: PaymentsDeps, chain: Chain, chainTime: Date | null): Promise<number> {
-  const now = deps.now();
-  const due = chainTime
-    ? await deps.db
-        .select({ id: payments.id })
-        .from(payments)
-        .where(
-          and(
-            inArray(payments.status, ["pending", "partial"] satisfies PaymentStatus[]),
-            lt(payments.expiresAt, chainTime),
-          ),
-        )
-        .limit(500)
-    : [];
-  const releasable = await deps.db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.live, true), eq(payments.status, "expired"), lte(payments.monitorUntil, now)))
-    .limit(500);
-  if (due.length === 0 && releasable.length === 0) return 0;
-  const head = (await repo.findIndexedHead(deps.db, chain.chainId, chain.token.address)) ?? 0n;
-  for (const { id } of [...due, ...releasable]) {
+  const expiryCause = chainTime ? `expiry time reached (chain time ${chainTime.toISOString()})` : null;
+  let found = 0;
+  for (let batch = 0; batch < EXPIRY_BATCHES_PER_RUN; batch++) {
+    const now = deps.now();
+    const due = chainTime
+      ? await deps.db
+          .select({ id: payments.id })
+          .from(payments)
+          .where(
+            and(
+              inArray(payments.status, ["pending", "partial"] satisfies PaymentStatus[]),
+              lt(payments.expiresAt, chainTime),
+            ),
+          )
+          .limit(EXPIRY_BATCH)
+      : [];
+    const releasable = await deps.db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.live, true), eq(payments.status, "expired"), lte(payments.monitorUntil, now)))
+      .limit(EXPIRY_BATCH);
+    if (due.length === 0 && releasable.length === 0) break;
+    const evaluations: Evaluation[] = [
+      ...due.map(({ id }) => ({ paymentId: id, cause: expiryCause! })),
+      ...releasable.map(({ id }) => ({ paymentId: id, cause: "monitoring window over" })),
+    ];
     await deps.db.transaction((tx) =>
-      evaluatePayment(tx, id, {
-        head,
-        confirmations: chain.confirmations,
-        completionPrice: completionPriceOf(chain),
+      evaluatePayments(tx, evaluations, {
+        ...batchContext(deps, chain, chainTime),
         now,
-        chainTime,
-        cause: chainTime
-          ? `expiry time reached (chain time ${chainTime.toISOString()})`
-          : "monitoring window over",
+        // Read once the payments are locked: the indexer may have credited and confirmed one of them meanwhile.
+        head: async () => (await repo.findIndexedHead(tx, chain.chainId, chain.token.address)) ?? 0n,
       }),
     );
+    deps.notify();
+    found += due.length;
+    if (due.length < EXPIRY_BATCH && releasable.length < EXPIRY_BATCH) break;
   }
-  deps.notify();
-  return due.length;
+  return found;
+}
+
+/** What a batch of evaluations shares, as the indexer and the expiry job see it. */
+function batchContext(deps: PaymentsDeps, chain: Chain, chainTime: Date | null): Omit<BatchContext, "head"> {
+  return {
+    confirmations: chain.confirmations,
+    completionPrice: completionPriceOf(chain),
+    now: deps.now(),
+    chainTime,
+  };
 }
 
 /** The indexer's view of payments: what to watch, and how logs and reorgs change payments. */
@@ -591,13 +614,7 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
   const key = { chainId: chain.chainId, tokenAddress: chain.token.address };
   /** Merchants with a new unmatched transfer since the last commit (told after it; extra news is harmless). */
   const inboxes = new Set<string>();
-  const batch = (head: bigint, chainTime: Date | null) => ({
-    head,
-    confirmations: chain.confirmations,
-    completionPrice: completionPriceOf(chain),
-    now: deps.now(),
-    chainTime,
-  });
+  const batch = (head: bigint, chainTime: Date | null) => ({ ...batchContext(deps, chain, chainTime), head });
   return {
     async watchedAddresses(db: DbOrTx) {
       const rows = await db.select({ a: merchants.walletAddress }).from(merchants);
