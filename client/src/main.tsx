@@ -2,7 +2,9 @@ import { StrictMode, startTransition, useEffect, useLayoutEffect } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/app";
 import { prerenderedPageFor } from "./app/lazy-pages";
+import { pageFor } from "./app/router";
 import { finishSocialPopup } from "./features/social/popup-complete";
+import { socialStateAtStart } from "./features/social/social-keys";
 import { installWeb3PopupGuard } from "./lib/web3-auth-gate";
 import "./index.css";
 
@@ -14,6 +16,8 @@ declare global {
 }
 
 installWeb3PopupGuard();
+// Before anything can be clicked: whether this page finishes a social login (social-keys.ts).
+socialStateAtStart();
 
 const container = document.getElementById("root");
 if (!container) throw new Error("Missing #root element in index.html");
@@ -76,15 +80,18 @@ function Root({ root }: { root: HTMLElement }) {
 // so hydration finds every component of the server's markup at once and keeps that markup: the first paint is the
 // final one. Hydration runs as a transition: it yields to the browser every few milliseconds instead of blocking
 // it for the whole tree (total blocking time on phones).
+// Any other page is also loaded before the first render: a first render that suspends shows the page's fallback,
+// and React then holds the page back until 300 ms after that fallback appeared (it throttles fallbacks), which was
+// a quarter of a second of a fast machine's dashboard load spent idle (decision 023).
 const popup = finishSocialPopup();
-const page =
-  !popup && container.hasAttribute("data-server-rendered")
-    ? prerenderedPageFor(window.location.pathname)
-    : null;
-if (page) {
+const path = window.location.pathname;
+const prerendered = container.hasAttribute("data-server-rendered") ? prerenderedPageFor(path) : null;
+if (prerendered && !popup) {
   const hydrate = () => startTransition(() => void hydrateRoot(container, <Root root={container} />));
-  page.preload().then(hydrate, hydrate);
+  prerendered.preload().then(hydrate, hydrate);
 } else if (!popup) {
   takeHeldClicks();
-  createRoot(container).render(<Root root={container} />);
+  // A failed load is rendered too: the page's error boundary shows it.
+  const render = () => createRoot(container).render(<Root root={container} />);
+  pageFor(path).preload().then(render, render);
 }

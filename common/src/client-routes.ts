@@ -37,11 +37,19 @@ export const CLIENT_ROUTES = [
   "/presentation",
 ] as const;
 
+export type ClientRoute = (typeof CLIENT_ROUTES)[number];
+
 const patterns = CLIENT_ROUTES.map(
-  (route) => new RegExp(`^${route.replace(/:[A-Za-z]+/g, "[^/]+").replace(/\/$/, "")}/?$`, "i"),
+  (route) =>
+    [route, new RegExp(`^${route.replace(/:[A-Za-z]+/g, "[^/]+").replace(/\/$/, "")}/?$`, "i")] as const,
 );
 
-/** True when the client's router shows a page of its own for `path` (no query string), as wouter matches it. */
+/** The first route of the client's router that matches `path` (no query string), as wouter matches it. */
+export function matchingClientRoute(path: string): ClientRoute | null {
+  return patterns.find(([, pattern]) => pattern.test(path))?.[0] ?? null;
+}
+
+/** True when the client's router shows a page of its own for `path` (no query string). */
 export function isClientRoute(path: string): boolean {
-  return patterns.some((pattern) => pattern.test(path));
+  return matchingClientRoute(path) !== null;
 }

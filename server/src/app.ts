@@ -349,7 +349,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   // The dashboard is rendered by the client: its code and its backdrop are asked for beside the entry, not after
   // the entry has run and routed (decision 023).
   const dashboardHead = [
-    '<link rel="preload" as="image" href="/images/backdrop.svg" />',
+    '<link rel="preload" as="image" href="/images/backdrop.svg" fetchpriority="high" />',
     modulePreloadLinks(config.clientDist, [
       "src/app/routes/merchant.tsx",
       "src/app/data-layer.tsx",

@@ -4,7 +4,7 @@ import type { SessionUser } from "@/features/auth/api/get-user";
 import { USER_QUERY_KEY } from "@/features/auth/api/get-user";
 import { AuthProvider } from "@/features/auth/auth-provider";
 import { ProtectedRoute } from "@/features/auth/components/protected-route";
-import { hasSocialLoginState } from "@/features/social/social-keys";
+import { hasSocialLoginState, socialStateAtStart } from "@/features/social/social-keys";
 import { liveSocket } from "@/lib/live-socket";
 import { queryClient, startMemoryClean } from "@/lib/query-client";
 import { QueryProvider } from "@/lib/query-provider";
@@ -36,7 +36,8 @@ export function SessionStart() {
   React.useEffect(() => followSession(queryClient), []);
   // Spec section 4: the stored social user is restored (a corrupt record deleted) and a real login finished.
   React.useEffect(() => {
-    if (hasSocialLoginState()) {
+    const { storedUser, pendingLogin } = socialStateAtStart();
+    if (storedUser || pendingLogin !== null) {
       void import("@/features/social/social-session").then((m) => m.resumeRealLogin());
     }
   }, []);

@@ -1,7 +1,7 @@
 import * as React from "react";
 
 type PageModule = { default: React.ComponentType };
-type PreloadablePage = React.ComponentType & { preload: () => Promise<PageModule> };
+export type PreloadablePage = React.ComponentType & { preload: () => Promise<PageModule> };
 
 const loadDataLayer = () => import("./data-layer");
 

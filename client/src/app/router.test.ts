@@ -1,11 +1,21 @@
 import { CLIENT_ROUTES, isClientRoute } from "@common/client-routes";
 import { describe, expect, it } from "vitest";
-import routerSource from "./router.tsx?raw";
+import * as pages from "./lazy-pages";
+import { pageFor, ROUTES } from "./router";
 
 describe("the server's copy of the route table", () => {
   it("lists exactly the router's paths, in its order", () => {
-    const paths = [...routerSource.matchAll(/<Route path="([^"]+)"/g)].map((m) => m[1]);
-    expect(paths).toEqual([...CLIENT_ROUTES]);
+    expect(ROUTES.map(([path]) => path)).toEqual([...CLIENT_ROUTES]);
+  });
+
+  it("gives main.tsx the page the router shows, so it can load it before the first render", () => {
+    expect(pageFor("/")).toBe(pages.HomePage);
+    expect(pageFor("/merchant")).toBe(pages.MerchantDashboardPage);
+    expect(pageFor("/Merchant/")).toBe(pages.MerchantDashboardPage);
+    expect(pageFor("/pay/ABC123")).toBe(pages.PayPage);
+    expect(pageFor("/settings")).toBe(pages.ProfilePage);
+    expect(pageFor("/pay/a/b")).toBe(pages.NotFoundPage);
+    expect(pageFor("/nope")).toBe(pages.NotFoundPage);
   });
 
   it("matches like the router: one segment per parameter, an optional trailing slash, any case", () => {

@@ -7,6 +7,29 @@ export const SOCIAL_USER_STORAGE_KEY = "cpxtb_social_user";
 /** Session storage: which provider a real login went to, read once when the browser comes back. */
 export const PENDING_REAL_LOGIN_KEY = "cpxtb_social_pending_login";
 
+type SocialStateAtStart = { storedUser: boolean; pendingLogin: string | null };
+let atStart: SocialStateAtStart | undefined;
+
+/**
+ * The social-login state the page was opened with: read once, when the app starts (main.tsx), before anything on
+ * the page can be clicked. A real login started on this page is finished by the page the provider sends the
+ * browser back to, never by this one when its lazy session code happens to mount after the click.
+ */
+export function socialStateAtStart(): SocialStateAtStart {
+  if (!atStart) {
+    try {
+      atStart = {
+        storedUser: window.localStorage.getItem(SOCIAL_USER_STORAGE_KEY) !== null,
+        pendingLogin: window.sessionStorage.getItem(PENDING_REAL_LOGIN_KEY),
+      };
+    } catch {
+      atStart = { storedUser: false, pendingLogin: null };
+    }
+  }
+  return atStart;
+}
+
+/** True when there is a stored social user or a real login to finish, now. */
 export function hasSocialLoginState(): boolean {
   try {
     return (

@@ -8,7 +8,7 @@ import { queryClient } from "@/lib/query-client";
 import { web3AuthEnabled } from "@/lib/web3-auth-gate";
 import { postSocialAuth } from "./api/social";
 import { SOCIAL_POPUP_CHANNEL, socialPopupCompletionUrl } from "./popup-complete";
-import { PENDING_REAL_LOGIN_KEY } from "./social-keys";
+import { PENDING_REAL_LOGIN_KEY, socialStateAtStart } from "./social-keys";
 import {
   accountUser,
   clearStoredSocialUser,
@@ -140,9 +140,9 @@ export function markRealLoginPending(provider: SocialProvider) {
  */
 export async function resumeRealLogin() {
   const store = sessionStore();
-  const provider = store?.getItem(PENDING_REAL_LOGIN_KEY) as SocialProvider | null;
+  const provider = socialStateAtStart().pendingLogin as SocialProvider | null;
   if (!provider || !(provider in SOCIAL_PROVIDER_NAMES)) return;
-  store?.removeItem(PENDING_REAL_LOGIN_KEY);
+  if (store?.getItem(PENDING_REAL_LOGIN_KEY) === provider) store.removeItem(PENDING_REAL_LOGIN_KEY);
   try {
     signedIn(provider, await postSocialAuth(provider, requestBody(window.location.href, true)));
     update({ reloading: true });
