@@ -291,7 +291,9 @@ describe("served HTML", () => {
   it("asks for the dashboard's code and backdrop beside the entry, not after it has run", async () => {
     const dashboard = (await page("/merchant")).body;
     const head = dashboard.slice(0, dashboard.indexOf("</head>"));
-    expect(head).toContain('<link rel="preload" as="image" href="/images/backdrop.svg" fetchpriority="high" />');
+    expect(head).toContain(
+      '<link rel="preload" as="image" href="/images/backdrop.svg" fetchpriority="high" />',
+    );
     expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/merchant-Ef3.js" />');
     expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/query-Gh4.js" />');
     expect(head.match(/react-Cd2\.js/g)).toHaveLength(1); // the entry's own import: index.html's link only
