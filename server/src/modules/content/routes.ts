@@ -112,8 +112,8 @@ export type PageHtml = { html: IndexHtml; status: number };
  * a post (so link previews and crawlers see them without JavaScript), the generic one otherwise. With a `render`
  * (the build's server-rendering entry) the content pages also carry their HTML (decision 009); `head` adds
  * elements to the head of a path's HTML, `clientPageHead` to that of a page only the client renders (a fixed
- * set of strings: one compressed copy of index.html per string). An unknown post, and any path outside the client's route table, answers
- * 404 (the client shows its not-found page).
+ * set of strings: one compressed copy of index.html per string). An unknown post, and any path outside the
+ * client's route table, answers 404 (the client shows its not-found page).
  */
 export function createPageHtmlResolver(
   index: IndexHtml,
