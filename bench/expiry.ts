@@ -8,47 +8,26 @@
 // With DATABASE_URL, a database of its own is created beside the given one and dropped afterwards.
 import { loadavg } from "node:os";
 import { sql } from "drizzle-orm";
-import { rowsOf } from "../server/src/db/client.ts";
 import { createBenchDatabase } from "./database.ts";
 import { setUpPaymentsBench } from "./payments-setup.ts";
 
 const DUE = Number(process.env.BENCH_DUE_PAYMENTS ?? 10_000);
 
-let counting = false;
-let statements = 0;
 const { url, drop } = await createBenchDatabase("expiry");
-const bench = await setUpPaymentsBench({
-  databaseUrl: url,
-  onStatement: () => {
-    if (counting) statements++;
-  },
-});
+const bench = await setUpPaymentsBench({ databaseUrl: url });
 const { app, test, database } = bench;
-const { db } = database;
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
 
-async function count(query: ReturnType<typeof sql>): Promise<number> {
-  return Number(rowsOf<{ n: string }>(await db.execute(query))[0]!.n);
-}
-
 try {
   const created = performance.now();
-  for (let i = 0; i < DUE; i += 25) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(25, DUE - i) }, (_, k) =>
-        app.inject({
-          method: "POST",
-          url: "/api/merchant/payments",
-          headers: { cookie: bench.cookie },
-          payload: { currency: "CPXTB", amount: String(1 + ((i + k) % 400)), expiresInMinutes: 1 },
-        }),
-      ),
-    );
-    for (const res of batch) if (res.statusCode !== 201) throw new Error(res.body);
-  }
+  await bench.createPayments(DUE, (i) => ({
+    currency: "CPXTB",
+    amount: String(1 + (i % 400)),
+    expiresInMinutes: 1,
+  }));
   console.log(
     `${DUE} payments created in ${((performance.now() - created) / 1000).toFixed(1)} s (${database.driver})`,
   );
@@ -59,22 +38,21 @@ try {
   await test.mine({ blocks: 1 });
   await app.payments.indexer!.runOnce();
 
-  statements = 0;
-  counting = true;
-  const started = performance.now();
   let runs = 0;
   let expired = 0;
-  for (;;) {
-    runs++;
-    const found = await app.payments.expireNow();
-    if (found === 0) break;
-    expired += found;
-  }
-  const ms = performance.now() - started;
-  counting = false;
+  const { ms, statements } = await bench.measure(async () => {
+    for (;;) {
+      runs++;
+      const found = await app.payments.expireNow();
+      if (found === 0) break;
+      expired += found;
+    }
+  });
 
-  const rows = await count(sql`select count(*) as n from payments where status = 'expired'`);
-  const events = await count(sql`select count(*) as n from payment_events where type = 'payment.expired'`);
+  const rows = await bench.countRows(sql`select count(*) as n from payments where status = 'expired'`);
+  const events = await bench.countRows(
+    sql`select count(*) as n from payment_events where type = 'payment.expired'`,
+  );
   if (rows !== DUE || events !== DUE || expired !== DUE) {
     throw new Error(`${rows} expired, ${events} expiry events, ${expired} reported (expected ${DUE} each)`);
   }

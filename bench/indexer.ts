@@ -12,7 +12,6 @@ import { loadavg } from "node:os";
 import { sql } from "drizzle-orm";
 import { encodeFunctionData, erc20Abi, type Hex } from "viem";
 import { demoAccount } from "../server/src/chain/dev-chain.ts";
-import { rowsOf } from "../server/src/db/client.ts";
 import { createBenchDatabase } from "./database.ts";
 import { setUpPaymentsBench } from "./payments-setup.ts";
 
@@ -20,44 +19,17 @@ const OPEN = Number(process.env.BENCH_OPEN_PAYMENTS ?? 10_000);
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 3000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 
-let counting = false;
-let statements = 0;
 const { url, drop } = await createBenchDatabase("indexer");
-const bench = await setUpPaymentsBench({
-  databaseUrl: url,
-  onStatement: () => {
-    if (counting) statements++;
-  },
-});
-const { app, test, database } = bench;
-const { db } = database;
-const indexer = app.payments.indexer!;
-
-async function count(query: ReturnType<typeof sql>): Promise<number> {
-  return Number(rowsOf<{ n: string }>(await db.execute(query))[0]!.n);
-}
+const bench = await setUpPaymentsBench({ databaseUrl: url });
+const { test, database } = bench;
+const indexer = bench.app.payments.indexer!;
 
 try {
-  // Open payments through the API (tags, reserved amounts and all), 25 at a time.
+  // Open payments through the API (tags, reserved amounts and all).
   const created = performance.now();
-  const open: { id: string; due: bigint }[] = [];
-  for (let i = 0; i < OPEN; i += 25) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(25, OPEN - i) }, (_, k) =>
-        app.inject({
-          method: "POST",
-          url: "/api/merchant/payments",
-          headers: { cookie: bench.cookie },
-          payload: { currency: "CPXTB", amount: String(1 + ((i + k) % 400)) },
-        }),
-      ),
-    );
-    for (const res of batch) {
-      if (res.statusCode !== 201) throw new Error(res.body);
-      const json = res.json() as { id: string; amountDueBase: string };
-      open.push({ id: json.id, due: BigInt(json.amountDueBase) });
-    }
-  }
+  const open = (
+    await bench.createPayments(OPEN, (i) => ({ currency: "CPXTB", amount: String(1 + (i % 400)) }))
+  ).map((json) => ({ id: json.id, due: BigInt(json.amountDueBase) }));
   console.log(
     `${OPEN} open payments created in ${((performance.now() - created) / 1000).toFixed(1)} s (${database.driver})`,
   );
@@ -85,7 +57,7 @@ try {
         credited++;
       }
     }
-    const stillOpen = await count(
+    const stillOpen = await bench.countRows(
       sql`select count(*) as n from payments where status in ('pending', 'processing', 'partial')`,
     );
     await test.setAutomine(false);
@@ -129,18 +101,13 @@ try {
     });
     if (logs.length !== TRANSFERS) throw new Error(`${logs.length} transfers mined, ${TRANSFERS} sent`);
 
-    statements = 0;
-    counting = true;
-    const started = performance.now();
-    await indexer.runOnce();
-    const ms = performance.now() - started;
-    counting = false;
+    const { ms, statements } = await bench.measure(() => indexer.runOnce());
 
-    const recorded = await count(
+    const recorded = await bench.countRows(
       sql`select count(*) as n from chain_transfers where block_number >= ${firstBlock.toString()}
           and payment_id is not null`,
     );
-    const stored = await count(
+    const stored = await bench.countRows(
       sql`select count(*) as n from chain_transfers where block_number >= ${firstBlock.toString()}`,
     );
     if (recorded !== credited || stored !== TRANSFERS) {

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { SQL } from "drizzle-orm";
 import { type Abi, createTestClient, createWalletClient, erc20Abi, http, publicActions } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
@@ -11,7 +12,7 @@ import { buildApp } from "../server/src/app.ts";
 import { demoAccount } from "../server/src/chain/dev-chain.ts";
 import { startEmbeddedChain } from "../server/src/chain/embedded.ts";
 import { type Config, testConfig } from "../server/src/config.ts";
-import { openDatabase } from "../server/src/db/client.ts";
+import { openDatabase, rowsOf } from "../server/src/db/client.ts";
 
 export type PaymentsBench = Awaited<ReturnType<typeof setUpPaymentsBench>>;
 
@@ -20,8 +21,6 @@ export async function setUpPaymentsBench(
     configure?: (config: Config) => void;
     /** PostgreSQL to use instead of DATABASE_URL (none: in-memory PGlite). */
     databaseUrl?: string;
-    /** Sees every statement the app sends (see `openDatabase`). */
-    onStatement?: (sql: string) => void;
   } = {},
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), "cpxtb-bench-payments-"));
@@ -35,7 +34,11 @@ export async function setUpPaymentsBench(
   const confirmations = Number(process.env.CONFIRMATIONS ?? 1);
   const embedded = await startEmbeddedChain({ ...config.chain, confirmations }, dataDir);
   const url = options.databaseUrl ?? process.env.DATABASE_URL;
-  const { onStatement } = options;
+  // Counts the statements the app sends while `measure` runs (the batches' constant-statement claims).
+  let statements: number | null = null;
+  const onStatement = () => {
+    if (statements !== null) statements++;
+  };
   const database = url
     ? await openDatabase({ driver: "pg", url, poolSize: 20, onStatement })
     : await openDatabase({ driver: "pglite", dataDir: null, onStatement });
@@ -107,6 +110,40 @@ export async function setUpPaymentsBench(
     return {
       app,
       config,
+      /** Runs `work` and tells how long it took and how many statements the app sent meanwhile. */
+      measure: async (work: () => Promise<unknown>) => {
+        statements = 0;
+        const started = performance.now();
+        try {
+          await work();
+          return { ms: performance.now() - started, statements };
+        } finally {
+          statements = null;
+        }
+      },
+      /** The `n` column of a one-row count query. */
+      countRows: async (query: SQL) => Number(rowsOf<{ n: string }>(await database.db.execute(query))[0]!.n),
+      /** Creates `count` payments through the API, 25 at a time; `payload(i)` is the i-th one's body. */
+      createPayments: async (count: number, payload: (i: number) => Record<string, unknown>) => {
+        const created: { id: string; amountDueBase: string }[] = [];
+        for (let i = 0; i < count; i += 25) {
+          const batch = await Promise.all(
+            Array.from({ length: Math.min(25, count - i) }, (_, k) =>
+              app.inject({
+                method: "POST",
+                url: "/api/merchant/payments",
+                headers: { cookie },
+                payload: payload(i + k),
+              }),
+            ),
+          );
+          for (const res of batch) {
+            if (res.statusCode !== 201) throw new Error(res.body);
+            created.push(res.json());
+          }
+        }
+        return created;
+      },
       database,
       test,
       cookie,

@@ -8,7 +8,7 @@ import { connectChain } from "../src/chain/service.ts";
 import { testConfig } from "../src/config.ts";
 import { type Database, rowsOf } from "../src/db/client.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
-import { createTestDatabase } from "./helpers.ts";
+import { createTestDatabase, statementCounter } from "./helpers.ts";
 import {
   api,
   chainTools,
@@ -27,18 +27,13 @@ let tools: ReturnType<typeof chainTools>;
 let merchant: TestMerchant;
 let nowMs = Date.now();
 const clock = { now: () => new Date(nowMs) };
-let counting = false;
-let statements = 0;
+const counter = statementCounter();
 
 beforeAll(async () => {
   chain = await startTestChain();
   tools = chainTools(chain);
   const connected = await connectChain(chainConfigFor(chain.url, chain.deployment, { confirmations: 1 }));
-  database = await createTestDatabase({
-    onStatement: () => {
-      if (counting) statements++;
-    },
-  });
+  database = await createTestDatabase({ onStatement: counter.onStatement });
   app = await buildApp(testConfig({ clientDist: "/nonexistent", ...paymentTestConfig() }), {
     chain: connected,
     payments: { now: clock.now },
@@ -96,14 +91,8 @@ async function eventsOf(ids: string[]): Promise<Map<string, string[]>> {
 
 /** Statements the app sent during one run of the expiry job, and what the run returned. */
 async function countedExpiry(): Promise<{ statements: number; found: number }> {
-  statements = 0;
-  counting = true;
-  try {
-    const found = await app.payments.expireNow();
-    return { statements, found };
-  } finally {
-    counting = false;
-  }
+  const { result: found, statements } = await counter.count(() => app.payments.expireNow());
+  return { statements, found };
 }
 
 describe("the expiry job", () => {

@@ -6,6 +6,28 @@ import { type Config, testConfig } from "../src/config.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
 
 /**
+ * Counts the statements a database sends while `count` runs (the batches' constant-statement tests): give its
+ * `onStatement` to `createTestDatabase`.
+ */
+export function statementCounter() {
+  let statements: number | null = null;
+  return {
+    onStatement: () => {
+      if (statements !== null) statements++;
+    },
+    async count<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
+      statements = 0;
+      try {
+        const result = await work();
+        return { result, statements };
+      } finally {
+        statements = null;
+      }
+    },
+  };
+}
+
+/**
  * A fresh, migrated database for one test file: in-memory PGlite by default; with DATABASE_URL set, a new
  * PostgreSQL database created beside the given one and dropped afterwards.
  */

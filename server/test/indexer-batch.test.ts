@@ -10,7 +10,7 @@ import { connectChain } from "../src/chain/service.ts";
 import { testConfig } from "../src/config.ts";
 import { type Database, rowsOf } from "../src/db/client.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
-import { createTestDatabase } from "./helpers.ts";
+import { createTestDatabase, statementCounter } from "./helpers.ts";
 import {
   api,
   chainTools,
@@ -30,8 +30,7 @@ let tools: ReturnType<typeof chainTools>;
 let merchant: TestMerchant;
 const clock = createClock();
 const CONFIRMATIONS = 2;
-let counting = false;
-let statements = 0;
+const counter = statementCounter();
 
 beforeAll(async () => {
   chain = await startTestChain();
@@ -39,11 +38,7 @@ beforeAll(async () => {
   const connected = await connectChain(
     chainConfigFor(chain.url, chain.deployment, { confirmations: CONFIRMATIONS }),
   );
-  database = await createTestDatabase({
-    onStatement: () => {
-      if (counting) statements++;
-    },
-  });
+  database = await createTestDatabase({ onStatement: counter.onStatement });
   app = await buildApp(testConfig({ clientDist: "/nonexistent", ...paymentTestConfig() }), {
     chain: connected,
     payments: { now: clock.now },
@@ -109,14 +104,7 @@ async function count(table: "payment_events" | "payment_timeline" | "chain_trans
 
 /** Statements the app sent during one indexer catch-up. */
 async function countedSync(): Promise<number> {
-  statements = 0;
-  counting = true;
-  try {
-    await sync();
-  } finally {
-    counting = false;
-  }
-  return statements;
+  return (await counter.count(sync)).statements;
 }
 
 const statusOf = async (id: string) => (await getPayment(app, merchant.cookie, id)).status;
