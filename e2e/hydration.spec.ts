@@ -50,6 +50,7 @@ for (const path of ["/", "/blog", "/blog/security-checklist-for-merchants"]) {
           .map((entry) => entry.startTime),
       ),
     }));
+    expect(Number.isFinite(order.code)).toBe(true); // the code was asked for (the page hydrated)
     expect(order.paint).toBeLessThanOrEqual(order.code);
   });
 }
