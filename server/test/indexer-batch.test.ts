@@ -232,6 +232,69 @@ describe("two transfers to one payment in one block", () => {
   });
 });
 
+describe("a credit while the indexer moves on", () => {
+  /** Runs `meanwhile` once, when the next database transaction starts (after the caller read the head). */
+  function beforeNextTransaction(meanwhile: () => Promise<void>) {
+    const db = app.database.db;
+    db.transaction = (async (...args: Parameters<typeof db.transaction>) => {
+      delete (db as Partial<typeof db>).transaction;
+      await meanwhile();
+      return db.transaction(...args);
+    }) as typeof db.transaction;
+    return () => delete (db as Partial<typeof db>).transaction;
+  }
+
+  /** A transfer of more than the payment asks (no amount match: the merchant's inbox), one block deep. */
+  async function unmatchedTransfer() {
+    const payment = await createPayment(app, merchant.cookie);
+    const payer = await tools.payer();
+    await sync();
+    const { hash } = await tools.pay(payer, merchant.wallet.address, BigInt(payment.amountDueBase) + 7n);
+    return { payment, hash };
+  }
+
+  it("an inbox transfer the merchant assigns as the indexer confirms it -> completed, not left processing", async () => {
+    const { payment, hash } = await unmatchedTransfer();
+    await sync();
+    const inbox = (await api(app, merchant.cookie).get("/api/merchant/inbox")).json().items as {
+      id: string;
+      txHash: string;
+    }[];
+    const transfer = inbox.find((t) => t.txHash === hash)!;
+    // The assignment has read the indexed head; before its transaction the indexer confirms the transfer's block
+    // (it evaluates nothing: the transfer is nobody's yet).
+    const restore = beforeNextTransaction(async () => {
+      await tools.mine(CONFIRMATIONS - 1);
+      await sync();
+    });
+    try {
+      const assigned = await api(app, merchant.cookie).post(`/api/merchant/inbox/${transfer.id}/assign`, {
+        paymentId: payment.id,
+      });
+      expect(assigned.statusCode, assigned.body).toBe(200);
+    } finally {
+      restore();
+    }
+    expect((await getPayment(app, merchant.cookie, payment.id)).status).toBe("completed");
+  });
+
+  it("a hash the pay page posts as the indexer confirms its block -> completed, not left processing", async () => {
+    const { payment, hash } = await unmatchedTransfer();
+    // The submission has read the receipt and the node's head; before its transaction a block is mined and the
+    // indexer stores the transfer (inbox) and passes the block that confirms it.
+    const restore = beforeNextTransaction(async () => {
+      await tools.mine(CONFIRMATIONS - 1);
+      await sync();
+    });
+    try {
+      expect((await submit(payment, hash)).statusCode).toBe(200);
+    } finally {
+      restore();
+    }
+    expect((await getPayment(app, merchant.cookie, payment.id)).status).toBe("completed");
+  });
+});
+
 describe("statements per batch", () => {
   /** A block of `n` exact payments and one unknown amount, processed from a quiet start; its statement count. */
   async function batchOf(n: number): Promise<number> {

@@ -473,7 +473,9 @@ export async function submitTransaction(deps: PaymentsDeps, payment: repo.Paymen
     if (!(await repo.claimTransfer(tx, chosen.id, payment.id, "tx_hash", payment.merchantId)))
       return "taken" as const;
     await evaluatePayment(tx, payment.id, {
-      head,
+      // The node's head when the receipt was read, or the indexer's once the payment is locked if it has moved
+      // past it meanwhile (it may have confirmed the payment's other credits: never count against an older head).
+      head: async () => maxOf(head, await repo.findIndexedHead(tx, chain.chainId, chain.token.address)),
       confirmations: chain.confirmations,
       completionPrice: completionPriceOf(chain),
       now: deps.now(),
@@ -505,6 +507,8 @@ function toNewTransfer(chain: Chain, log: TransferLog, blockTime: Date): repo.Ne
   };
 }
 
+const maxOf = (a: bigint, b: bigint | null) => (b !== null && b > a ? b : a);
+
 /** Assigns an inbox transfer of the merchant to one of its payments (scoped by owner in both queries). */
 export async function assignTransfer(
   deps: PaymentsDeps,
@@ -523,13 +527,15 @@ export async function assignTransfer(
     throw new AppError("UNPROCESSABLE", "This transfer went to another address than the payment's.");
   }
   const tip = await repo.findIndexedTip(deps.db, chain.chainId, chain.token.address);
-  const head = tip?.blockNumber ?? transfer.blockNumber;
   await deps.db.transaction(async (tx) => {
     if (!(await repo.claimTransfer(tx, transfer.id, payment.id, "merchant", payment.merchantId))) {
       throw new AppError("CONFLICT", "This transfer is already credited to a payment.");
     }
     await evaluatePayment(tx, payment.id, {
-      head,
+      // Read once the payment is locked: the indexer may have confirmed the transfer meanwhile, and nothing would
+      // evaluate the payment again for a block it has passed (decision 024).
+      head: async () =>
+        maxOf(transfer.blockNumber, await repo.findIndexedHead(tx, chain.chainId, chain.token.address)),
       confirmations: chain.confirmations,
       completionPrice: completionPriceOf(chain),
       now: deps.now(),
