@@ -136,3 +136,46 @@ test("an unknown payment's page is a 404 with its explanation, before any script
   await hydrated(page);
   await expect(page.getByRole("heading", { name: "Payment not found" })).toBeVisible();
 });
+
+test("the dashboard arrives with its frame for a signed-in merchant, then hydrates in place and loads the business", async ({
+  page,
+}) => {
+  await createMerchant(page.request, { name: "Ledger & Loaf <Bakery>" });
+
+  // Before any script runs: the page's title and backdrop, the signed-in user's data for hydration, and the
+  // business section still loading (the browser asks for the business itself).
+  const response = await page.request.get("/merchant");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["cache-control"]).toBe("no-store");
+  const html = await response.text();
+  expect(html).toContain('<div id="root" data-server-rendered>');
+  expect(html).toMatch(/<h1[^>]*>Merchant Dashboard<\/h1>/);
+  expect(html).toContain("brand-backdrop");
+  expect(html).toContain('aria-busy="true"');
+  expect(html).not.toContain("Ledger &amp; Loaf");
+
+  await page.addInitScript(() => {
+    document.addEventListener("readystatechange", () => {
+      if (document.readyState !== "interactive") return;
+      (window as unknown as { serverHeading?: Element | null }).serverHeading =
+        document.querySelector("main h1");
+    });
+  });
+  await page.goto("/merchant");
+  await hydrated(page);
+  expect(
+    await page.evaluate(() => {
+      const kept = (window as unknown as { serverHeading?: Element | null }).serverHeading;
+      return kept != null && kept === document.querySelector("main h1");
+    }),
+  ).toBe(true);
+  await expect(page.getByTestId("business-name")).toHaveText("Ledger & Loaf <Bakery>");
+  await expect(page.getByTestId("detection-status")).toContainText("Automatic Payment Detection Active");
+
+  // Signed out, the same address is the client's page, which sends the visitor to sign in.
+  await page.context().clearCookies();
+  const signedOut = await page.request.get("/merchant");
+  expect(await signedOut.text()).toContain('<div id="root"></div>');
+  await page.goto("/merchant");
+  await expect(page).toHaveURL(/\/auth/);
+});

@@ -18,8 +18,4 @@ export const liveUsersServerMessage = z.discriminatedUnion("type", [
   connectedMessage,
 ]);
 export type LiveUsersServerMessage = z.infer<typeof liveUsersServerMessage>;
-
-/** The count a live-users message carries, whichever of the accepted shapes it has. */
-export function countOf(message: LiveUsersServerMessage): number {
-  return message.type === "connected" ? message.userCount : message.count;
-}
+// The browser reads these messages with live-user-count.ts (no zod in every page's header).

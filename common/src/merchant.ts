@@ -1,5 +1,14 @@
 import { z } from "zod";
 import { evmAddress } from "./chain.ts";
+import { BUSINESS_TYPES, MEMBER_ROLES, PAGE_THEMES } from "./merchant-values.ts";
+
+export {
+  BUSINESS_TYPES,
+  MEMBER_ROLES,
+  type MemberRole,
+  PAGE_THEMES,
+  type PageTheme,
+} from "./merchant-values.ts";
 
 /** A logo: an https URL, or a small inline image (data:image/png|jpeg|webp|gif;base64, at most ~64 KB). */
 export const MAX_LOGO_DATA_URL_CHARS = 90_000;
@@ -20,20 +29,8 @@ const httpsUrl = z
   .max(2048)
   .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), "must be an http(s):// URL");
 
-export const BUSINESS_TYPES = [
-  "retail",
-  "ecommerce",
-  "services",
-  "food",
-  "digital",
-  "nonprofit",
-  "other",
-] as const;
-
 /** The pay page's look: its accent colour (6-digit hex) and theme ("auto" follows the payer's own theme). */
-export const PAGE_THEMES = ["auto", "light", "dark"] as const;
 export const pageTheme = z.enum(PAGE_THEMES);
-export type PageTheme = z.infer<typeof pageTheme>;
 export const brandColor = z
   .string()
   .trim()
@@ -88,9 +85,7 @@ export const updateMerchantRequest = z
 export type UpdateMerchantRequest = z.infer<typeof updateMerchantRequest>;
 
 /** A member's role in a business (decision 021): owner > admin > staff. */
-export const MEMBER_ROLES = ["owner", "admin", "staff"] as const;
 export const memberRole = z.enum(MEMBER_ROLES);
-export type MemberRole = z.infer<typeof memberRole>;
 
 export const merchantResponse = z.object({
   id: z.string(),

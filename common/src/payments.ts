@@ -1,22 +1,17 @@
 import { z } from "zod";
 import { pageTheme } from "./merchant.ts";
+import { EXPIRY_MINUTES, PAYMENT_STATUSES } from "./payment-values.ts";
 import { paymentRefundsDetail, publicRefundResponse, refundStatus } from "./refunds.ts";
 
-export const PAYMENT_STATUSES = [
-  "pending",
-  "processing",
-  "partial",
-  "completed",
-  "expired",
-  "paid_late",
-  "invalid",
-] as const;
+export {
+  EXPIRY_MINUTES,
+  MONITORING_WINDOW_HOURS,
+  PAYMENT_STATUSES,
+  type PaymentStatus,
+  qrQueryKey,
+  SERVER_NOW_KEY,
+} from "./payment-values.ts";
 export const paymentStatus = z.enum(PAYMENT_STATUSES);
-export type PaymentStatus = z.infer<typeof paymentStatus>;
-
-/** Hours after expiry during which a payment is still watched (and its amount kept reserved). */
-export const MONITORING_WINDOW_HOURS = 24;
-export const EXPIRY_MINUTES = { default: 15, min: 1, max: 7 * 24 * 60 } as const;
 
 const usdAmount = z
   .string()
@@ -226,9 +221,3 @@ export const subscribeMerchantMessage = z.object({ type: z.literal("subscribeMer
 export type PaymentUpdateMessage =
   | { type: "paymentUpdate"; eventId: string; event: string; payment: PublicPayment }
   | { type: "merchantPaymentUpdate"; eventId: string; event: string; payment: Payment };
-
-/** The query key of a QR code's SVG path (common/qr.ts), seeded by the server-rendered pay page (decision 017). */
-export const qrQueryKey = (text: string) => [`qr:${text}`] as const;
-
-/** Key of the server's clock (epoch ms) in a server-rendered page's data: its countdown starts from it. */
-export const SERVER_NOW_KEY = "server-now";

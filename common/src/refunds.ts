@@ -1,18 +1,15 @@
 import { z } from "zod";
+import { REFUND_LINK_STATES, REFUND_STATUSES } from "./refund-values.ts";
 
-/**
- * Refunds are a summary beside a payment's status, never a status (decision 018): what the chain paid stays what
- * the engine computes, and a refund is a separate, verified transfer back.
- */
-export const REFUND_STATUSES = ["none", "partially_refunded", "refunded"] as const;
+export {
+  REFUND_LINK_DAYS,
+  REFUND_LINK_STATES,
+  REFUND_STATUSES,
+  REFUNDABLE_PAYMENT_STATUSES,
+  type RefundStatus,
+} from "./refund-values.ts";
+/** Refunds are a summary beside a payment's status, never a status (decision 018). */
 export const refundStatus = z.enum(REFUND_STATUSES);
-export type RefundStatus = z.infer<typeof refundStatus>;
-
-/** The payment statuses whose received tokens a merchant may send back (expired: after a partial payment). */
-export const REFUNDABLE_PAYMENT_STATUSES = ["completed", "paid_late", "partial", "expired"] as const;
-
-/** How long a refund link stays open for the payer. */
-export const REFUND_LINK_DAYS = 14;
 
 const txHash = z
   .string()
@@ -60,7 +57,6 @@ export const publicRefundResponse = refundResponse.pick({
   createdAt: true,
 });
 
-export const REFUND_LINK_STATES = ["waiting", "submitted", "expired"] as const;
 export const refundLinkResponse = z.object({
   id: z.string(),
   state: z.enum(REFUND_LINK_STATES),

@@ -1,7 +1,7 @@
 import { isClientRoute } from "@common/client-routes.ts";
 import type { PublicPayment } from "@common/payments.ts";
 import fastifyCookie from "@fastify/cookie";
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Chain, connectChain } from "./chain/service.ts";
 import type { Config } from "./config.ts";
@@ -23,6 +23,7 @@ import { authenticateApiKey } from "./modules/api-keys/service.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
 import { createLoginThrottle, type LoginThrottle } from "./modules/auth/login-throttle.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
+import { toUserResponse } from "./modules/auth/service.ts";
 import { resolveAuth, SESSION_COOKIE } from "./modules/auth/session.ts";
 import { SessionCache } from "./modules/auth/session-cache.ts";
 import { buyPlugin } from "./modules/buy/plugin.ts";
@@ -62,6 +63,7 @@ import { twoFactorRoutes } from "./modules/two-factor/routes.ts";
 import { createSecretBox } from "./modules/two-factor/secret-box.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
 import { createManagedWallets } from "./modules/wallet/service.ts";
+import { isDashboardPath, renderDashboardPage } from "./modules/web/dashboard-page.ts";
 import { checkoutReference, renderPayPage } from "./modules/web/pay-page.ts";
 import {
   loadClientBuild,
@@ -346,18 +348,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     ["src/app/side-menu-panel.tsx", "src/app/data-layer.tsx"],
     "side-menu",
   );
-  // The dashboard is rendered by the client: its code and its backdrop are asked for beside the entry, not after
-  // the entry has run and routed (decision 023).
-  const dashboardHead = [
-    '<link rel="preload" as="image" href="/images/backdrop.svg" fetchpriority="high" />',
-    modulePreloadLinks(config.clientDist, [
-      "src/app/routes/merchant.tsx",
-      "src/app/data-layer.tsx",
-      "src/lib/query-provider.tsx",
-      "src/features/live-users/live-users-widget.tsx",
-      "src/components/ui/toaster.tsx",
-    ]),
-  ].join("\n    ");
+  // The dashboard's code and its backdrop are asked for beside the entry, not after the entry has run and routed
+  // (decision 023). Signed in, the server renders its frame; signed out, the client routes to /auth (decision 025).
+  const dashboardPreload =
+    '<link rel="preload" as="image" href="/images/backdrop.svg" fetchpriority="high" />';
+  const dashboardCode = modulePreloadLinks(config.clientDist, [
+    "src/app/routes/merchant.tsx",
+    "src/app/data-layer.tsx",
+    "src/lib/query-provider.tsx",
+    "src/features/live-users/live-users-widget.tsx",
+    "src/components/ui/toaster.tsx",
+  ]);
+  const dashboardHead = `${dashboardPreload}\n    ${dashboardCode}`;
   const render = clientBuild ? loadPageRenderer(config.clientDist) : null;
   const pageHtml = clientBuild
     ? createPageHtmlResolver(clientBuild, content, config.publicUrl, {
@@ -378,6 +380,39 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
             chainConfig: (r) => (chain ? chainConfigView(chain, requestOrigin(config, r)) : null),
             origin: config.publicUrl.replace(/\/+$/, ""),
           })
+      : null;
+
+  /** The dashboard's HTML with its frame for a signed-in request, or null: the client's page then (decision 025). */
+  const dashboardPage =
+    clientBuild && render
+      ? async (request: FastifyRequest, reply: FastifyReply, path: string): Promise<string | null> => {
+          if (!request.cookies[SESSION_COOKIE]) return null;
+          try {
+            const auth = await resolveAuth(database.db, request, reply);
+            if (!auth) return null;
+            const allowed = await allowRenderedPage(
+              request,
+              "general",
+              { config, state: sharedState },
+              auth.user.id,
+            );
+            if (!allowed) return null;
+            return await renderDashboardPage(toUserResponse(auth.user), path, {
+              index: clientBuild,
+              render,
+              origin: config.publicUrl.replace(/\/+$/, ""),
+              preload: dashboardPreload,
+              code: dashboardCode,
+            });
+          } catch (error) {
+            // The database away, a render fault: the client's page (its own calls say what is wrong).
+            request.log.error(
+              { err: error, path },
+              "dashboard: server rendering failed; serving the app without it",
+            );
+            return null;
+          }
+        }
       : null;
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -413,6 +448,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
           return sendIndexHtml(request, reply, clientBuild, 200);
         }
       }
+      const dashboard =
+        dashboardPage && isDashboardPath(path) ? await dashboardPage(request, reply, path) : null;
+      if (dashboard !== null) return sendRenderedHtml(request, reply, dashboard, 200);
       if (!pageHtml) return sendIndexHtml(request, reply, clientBuild, isClientRoute(path) ? 200 : 404);
       const page = await pageHtml(request, path);
       return sendIndexHtml(request, reply, page.html, page.status);

@@ -66,7 +66,7 @@ mkdirSync(join(root, "ssr"));
 writeFileSync(
   join(root, "ssr", "entry-server.js"),
   `export async function renderPage(path, data) {
-    if (path !== "/blog" && !path.startsWith("/blog/")) return null;
+    if (path !== "/blog" && !path.startsWith("/blog/") && path !== "/merchant") return null;
     return "<main data-rendered-path=\\"" + path + "\\">" + Object.keys(data).join(",") + "</main>";
   }`,
 );
@@ -299,6 +299,44 @@ describe("served HTML", () => {
     expect(head.match(/react-Cd2\.js/g)).toHaveLength(1); // the entry's own import: index.html's link only
     expect(head).toContain('<script type="module" crossorigin src="/assets/index-Ab1.js"></script>');
     expect((await page("/payments")).body).not.toContain("merchant-Ef3.js");
+  });
+
+  it("renders the dashboard's frame for a signed-in user only, with the user's public view and no cache", async () => {
+    const register = await app.inject({
+      method: "POST",
+      url: "/api/register",
+      payload: { username: "frame_owner", password: "correct horse battery staple" },
+    });
+    expect(register.statusCode).toBe(201);
+    const cookie = String(register.headers["set-cookie"]).split(";")[0]!;
+    const signedIn = await app.inject({ url: "/merchant", headers: { cookie } });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.headers["cache-control"]).toBe("no-store");
+    const html = signedIn.body;
+    expect(html).toContain(
+      '<div id="root" data-server-rendered><main data-rendered-path="/merchant">/api/user</main>',
+    );
+    const data = JSON.parse(
+      /<script type="application\/json" id="server-data">(.*?)<\/script>/.exec(html)![1]!,
+    );
+    expect(Object.keys(data["/api/user"]).sort()).toEqual(
+      ["createdAt", "email", "hasPassword", "id", "pendingEmail", "preferences", "username"].sort(),
+    );
+    expect(data["/api/user"].username).toBe("frame_owner");
+    // The backdrop it paints with stays in the head; its code waits for the first paint with the entry's.
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toContain(
+      '<link rel="preload" as="image" href="/images/backdrop.svg" fetchpriority="high" />',
+    );
+    expect(head).not.toContain("modulepreload");
+    expect(/<template id="after-paint">([\s\S]*?)<\/template>/.exec(html)?.[1]).toContain("merchant-Ef3.js");
+    // A session cookie that is no session, and none at all: the client's page (it sends the visitor to /auth).
+    for (const headers of [{ cookie: "cpxtb_session=not-a-session" }, {}]) {
+      const plain = await app.inject({ url: "/merchant", headers });
+      expect(plain.statusCode).toBe(200);
+      expect(plain.body).toContain('<div id="root"></div>');
+      expect(plain.body).not.toContain("frame_owner");
+    }
   });
 
   it("asks for the app's code after a server-rendered page has painted, and at once on the others", async () => {

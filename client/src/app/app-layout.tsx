@@ -5,15 +5,18 @@ import { Spinner } from "@/components/ui/spinner";
 import { ChallengeHost } from "@/features/challenge/challenge-host";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { WalletControl } from "@/features/wallet/wallet-control";
+import { lazyComponent } from "@/lib/lazy-component";
 import { ErrorBoundary } from "./error-boundary";
 import { AppRouter } from "./router";
 import { SideMenu } from "./side-menu";
 import { TestHooks } from "./test-hooks";
 
-// Its message schemas need zod; the widget appears only once the socket is open, so it can come a moment later.
-const LiveUsersWidget = React.lazy(() =>
+// The widget appears only once the socket is open, so it can come a moment later; its import starts with the app
+// (lazyComponent: rendered after hydration without suspending, once loaded).
+const LiveUsersWidget = lazyComponent(() =>
   import("@/features/live-users/live-users-widget").then((m) => ({ default: m.LiveUsersWidget })),
 );
+LiveUsersWidget.preload().catch(() => {});
 
 function PageFallback() {
   return (

@@ -1,51 +1,27 @@
-import * as React from "react";
+import type * as React from "react";
+import { type LazyComponent, lazyComponent } from "@/lib/lazy-component";
 
-type PageModule = { default: React.ComponentType };
-export type PreloadablePage = React.ComponentType & { preload: () => Promise<PageModule> };
+export type PreloadablePage = LazyComponent;
 
 const loadDataLayer = () => import("./data-layer");
 
-type TrackedPromise<T> = Promise<T> & { status?: "fulfilled"; value?: T };
-
 /**
- * A lazy page plus a `preload()` that starts the same import early. Once the import has resolved the page renders
- * synchronously (React's `use` reads a settled promise at once), so a page preloaded before the first render
- * commits without its Suspense fallback: main.tsx relies on this to hydrate the server-rendered HTML of a content
- * page in one step (decision 009). A page gets the server-data layer (TanStack Query, auth; decision 006), fetched
- * in parallel with its own chunk, unless it is a `shell` page that needs neither.
+ * A lazy page that can be preloaded (`lazyComponent`): a page preloaded before the first render commits without
+ * its Suspense fallback, and main.tsx relies on this to hydrate the server-rendered HTML of a page in one step
+ * (decision 009). A page gets the server-data layer (TanStack Query, auth; decision 006), fetched in parallel with
+ * its own chunk, unless it is a `shell` page that needs neither.
  */
 function lazyPage(
-  load: () => Promise<PageModule>,
+  load: () => Promise<{ default: React.ComponentType }>,
   layer: "data" | "protected" | "shell" = "data",
 ): PreloadablePage {
-  const loadWithLayer =
-    layer === "shell"
-      ? load
-      : () =>
-          Promise.all([load(), loadDataLayer()]).then(([page, data]) => ({
-            default:
-              layer === "protected"
-                ? data.withRequiredUser(page.default)
-                : data.withDataProviders(page.default),
-          }));
-  let pending: TrackedPromise<PageModule> | undefined;
-  const preload = (): TrackedPromise<PageModule> => {
-    if (pending) return pending;
-    // A failure stays cached, as with React.lazy: the page's error boundary shows it instead of retrying forever.
-    const promise: TrackedPromise<PageModule> = loadWithLayer().then((module) => {
-      promise.status = "fulfilled";
-      promise.value = module;
-      return module;
-    });
-    pending = promise;
-    return promise;
-  };
-  // biome-ignore lint/correctness/noComponentHookFactories: called once per page at module level, like React.lazy
-  function LazyPage(props: object) {
-    const Page = React.use<PageModule>(preload() as Promise<PageModule>).default;
-    return React.createElement(Page, props);
-  }
-  return Object.assign(LazyPage, { preload });
+  if (layer === "shell") return lazyComponent(load);
+  return lazyComponent(() =>
+    Promise.all([load(), loadDataLayer()]).then(([page, data]) => ({
+      default:
+        layer === "protected" ? data.withRequiredUser(page.default) : data.withDataProviders(page.default),
+    })),
+  );
 }
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
@@ -91,5 +67,7 @@ export function prerenderedPageFor(path: string): PreloadablePage | null {
   // The payer's checkout, opened from a QR code on a phone (decision 017); the server renders it only with a ref.
   if (/^\/pay\/[^/]+\/?$/.test(path)) return PayPage;
   if (/^\/easy-payment\/?$/.test(path)) return EasyPaymentPage;
+  // The dashboard's frame, for a signed-in request (decision 025).
+  if (/^\/merchant\/?$/.test(path)) return MerchantDashboardPage;
   return null;
 }

@@ -1,4 +1,4 @@
-import { countOf, liveUsersServerMessage } from "@common/live-users.ts";
+import { liveUserCountOf } from "@common/live-user-count.ts";
 import * as React from "react";
 import { liveSocket } from "@/lib/live-socket";
 
@@ -12,8 +12,8 @@ export function useLiveUserCount(): number | null {
   React.useEffect(() => {
     const release = liveSocket.retain();
     const accept = (message: unknown) => {
-      const parsed = liveUsersServerMessage.safeParse(message);
-      if (parsed.success) setCount(countOf(parsed.data));
+      const count = liveUserCountOf(message);
+      if (count !== null) setCount(count);
       else console.warn("Live users: unexpected message", message);
     };
     const offs = [

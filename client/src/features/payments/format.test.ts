@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatCountdown, formatTokenAmount, formatUsd, plainTokenAmount, shortAddress } from "./format";
+import {
+  formatCountdown,
+  formatDate,
+  formatDateTime,
+  formatRelative,
+  formatTokenAmount,
+  formatUsd,
+  plainTokenAmount,
+  shortAddress,
+} from "./format";
 
 describe("payment formatting", () => {
   it("groups thousands and keeps the exact decimals, never scientific notation", () => {
@@ -20,5 +29,15 @@ describe("payment formatting", () => {
     expect(formatCountdown(14 * 60_000 + 3_000)).toBe("14:03");
     expect(formatCountdown(3_600_000 + 61_000)).toBe("1:01:01");
     expect(formatCountdown(-5)).toBe("0:00");
+  });
+  it("formats dates in local time without Intl, and recent times relatively", () => {
+    const local = new Date(2026, 10, 4, 9, 5).toISOString(); // 4 Nov 2026, 09:05 on this machine's clock
+    expect(formatDate(local)).toBe("4 Nov 2026");
+    expect(formatDateTime(local)).toBe("4 Nov 2026, 09:05");
+    const now = new Date(2026, 10, 6, 12, 0).getTime();
+    expect(formatRelative(new Date(now - 10_000).toISOString(), now)).toBe("just now");
+    expect(formatRelative(new Date(now - 5 * 60_000).toISOString(), now)).toBe("5 min ago");
+    expect(formatRelative(new Date(now - 3 * 3_600_000).toISOString(), now)).toBe("3 h ago");
+    expect(formatRelative(local, now)).toBe("4 Nov 2026");
   });
 });

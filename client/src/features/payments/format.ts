@@ -38,6 +38,24 @@ export function formatCountdown(ms: number): string {
   return `${h ? `${h}:` : ""}${mm}:${String(s).padStart(2, "0")}`;
 }
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * "24 Nov 2026" in local time. Not `Intl`: a browser's first date formatting loads ICU's locale data, some 90 ms
+ * of a phone's main thread, and lists format dates in their first render (the dashboard's payments).
+ */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return `${date.getDate()} ${MONTHS[date.getMonth()]} ${date.getFullYear()}`;
+}
+
+/** "24 Nov 2026, 09:05" in local time (24-hour clock); see `formatDate`. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  const time = [date.getHours(), date.getMinutes()].map((n) => String(n).padStart(2, "0")).join(":");
+  return `${formatDate(iso)}, ${time}`;
+}
+
 export function formatRelative(iso: string, now = Date.now()): string {
   const seconds = Math.round((now - new Date(iso).getTime()) / 1000);
   if (seconds < 45) return "just now";
@@ -45,5 +63,5 @@ export function formatRelative(iso: string, now = Date.now()): string {
   if (minutes < 60) return `${minutes} min ago`;
   const hours = Math.round(minutes / 60);
   if (hours < 24) return `${hours} h ago`;
-  return new Date(iso).toLocaleDateString();
+  return formatDate(iso);
 }

@@ -1,4 +1,4 @@
-import { SERVER_NOW_KEY } from "@common/payments";
+import { SERVER_NOW_KEY } from "@common/payment-values";
 import * as React from "react";
 import { useHydrated } from "@/hooks/use-hydrated";
 import { queryClient } from "@/lib/query-client";

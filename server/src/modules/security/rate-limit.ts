@@ -54,18 +54,23 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
 }
 
 /**
- * Counts a server-rendered page that reads the database (the pay page) against the client's `group` window, as
- * the /api read it stands for would be. False once the window is full: the caller then serves the plain app,
- * whose own /api call meets the limit and its challenge. Shared state unreachable: allowed, like the limiter.
+ * Counts a server-rendered page that reads the database (the pay page, the dashboard) against the client's `group`
+ * window, as the /api read it stands for would be: per address, or per account for a signed-in page
+ * (`accountId`, the general group's account limit). False once the window is full: the caller then serves the
+ * plain app, whose own /api call meets the limit and its challenge. Shared state unreachable: allowed, like the
+ * limiter.
  */
 export async function allowRenderedPage(
   request: FastifyRequest,
   group: RateLimitGroup,
   { config, state }: Pick<RateLimitOptions, "config" | "state">,
+  accountId?: string,
 ): Promise<boolean> {
   try {
-    const { limit, windowMs } = config.rateLimits[group];
-    return (await state.hitWindow(windowKey(group, ipClientKey(request)), limit, windowMs)).allowed;
+    const { limit, windowMs } =
+      accountId && group === "general" ? config.accountRateLimit : config.rateLimits[group];
+    const key = accountId ? `${ACCOUNT_KEY_PREFIX}${accountId}` : ipClientKey(request);
+    return (await state.hitWindow(windowKey(group, key), limit, windowMs)).allowed;
   } catch (error) {
     request.log.error({ err: error }, "rate limit unavailable, page rendered");
     return true;

@@ -65,8 +65,11 @@ export function scriptSafeJson(value: unknown): string {
 /** The page the server rendered (decision 009): the markup inside #root and the query data it was rendered with. */
 export type RenderedBody = { markup: string; data: Record<string, unknown> };
 
-/** What the server adds to a page's HTML beyond its head tags: its rendered body, extra head elements. */
-export type PageExtras = { body?: RenderedBody; head?: string };
+/**
+ * What the server adds to a page's HTML beyond its head tags: its rendered body, extra head elements (for a
+ * rendered page they wait with the app's code), and elements its first paint uses (always in the head).
+ */
+export type PageExtras = { body?: RenderedBody; head?: string; preload?: string };
 
 /**
  * index.html with the page's own title, description and social tags in place of the generic ones and, for a page
@@ -85,13 +88,15 @@ export function pageHtmlText(
   meta: PageMeta,
   url: string,
   origin: string,
-  { body, head }: PageExtras = {},
+  { body, head, preload }: PageExtras = {},
 ): string {
   let html = index.identity
     .toString("utf8")
     .replace(DESCRIPTION, "")
     .replace(TITLE, () => renderHeadTags(meta, url, origin));
-  if (!body) return head ? html.replace("</head>", () => `  ${head}\n  </head>`) : html;
+  const addToHead = (elements: string) => html.replace("</head>", () => `  ${elements}\n  </head>`);
+  if (preload) html = addToHead(preload);
+  if (!body) return head ? addToHead(head) : html;
   const { stylesheet } = index;
   if (stylesheet) html = html.replace(stylesheet.tag, () => `<style>${stylesheet.css}</style>`);
   const code: string[] = [];

@@ -4,7 +4,7 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { errorText } from "@/features/payments/error-text";
-import { formatRelative } from "@/features/payments/format";
+import { formatDateTime, formatRelative } from "@/features/payments/format";
 import { useApiKeys } from "../api/get-api-keys";
 import { useRevokeApiKey } from "../api/revoke-api-key";
 import { SCOPE_TEXT } from "./create-api-key-form";
@@ -12,7 +12,7 @@ import { SCOPE_TEXT } from "./create-api-key-form";
 function Time({ iso, empty }: { iso: string | null; empty: string }) {
   if (!iso) return <span>{empty}</span>;
   return (
-    <time dateTime={iso} title={new Date(iso).toLocaleString()}>
+    <time dateTime={iso} title={formatDateTime(iso)}>
       {formatRelative(iso)}
     </time>
   );

@@ -1,4 +1,4 @@
-import { qrQueryKey } from "@common/payments";
+import { qrQueryKey } from "@common/payment-values";
 import type { QrSvg } from "@common/qr";
 import { useQuery } from "@tanstack/react-query";
 import { cn } from "@/lib/utils";

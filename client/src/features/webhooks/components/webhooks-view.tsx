@@ -26,7 +26,7 @@ import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
 import { describeError } from "@/features/auth/error-message";
 import { CopyButton } from "@/features/payments/components/copy-button";
-import { formatRelative } from "@/features/payments/format";
+import { formatDateTime, formatRelative } from "@/features/payments/format";
 import { toast } from "@/hooks/use-toast";
 import {
   useCreateEndpoint,
@@ -215,7 +215,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
             </Button>
           </div>
           <p className="text-muted-foreground tabular-nums">
-            <span title={new Date(d.createdAt).toLocaleString()}>{formatRelative(d.createdAt)}</span>
+            <span title={formatDateTime(d.createdAt)}>{formatRelative(d.createdAt)}</span>
             {" · "}
             {d.attempts} {d.attempts === 1 ? "attempt" : "attempts"}
             {d.lastStatusCode !== null ? ` · HTTP ${d.lastStatusCode}` : ""}

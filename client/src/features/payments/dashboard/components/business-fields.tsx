@@ -1,4 +1,5 @@
-import { BUSINESS_TYPES, type Merchant, PAGE_THEMES, type PageTheme } from "@common/merchant";
+import type { Merchant } from "@common/merchant";
+import { BUSINESS_TYPES, PAGE_THEMES, type PageTheme } from "@common/merchant-values";
 import { Monitor, Moon, Sun } from "lucide-react";
 import * as React from "react";
 import { Field } from "@/components/ui/field";

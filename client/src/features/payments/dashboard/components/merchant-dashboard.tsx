@@ -10,20 +10,37 @@ import { useDetectionHealthy } from "../api/get-detection-health";
 import { useMerchant } from "../api/get-merchant";
 import { playChime, useSound } from "../sound";
 import { useLiveMerchant } from "../use-live-merchant";
-import { BusinessSetupForm, type SignOwnership } from "./business-setup-form";
+import type { SignOwnership } from "./business-setup-form";
 import { CreatePaymentForm } from "./create-payment-form";
-import { EditBusinessForm } from "./edit-business-form";
+import { LoadingPart } from "./loading-part";
 import { merchantQueryState } from "./merchant-query-state";
 import { PaymentDetailSheet } from "./payment-detail-sheet";
 import { PaymentHistory } from "./payment-history";
 import { PaymentNotification } from "./payment-notification";
 import { UnattributedInbox } from "./unattributed-inbox";
 
+// What the dashboard shows only on demand loads then, with the request schemas (zod) its forms check: the
+// first render of a business's dashboard runs none of it (decision 025).
+const BusinessSetupForm = React.lazy(() =>
+  import("./business-setup-form").then((m) => ({ default: m.BusinessSetupForm })),
+);
+const EditBusinessForm = React.lazy(() =>
+  import("./edit-business-form").then((m) => ({ default: m.EditBusinessForm })),
+);
+
 export function MerchantDashboard({ signOwnership }: { signOwnership: SignOwnership }) {
-  const merchant = useMerchant();
+  // The dashboard is the app's largest tree: rendered from a deferred value, React builds it in the background in
+  // slices of a few milliseconds once the business arrives, instead of in one long task (a phone stays responsive).
+  const merchant = React.useDeferredValue(useMerchant());
   const fallback = merchantQueryState(merchant);
   if (fallback) return fallback;
-  if (!merchant.data) return <BusinessSetupForm signOwnership={signOwnership} />;
+  if (!merchant.data) {
+    return (
+      <React.Suspense fallback={<LoadingPart />}>
+        <BusinessSetupForm signOwnership={signOwnership} />
+      </React.Suspense>
+    );
+  }
   return <Dashboard merchant={merchant.data} signOwnership={signOwnership} />;
 }
 
@@ -121,11 +138,13 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
             </SheetDescription>
           </SheetHeader>
           <div className="px-4 pb-8">
-            <EditBusinessForm
-              merchant={merchant}
-              signOwnership={signOwnership}
-              onDone={() => setEditing(false)}
-            />
+            <React.Suspense fallback={<LoadingPart />}>
+              <EditBusinessForm
+                merchant={merchant}
+                signOwnership={signOwnership}
+                onDone={() => setEditing(false)}
+              />
+            </React.Suspense>
           </div>
         </SheetContent>
       </Sheet>

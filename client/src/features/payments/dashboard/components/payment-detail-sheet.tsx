@@ -1,6 +1,12 @@
 import * as React from "react";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
-import { PaymentDetailView, type PosterMerchant } from "./payment-detail";
+import { LoadingPart } from "./loading-part";
+import type { PosterMerchant } from "./payment-detail";
+
+// Timeline, transactions, refunds, QR and poster: loaded when a payment is opened (decision 025).
+const PaymentDetailView = React.lazy(() =>
+  import("./payment-detail").then((m) => ({ default: m.PaymentDetailView })),
+);
 
 /** The detail of one payment in a sheet from the right (full width on a phone); closed when `id` is null. */
 export function PaymentDetailSheet({
@@ -38,7 +44,11 @@ export function PaymentDetailSheet({
           </SheetDescription>
         </SheetHeader>
         <div className="px-4 pb-8">
-          {id ? <PaymentDetailView key={id} id={id} merchant={merchant} onOpen={onOpen} /> : null}
+          {id ? (
+            <React.Suspense fallback={<LoadingPart />}>
+              <PaymentDetailView key={id} id={id} merchant={merchant} onOpen={onOpen} />
+            </React.Suspense>
+          ) : null}
         </div>
       </SheetContent>
     </Sheet>

@@ -1,11 +1,12 @@
-import { PAYMENT_STATUSES, type Payment, type PaymentStatus } from "@common/payments";
+import { PAYMENT_STATUSES, type PaymentStatus } from "@common/payment-values";
+import type { Payment } from "@common/payments";
 import { ChevronRight, Link2, Search, X } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { errorText } from "../../error-text";
-import { formatRelative, formatTokenAmount, formatUsd } from "../../format";
+import { formatDateTime, formatRelative, formatTokenAmount, formatUsd } from "../../format";
 import { PaymentStatusBadge, STATUS_INFO } from "../../payment-status";
 import { RefundBadge } from "../../refund-status";
 import { type HistoryFilter, usePaymentHistory } from "../api/get-payment-history";
@@ -171,7 +172,7 @@ function PaymentRow({ payment, onOpen }: { payment: Payment; onOpen: (id: string
           <span className="block truncate text-muted-foreground text-sm">
             {title}
             {payment.description && payment.orderId ? ` · ${payment.orderId}` : ""} ·{" "}
-            <time dateTime={payment.createdAt} title={new Date(payment.createdAt).toLocaleString()}>
+            <time dateTime={payment.createdAt} title={formatDateTime(payment.createdAt)}>
               {formatRelative(payment.createdAt)}
             </time>
           </span>

@@ -1,4 +1,4 @@
-import { REFUNDABLE_PAYMENT_STATUSES } from "@common/refunds";
+import { REFUNDABLE_PAYMENT_STATUSES } from "@common/refund-values";
 import { CircleCheck, Link2, TriangleAlert, Undo2 } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";

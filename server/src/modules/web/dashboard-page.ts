@@ -1,0 +1,48 @@
+import { type User, userResponse } from "@common/auth.ts";
+import type { PageMeta } from "@common/page-meta.ts";
+import type { IndexHtml } from "./index-html.ts";
+import { pageHtmlText } from "./page-meta.ts";
+import type { PageRenderer } from "./routes.ts";
+
+const DASHBOARD_PATH = /^\/merchant\/?$/;
+
+/** Whether a page request is for the merchant dashboard, the one signed-in page the server renders. */
+export const isDashboardPath = (path: string) => DASHBOARD_PATH.test(path);
+
+const DASHBOARD_META: PageMeta = {
+  title: "Merchant Dashboard",
+  description:
+    "Create payment requests, share payment links and QR codes, and watch payments arrive as they are confirmed.",
+};
+
+export type DashboardPageSources = {
+  index: IndexHtml;
+  render: PageRenderer;
+  origin: string;
+  /** Elements the first paint uses (the backdrop's preload): they stay in the head. */
+  preload: string;
+  /** The dashboard's own code (modulepreload links): it waits with the entry's until the page has painted. */
+  code: string;
+};
+
+/**
+ * The dashboard of a signed-in user with its frame in the HTML (decision 025): the header, the page's title and
+ * backdrop, and the business section in its loading state, rendered with the user as `GET /api/user` answers it.
+ * The browser hydrates that markup and loads the business itself, as before. The page holds the user's name and
+ * email: it is sent `no-store`, for this request only.
+ */
+export async function renderDashboardPage(
+  user: User,
+  path: string,
+  sources: DashboardPageSources,
+): Promise<string | null> {
+  // The answer of GET /api/user exactly: the schema drops whatever else the caller's value carries.
+  const data = { "/api/user": userResponse.parse(user) };
+  const markup = await sources.render("/merchant", data);
+  if (markup === null) return null;
+  return pageHtmlText(sources.index, DASHBOARD_META, `${sources.origin}${path}`, sources.origin, {
+    body: { markup, data },
+    head: sources.code,
+    preload: sources.preload,
+  });
+}
