@@ -112,6 +112,23 @@ describe("live users on one instance", () => {
     await bystander.close();
   });
 
+  it("keeps nothing of the upgrade's HTTP exchange per connection, and still hears socket errors", async () => {
+    const socket = await open(url);
+    await socket.next((m) => m.type === "connected");
+    const hub = single.realtime as unknown as { connections: Set<{ socket: import("ws").WebSocket }> };
+    const server = [...hub.connections].map((c) => c.socket);
+    expect(server.length).toBeGreaterThan(0);
+    for (const ws of server) {
+      // No ServerResponse left as the TCP socket's message (it holds the request and its headers).
+      expect(
+        (ws as unknown as { _socket: { _httpMessage?: unknown } })._socket._httpMessage ?? null,
+      ).toBeNull();
+      // One 'error' listener: the hub's (the plugin's closed over the Fastify request and reply).
+      expect(ws.listenerCount("error")).toBe(1);
+    }
+    await socket.close();
+  });
+
   it("accepts its own origin and PUBLIC_URL, refuses a foreign origin", async () => {
     const own = await open(url, { headers: { origin: `http://127.0.0.1:${port}` } });
     const viaProxy = await open(url, { headers: { origin: "https://pay.example.com" } });
