@@ -1,4 +1,4 @@
-import type * as React from "react";
+import * as React from "react";
 import { useHydrated } from "@/hooks/use-hydrated";
 
 /**
@@ -7,5 +7,8 @@ import { useHydrated } from "@/hooks/use-hydrated";
  * would re-render its whole subtree in one synchronous task.
  */
 export function ClientOnly({ children }: { children: React.ReactNode }) {
-  return useHydrated() ? children : null;
+  // React re-renders with the browser's value right after hydration, synchronously; the children (the session
+  // starter, the live users widget, each with its providers) mount in the background render that follows instead,
+  // in slices of a few milliseconds (decision 025).
+  return React.useDeferredValue(useHydrated()) ? children : null;
 }
