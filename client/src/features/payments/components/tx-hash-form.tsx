@@ -1,4 +1,3 @@
-import { submitTxRequest } from "@common/payments";
 import { SearchCheck } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
@@ -13,6 +12,12 @@ import { errorText } from "../error-text";
  * payment; the page then shows what the chain says. Its refusals (not mined yet, reverted, another token or
  * address, credited elsewhere) are shown as the server words them.
  */
+/**
+ * The API's own check of a hash. It is zod's, with the contract's schemas, and the payer's page needs nothing else
+ * of them: it is loaded when the form is opened (or sent), not with the page (decision 025).
+ */
+const loadSchema = () => import("@common/payments").then((m) => m.submitTxRequest);
+
 export function TxHashForm({ reference }: { reference: string }) {
   const [error, setError] = React.useState<string>();
   const [note, setNote] = React.useState<string>();
@@ -20,9 +25,18 @@ export function TxHashForm({ reference }: { reference: string }) {
 
   const submit = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (busy) return;
     const form = event.currentTarget;
-    const parsed = submitTxRequest.safeParse({ txHash: new FormData(form).get("txHash") ?? "" });
+    const txHash = new FormData(form).get("txHash") ?? "";
     setNote(undefined);
+    setBusy(true);
+    const schema = await loadSchema().catch((failure: unknown) => {
+      setError(errorText(failure));
+      return null;
+    });
+    setBusy(false);
+    if (!schema) return;
+    const parsed = schema.safeParse({ txHash });
     if (!parsed.success) {
       setError("Enter the transaction hash: 0x followed by 64 letters and digits (0-9, a-f).");
       return;
@@ -44,7 +58,13 @@ export function TxHashForm({ reference }: { reference: string }) {
   };
 
   return (
-    <details className="group rounded-md border border-border text-sm" data-testid="tx-hash-form">
+    <details
+      className="group rounded-md border border-border text-sm"
+      data-testid="tx-hash-form"
+      onToggle={(event) => {
+        if (event.currentTarget.open) void loadSchema().catch(() => {});
+      }}
+    >
       <summary className="cursor-pointer select-none rounded-md px-3 py-2 font-medium hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring">
         Already paid? Paste the transaction hash
       </summary>
