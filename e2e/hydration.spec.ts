@@ -6,20 +6,37 @@ import { createMerchant, createPayment, payFromDevAccount } from "./support/paym
 const hydrated = (page: Page) =>
   page.waitForFunction(() => !document.getElementById("root")?.hasAttribute("data-server-rendered"));
 
+/**
+ * Remembers the nodes the selectors find once the server's HTML is parsed, before any script has run. `kept()`
+ * says, per selector, whether that node is still the one on screen: hydrated in place, not painted twice.
+ */
+async function rememberServerNodes(page: Page, selectors: string[]) {
+  await page.addInitScript((list) => {
+    document.addEventListener("readystatechange", () => {
+      if (document.readyState !== "interactive") return;
+      (window as unknown as { serverNodes?: (Element | null)[] }).serverNodes = list.map((selector) =>
+        document.querySelector(selector),
+      );
+    });
+  }, selectors);
+  return () =>
+    page.evaluate(
+      (list) =>
+        list.map((selector, i) => {
+          const node = (window as unknown as { serverNodes?: (Element | null)[] }).serverNodes?.[i];
+          return node != null && node === document.querySelector(selector);
+        }),
+      selectors,
+    );
+}
+
 // Decision 017: the server-rendered pages are hydrated, not replaced. The fixture's console guard fails the test on
 // any console error or page error, which is where React reports a hydration mismatch.
 for (const path of ["/", "/blog", "/blog/security-checklist-for-merchants"]) {
   test(`${path} is hydrated in place (light theme, signed in)`, async ({ page }) => {
     // Not the default (dark) theme and a session: what the server cannot know must not break hydration.
-    await page.addInitScript(() => {
-      localStorage.setItem("cpxtb-pay-theme", "light");
-      document.addEventListener("readystatechange", () => {
-        if (document.readyState !== "interactive") return;
-        const w = window as unknown as { serverMain?: Element | null; serverHeading?: Element | null };
-        w.serverMain = document.querySelector("main");
-        w.serverHeading = document.querySelector("main h1");
-      });
-    });
+    await page.addInitScript(() => localStorage.setItem("cpxtb-pay-theme", "light"));
+    const kept = await rememberServerNodes(page, ["main", "main h1"]);
     const username = `hyd_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const register = await page.request.post("/api/register", {
       data: { username, password: "correct horse battery staple" },
@@ -29,14 +46,7 @@ for (const path of ["/", "/blog", "/blog/security-checklist-for-merchants"]) {
     await page.goto(path);
     await hydrated(page);
     // The nodes the server sent are the ones on screen: nothing was painted twice.
-    const kept = await page.evaluate(() => {
-      const w = window as unknown as { serverMain?: Element | null; serverHeading?: Element | null };
-      return {
-        main: w.serverMain != null && w.serverMain === document.querySelector("main"),
-        heading: w.serverHeading != null && w.serverHeading === document.querySelector("main h1"),
-      };
-    });
-    expect(kept).toEqual({ main: true, heading: true });
+    expect(await kept()).toEqual([true, true]);
     await expect(page.getByTestId("theme-toggle")).toHaveAttribute("aria-label", "Switch to dark theme");
     await expect(page.locator("html")).toHaveClass(/\blight\b/);
     // The page was painted before its code was asked for (decision 023): the code does not share the network
@@ -99,21 +109,10 @@ test("the pay page arrives with the payment in its HTML, then hydrates in place 
     expect(html).not.toContain("<script>window"); // the data is JSON, not a script
   }
 
-  await page.addInitScript(() => {
-    document.addEventListener("readystatechange", () => {
-      if (document.readyState !== "interactive") return;
-      (window as unknown as { serverQr?: Element | null }).serverQr =
-        document.querySelector('[data-slot="qr-code"] svg');
-    });
-  });
+  const kept = await rememberServerNodes(page, ['[data-slot="qr-code"] svg']);
   await page.goto(`/pay/${payment.reference}`);
   await hydrated(page);
-  expect(
-    await page.evaluate(() => {
-      const kept = (window as unknown as { serverQr?: Element | null }).serverQr;
-      return kept != null && kept === document.querySelector('[data-slot="qr-code"] svg');
-    }),
-  ).toBe(true);
+  expect(await kept()).toEqual([true]);
   await expect(page.getByTestId("countdown")).toHaveText(/Expires in 1?\d:\d\d/);
 
   // Hydrated pages subscribe to /ws: the payment turns Paid without a reload.
@@ -154,21 +153,10 @@ test("the dashboard arrives with its frame for a signed-in merchant, then hydrat
   expect(html).toContain('aria-busy="true"');
   expect(html).not.toContain("Ledger &amp; Loaf");
 
-  await page.addInitScript(() => {
-    document.addEventListener("readystatechange", () => {
-      if (document.readyState !== "interactive") return;
-      (window as unknown as { serverHeading?: Element | null }).serverHeading =
-        document.querySelector("main h1");
-    });
-  });
+  const kept = await rememberServerNodes(page, ["main h1"]);
   await page.goto("/merchant");
   await hydrated(page);
-  expect(
-    await page.evaluate(() => {
-      const kept = (window as unknown as { serverHeading?: Element | null }).serverHeading;
-      return kept != null && kept === document.querySelector("main h1");
-    }),
-  ).toBe(true);
+  expect(await kept()).toEqual([true]);
   await expect(page.getByTestId("business-name")).toHaveText("Ledger & Loaf <Bakery>");
   await expect(page.getByTestId("detection-status")).toContainText("Automatic Payment Detection Active");
 

@@ -397,7 +397,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
               auth.user.id,
             );
             if (!allowed) return null;
-            return await renderDashboardPage(toUserResponse(auth.user), path, {
+            return await renderDashboardPage(toUserResponse(auth.user), {
               index: clientBuild,
               render,
               origin: config.publicUrl.replace(/\/+$/, ""),

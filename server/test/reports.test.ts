@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
+import type { PaymentStatus } from "@common/payment-values.ts";
 import { parse } from "csv-parse/sync";
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../src/app.ts";
 import { connectChain } from "../src/chain/service.ts";
-import { chainTransfers, type PAYMENT_STATUSES, payments } from "../src/db/schema.ts";
+import { chainTransfers, payments } from "../src/db/schema.ts";
 import { createId, createToken } from "../src/lib/ids.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
 import { createTestApp } from "./helpers.ts";
@@ -39,7 +40,7 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-type Status = (typeof PAYMENT_STATUSES)[number];
+type Status = PaymentStatus;
 
 /** A payment row as the engine would have left it (the reports read rows; how they got there is tested elsewhere). */
 async function seed(

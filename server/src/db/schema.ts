@@ -14,6 +14,8 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+// Relative, not @common: drizzle-kit reads this file without the path aliases.
+import { PAYMENT_STATUSES } from "../../../common/src/payment-values.ts";
 
 /** Facts about this installation (when it was created, ...): one row per key. */
 export const appMeta = pgTable("app_meta", {
@@ -164,16 +166,6 @@ export const walletChallenges = pgTable(
   },
   (t) => [index("wallet_challenges_user_id_idx").on(t.userId)],
 );
-
-export const PAYMENT_STATUSES = [
-  "pending",
-  "processing",
-  "partial",
-  "completed",
-  "expired",
-  "paid_late",
-  "invalid",
-] as const;
 
 export const payments = pgTable(
   "payments",

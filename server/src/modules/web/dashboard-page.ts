@@ -31,16 +31,12 @@ export type DashboardPageSources = {
  * The browser hydrates that markup and loads the business itself, as before. The page holds the user's name and
  * email: it is sent `no-store`, for this request only.
  */
-export async function renderDashboardPage(
-  user: User,
-  path: string,
-  sources: DashboardPageSources,
-): Promise<string | null> {
+export async function renderDashboardPage(user: User, sources: DashboardPageSources): Promise<string | null> {
   // The answer of GET /api/user exactly: the schema drops whatever else the caller's value carries.
   const data = { "/api/user": userResponse.parse(user) };
   const markup = await sources.render("/merchant", data);
   if (markup === null) return null;
-  return pageHtmlText(sources.index, DASHBOARD_META, `${sources.origin}${path}`, sources.origin, {
+  return pageHtmlText(sources.index, DASHBOARD_META, `${sources.origin}/merchant`, sources.origin, {
     body: { markup, data },
     head: sources.code,
     preload: sources.preload,
