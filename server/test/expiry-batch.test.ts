@@ -3,50 +3,29 @@
 // bench/expiry.ts, never here.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, buildApp } from "../src/app.ts";
-import { connectChain } from "../src/chain/service.ts";
-import { testConfig } from "../src/config.ts";
-import { type Database, rowsOf } from "../src/db/client.ts";
-import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
-import { createTestDatabase, statementCounter } from "./helpers.ts";
+import { rowsOf } from "../src/db/client.ts";
 import {
   api,
-  chainTools,
-  createMerchant,
+  beforeNextTransaction,
   createPayment,
   getPayment,
   type PaymentJson,
-  paymentTestConfig,
-  type TestMerchant,
+  startBatchWorld,
 } from "./payment-helpers.ts";
 
-let chain: TestChain;
-let app: App;
-let database: Database;
-let tools: ReturnType<typeof chainTools>;
-let merchant: TestMerchant;
 let nowMs = Date.now();
-const clock = { now: () => new Date(nowMs) };
-const counter = statementCounter();
+let world: Awaited<ReturnType<typeof startBatchWorld>>;
+let app: typeof world.app;
+let database: typeof world.database;
+let tools: typeof world.tools;
+let merchant: typeof world.merchant;
+let counter: typeof world.counter;
 
 beforeAll(async () => {
-  chain = await startTestChain();
-  tools = chainTools(chain);
-  const connected = await connectChain(chainConfigFor(chain.url, chain.deployment, { confirmations: 1 }));
-  database = await createTestDatabase({ onStatement: counter.onStatement });
-  app = await buildApp(testConfig({ clientDist: "/nonexistent", ...paymentTestConfig() }), {
-    chain: connected,
-    payments: { now: clock.now },
-    database,
-  });
-  merchant = await createMerchant(app);
-  await app.payments.indexer!.runOnce();
+  world = await startBatchWorld({ confirmations: 1, now: () => new Date(nowMs) });
+  ({ app, database, tools, merchant, counter } = world);
 });
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-  await chain?.stop();
-});
+afterAll(() => world?.close());
 
 const sync = () => app.payments.indexer!.runOnce();
 const statusOf = async (id: string) => (await getPayment(app, merchant.cookie, id)).status;
@@ -158,20 +137,17 @@ describe("the expiry job", () => {
     expect(await statusOf(viaHash.id)).toBe("pending");
 
     // The job has read which payments are due; before its transaction, both are paid and the indexer moves on.
-    const db = app.database.db;
-    db.transaction = (async (...args: Parameters<typeof db.transaction>) => {
-      delete (db as Partial<typeof db>).transaction;
+    const restore = beforeNextTransaction(app, async () => {
       expect(
         (await api(app).post(`/api/payments/public/${viaHash.reference}/tx`, { txHash: hash })).statusCode,
       ).toBe(200);
       await tools.pay(payer, merchant.wallet.address, lateIndexed.amountDueBase);
       await sync();
-      return db.transaction(...args);
-    }) as typeof db.transaction;
+    });
     try {
       expect((await countedExpiry()).found).toBe(payments.length);
     } finally {
-      delete (db as Partial<typeof db>).transaction;
+      restore();
     }
 
     const events = await eventsOf(payments.map((p) => p.id));

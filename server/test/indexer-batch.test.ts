@@ -5,53 +5,32 @@ import { sql } from "drizzle-orm";
 import { encodeFunctionData, erc20Abi, type Hash, type Hex } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, buildApp } from "../src/app.ts";
-import { connectChain } from "../src/chain/service.ts";
-import { testConfig } from "../src/config.ts";
-import { type Database, rowsOf } from "../src/db/client.ts";
-import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
-import { createTestDatabase, statementCounter } from "./helpers.ts";
+import { rowsOf } from "../src/db/client.ts";
 import {
   api,
-  chainTools,
+  beforeNextTransaction,
   createClock,
-  createMerchant,
   createPayment,
   getPayment,
   type PaymentJson,
-  paymentTestConfig,
-  type TestMerchant,
+  startBatchWorld,
 } from "./payment-helpers.ts";
 
-let chain: TestChain;
-let app: App;
-let database: Database;
-let tools: ReturnType<typeof chainTools>;
-let merchant: TestMerchant;
 const clock = createClock();
 const CONFIRMATIONS = 2;
-const counter = statementCounter();
+let world: Awaited<ReturnType<typeof startBatchWorld>>;
+let chain: typeof world.chain;
+let app: typeof world.app;
+let database: typeof world.database;
+let tools: typeof world.tools;
+let merchant: typeof world.merchant;
+let counter: typeof world.counter;
 
 beforeAll(async () => {
-  chain = await startTestChain();
-  tools = chainTools(chain);
-  const connected = await connectChain(
-    chainConfigFor(chain.url, chain.deployment, { confirmations: CONFIRMATIONS }),
-  );
-  database = await createTestDatabase({ onStatement: counter.onStatement });
-  app = await buildApp(testConfig({ clientDist: "/nonexistent", ...paymentTestConfig() }), {
-    chain: connected,
-    payments: { now: clock.now },
-    database,
-  });
-  merchant = await createMerchant(app);
-  await app.payments.indexer!.runOnce();
+  world = await startBatchWorld({ confirmations: CONFIRMATIONS, now: clock.now });
+  ({ chain, app, database, tools, merchant, counter } = world);
 });
-afterAll(async () => {
-  await app?.close();
-  await database?.close();
-  await chain?.stop();
-});
+afterAll(() => world?.close());
 
 const sync = () => app.payments.indexer!.runOnce();
 const submit = (p: { reference: string }, txHash: string) =>
@@ -233,17 +212,6 @@ describe("two transfers to one payment in one block", () => {
 });
 
 describe("a credit while the indexer moves on", () => {
-  /** Runs `meanwhile` once, when the next database transaction starts (after the caller read the head). */
-  function beforeNextTransaction(meanwhile: () => Promise<void>) {
-    const db = app.database.db;
-    db.transaction = (async (...args: Parameters<typeof db.transaction>) => {
-      delete (db as Partial<typeof db>).transaction;
-      await meanwhile();
-      return db.transaction(...args);
-    }) as typeof db.transaction;
-    return () => delete (db as Partial<typeof db>).transaction;
-  }
-
   /** A transfer of more than the payment asks (no amount match: the merchant's inbox), one block deep. */
   async function unmatchedTransfer() {
     const payment = await createPayment(app, merchant.cookie);
@@ -263,7 +231,7 @@ describe("a credit while the indexer moves on", () => {
     const transfer = inbox.find((t) => t.txHash === hash)!;
     // The assignment has read the indexed head; before its transaction the indexer confirms the transfer's block
     // (it evaluates nothing: the transfer is nobody's yet).
-    const restore = beforeNextTransaction(async () => {
+    const restore = beforeNextTransaction(app, async () => {
       await tools.mine(CONFIRMATIONS - 1);
       await sync();
     });
@@ -282,7 +250,7 @@ describe("a credit while the indexer moves on", () => {
     const { payment, hash } = await unmatchedTransfer();
     // The submission has read the receipt and the node's head; before its transaction a block is mined and the
     // indexer stores the transfer (inbox) and passes the block that confirms it.
-    const restore = beforeNextTransaction(async () => {
+    const restore = beforeNextTransaction(app, async () => {
       await tools.mine(CONFIRMATIONS - 1);
       await sync();
     });

@@ -10,9 +10,11 @@ import {
 } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import type { App } from "../src/app.ts";
+import { type App, buildApp } from "../src/app.ts";
+import { connectChain } from "../src/chain/service.ts";
 import { testConfig } from "../src/config.ts";
-import type { TestChain } from "./chain-helpers.ts";
+import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
+import { createTestDatabase, statementCounter } from "./helpers.ts";
 
 export const PASSWORD = "correct horse battery staple 42";
 
@@ -186,4 +188,49 @@ export async function compileSplitter(): Promise<{ abi: unknown[]; bytecode: `0x
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
   const contract = output.contracts["Splitter.sol"].Splitter;
   return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+}
+
+/**
+ * The batch tests' world: a local chain, a database whose statements are counted, the app on both with the given
+ * clock, a merchant, and the indexer caught up. `close()` stops what was started, also after a failed start.
+ */
+export async function startBatchWorld({ confirmations, now }: { confirmations: number; now: () => Date }) {
+  const counter = statementCounter();
+  const chain = await startTestChain();
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  let app: App | undefined;
+  const close = async () => {
+    await app?.close();
+    await database?.close();
+    await chain.stop();
+  };
+  try {
+    const connected = await connectChain(chainConfigFor(chain.url, chain.deployment, { confirmations }));
+    database = await createTestDatabase({ onStatement: counter.onStatement });
+    app = await buildApp(testConfig({ clientDist: "/nonexistent", ...paymentTestConfig() }), {
+      chain: connected,
+      payments: { now },
+      database,
+    });
+    const merchant = await createMerchant(app);
+    await app.payments.indexer!.runOnce();
+    return { chain, tools: chainTools(chain), database, app, merchant, counter, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Runs `meanwhile` once, when the app's next database transaction starts: after the caller has read what it read
+ * before its transaction (a chain head, the due payments), as a concurrent indexer run would.
+ */
+export function beforeNextTransaction(app: App, meanwhile: () => Promise<void>): () => void {
+  const db = app.database.db;
+  db.transaction = (async (...args: Parameters<typeof db.transaction>) => {
+    delete (db as Partial<typeof db>).transaction;
+    await meanwhile();
+    return db.transaction(...args);
+  }) as typeof db.transaction;
+  return () => delete (db as Partial<typeof db>).transaction;
 }
