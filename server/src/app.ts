@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Chain, connectChain } from "./chain/service.ts";
 import type { Config } from "./config.ts";
-import { type Database, openDatabase } from "./db/client.ts";
+import { type Database, openConfiguredDatabase } from "./db/client.ts";
 import { errorBody } from "./errors.ts";
 import { registerCsrfGuard } from "./lib/csrf.ts";
 import { registerErrorHandling, sendFrameworkError } from "./lib/error-handler.ts";
@@ -107,14 +107,6 @@ export type App = FastifyInstance & {
   treasury: TreasuryRuntime | null;
   routeIndex: ReturnType<typeof trackRoutes>;
 };
-
-export async function openConfiguredDatabase(config: Config): Promise<Database> {
-  const database = config.databaseUrl
-    ? await openDatabase({ driver: "pg", url: config.databaseUrl })
-    : await openDatabase({ driver: "pglite", dataDir: config.dataDir });
-  await database.migrate();
-  return database;
-}
 
 /**
  * TRUST_PROXY for Fastify. A hop count trusts the socket's peer and the next hops back in X-Forwarded-For, so

@@ -1,8 +1,9 @@
-import { buildApp, openConfiguredDatabase } from "./app.ts";
+import { buildApp } from "./app.ts";
 import { describeEmbeddedChain } from "./chain/describe.ts";
 import { ANVIL_DEV_KEYS, DEV_TREASURY_INDEX } from "./chain/dev-chain.ts";
 import { startEmbeddedChain } from "./chain/embedded.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { openConfiguredDatabase } from "./db/client.ts";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;

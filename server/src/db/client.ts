@@ -4,12 +4,10 @@ import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
-import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
-import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
+import type { Config } from "../config.ts";
 import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -63,6 +61,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const onStatement = options.onStatement;
   const logger = onStatement ? { logQuery: (query: string) => onStatement(query) } : undefined;
   if (options.driver === "pg") {
+    // Loaded only here: the embedded server never parses PostgreSQL's client.
+    const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }] = await Promise.all([
+      import("pg"),
+      import("drizzle-orm/node-postgres"),
+      import("drizzle-orm/node-postgres/migrator"),
+    ]);
     // A database that does not answer fails a request after 5 s (503) instead of holding it forever.
     const pool = new pg.Pool({
       connectionString: options.url,
@@ -160,6 +164,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     close: () => client.close(),
   };
+}
+
+/** The configured database (PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR), migrated. */
+export async function openConfiguredDatabase(config: Pick<Config, "databaseUrl" | "dataDir">): Promise<Database> {
+  const database = config.databaseUrl
+    ? await openDatabase({ driver: "pg", url: config.databaseUrl })
+    : await openDatabase({ driver: "pglite", dataDir: config.dataDir });
+  await database.migrate();
+  return database;
 }
 
 async function pendingMigrations(db: Db): Promise<string[]> {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 
 export type Mail = { to: string; subject: string; text: string; html?: string; replyTo?: string };
 export type Mailer = { send(mail: Mail): Promise<void>; kind: "smtp" | "dev-mailbox" };
@@ -23,21 +23,24 @@ export function createMailer(options: {
   /** Whether the log may show the message's text (its one-time links): development and tests only. */
   logText?: boolean;
 }): Mailer {
-  if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+  const { smtpUrl } = options;
+  if (smtpUrl) {
+    const transport = lazyTransport((nodemailer) => nodemailer.createTransport(smtpUrl));
     return {
       kind: "smtp",
       async send(mail) {
-        await transport.sendMail({ from: options.from, ...mail });
+        await (await transport()).sendMail({ from: options.from, ...mail });
       },
     };
   }
   const mailbox = join(options.dataDir, "mailbox");
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const transport = lazyTransport((nodemailer) =>
+    nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }),
+  );
   return {
     kind: "dev-mailbox",
     async send(mail) {
-      const info = await transport.sendMail({ from: options.from, ...mail });
+      const info = await (await transport()).sendMail({ from: options.from, ...mail });
       await mkdir(mailbox, { recursive: true });
       // Sortable by time, then by order within the millisecond; `wx` never overwrites an existing message.
       sequence = (sequence + 1) % 1_000_000;
@@ -49,5 +52,20 @@ export function createMailer(options: {
       if (options.logText) options.log.info(fields, `development mailbox:\n${mail.text}`);
       else options.log.info(fields, "development mailbox: message written");
     },
+  };
+}
+
+/** nodemailer and the transport are loaded with the first message: a start that sends none never parses them. */
+function lazyTransport(
+  create: (nodemailer: typeof import("nodemailer")) => Transporter,
+): () => Promise<Transporter> {
+  let transport: Promise<Transporter> | undefined;
+  return () => {
+    transport ??= import("nodemailer").then(create);
+    // A transport that could not be made is tried again with the next message.
+    transport.catch(() => {
+      transport = undefined;
+    });
+    return transport;
   };
 }

@@ -1,6 +1,5 @@
 import { FailoverSharedState } from "./failover-shared-state.ts";
 import { MemorySharedState } from "./memory-shared-state.ts";
-import { RedisSharedState } from "./redis-shared-state.ts";
 import type { SharedState } from "./shared-state.ts";
 
 const quiet = { warn: () => {}, info: () => {} };
@@ -18,6 +17,8 @@ export async function openSharedState(options: {
 }): Promise<SharedState> {
   if (!options.redisUrl) return new MemorySharedState();
   const commandTimeoutMs = options.commandTimeoutMs ?? 50;
+  // Loaded only here: an instance without Redis never parses its client.
+  const { RedisSharedState } = await import("./redis-shared-state.ts");
   const redis = new RedisSharedState({
     url: options.redisUrl,
     keyPrefix: options.keyPrefix,

@@ -1,13 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { RECENT_SIGN_IN_MS, RECOVERY_CODE_COUNT, type TwoFactorStatus } from "@common/two-factor.ts";
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
@@ -358,10 +351,14 @@ export async function setRequireTwoFactor(
 
 // ---- Passkeys ----
 
+/** The WebAuthn library (with its X.509 and ASN.1 parsers) is loaded with the first passkey request, not at start. */
+const webauthn = () => import("@simplewebauthn/server");
+
 export async function passkeyRegistrationOptions(deps: TwoFactorDeps, auth: Auth) {
   const rp = relyingParty(deps.config);
   const existing = await repo.listPasskeys(deps.db, auth.user.id);
   if (existing.length >= 20) throw new AppError("CONFLICT", "An account can have at most 20 passkeys.");
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: rp.rpName,
     rpID: rp.rpID,
@@ -385,6 +382,7 @@ export async function registerPasskey(
   const expected = await deps.state.get(registrationKey(auth.user.id));
   if (!expected) throw new AppError("GONE", "The passkey request expired. Please try again.");
   await deps.state.delete(registrationKey(auth.user.id));
+  const { verifyRegistrationResponse } = await webauthn();
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     verification = await verifyRegistrationResponse({
@@ -471,6 +469,7 @@ export async function passkeySignInOptions(deps: TwoFactorDeps, request: Fastify
   const rp = relyingParty(deps.config);
   const found = await readPending(deps.state, request);
   const keys = found ? await repo.listPasskeys(deps.db, found.pending.userId) : [];
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID: rp.rpID,
     userVerification: found ? "preferred" : "required",
@@ -522,6 +521,7 @@ export async function signInWithPasskey(
   let verified = false;
   let newCounter = key.counter;
   try {
+    const { verifyAuthenticationResponse } = await webauthn();
     const result = await verifyAuthenticationResponse({
       response: credential as unknown as AuthenticationResponseJSON,
       expectedChallenge: challenge,
