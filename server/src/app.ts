@@ -330,16 +330,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   if (clientBuild) await registerClientRoutes(app, config.clientDist);
   // Spec section 2: / loads the merchant dashboard and the buy page in idle time, and every page the menu panel;
   // on a server-rendered page the browser prefetches them (fetched, not run; decision 009).
-  const homePrefetch = prefetchLinks(
+  const homePages = prefetchLinks(
     config.clientDist,
     ["src/app/routes/merchant.tsx", "src/app/routes/buy-cpxtb.tsx", "src/app/data-layer.tsx"],
     "home",
   );
-  const menuPrefetch = prefetchLinks(
-    config.clientDist,
-    ["src/app/side-menu-panel.tsx", "src/app/data-layer.tsx"],
-    "side-menu",
-  );
+  const menuSources = ["src/app/side-menu-panel.tsx", "src/app/data-layer.tsx"];
+  const menuPrefetch = prefetchLinks(config.clientDist, menuSources, "side-menu").html;
+  const homePrefetch = `${homePages.html}\n    ${prefetchLinks(config.clientDist, menuSources, "side-menu", homePages.files).html}`;
   // The dashboard's code and its backdrop are asked for beside the entry, not after the entry has run and routed
   // (decision 023). Signed in, the server renders its frame; signed out, the client routes to /auth (decision 025).
   const dashboardPreload =
@@ -356,7 +354,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const pageHtml = clientBuild
     ? createPageHtmlResolver(clientBuild, content, config.publicUrl, {
         render,
-        head: (path) => (path === "/" ? `${homePrefetch}\n    ${menuPrefetch}` : menuPrefetch),
+        head: (path) => (path === "/" ? homePrefetch : menuPrefetch),
         clientPageHead: (path) => (path === "/merchant" ? dashboardHead : ""),
       })
     : null;

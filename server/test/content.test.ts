@@ -58,6 +58,11 @@ writeFileSync(
       imports: ["_react-Cd2.js", "_query-Gh4.js"],
     },
     "_query-Gh4.js": { file: "assets/query-Gh4.js" },
+    "src/app/side-menu-panel.tsx": {
+      file: "assets/side-menu-panel-Ij5.js",
+      isDynamicEntry: true,
+      imports: ["_react-Cd2.js", "_query-Gh4.js"],
+    },
   }),
 );
 writeFileSync(join(clientDist, "assets", "index-Ab1.css"), "body{margin:0}.p-4{padding:1rem}");
@@ -66,7 +71,7 @@ mkdirSync(join(root, "ssr"));
 writeFileSync(
   join(root, "ssr", "entry-server.js"),
   `export async function renderPage(path, data) {
-    if (path !== "/blog" && !path.startsWith("/blog/") && path !== "/merchant") return null;
+    if (path !== "/" && path !== "/blog" && !path.startsWith("/blog/") && path !== "/merchant") return null;
     return "<main data-rendered-path=\\"" + path + "\\">" + Object.keys(data).join(",") + "</main>";
   }`,
 );
@@ -351,6 +356,25 @@ describe("served HTML", () => {
     const other = (await page("/about")).body;
     expect(other).toContain('<script type="module" crossorigin src="/assets/index-Ab1.js"></script>');
     expect(other).not.toContain("after-paint");
+  });
+
+  it("lists each chunk to prefetch once: / prefetches the dashboard's and the menu's code, other pages the menu's", async () => {
+    const prefetched = async (path: string) => {
+      const template = /<template id="after-paint">([\s\S]*?)<\/template>/.exec((await page(path)).body)?.[1];
+      return [
+        ...(template ?? "").matchAll(/<link rel="prefetch" href="([^"]+)" data-prefetch="([^"]+)" \/>/g),
+      ].map(([, href, name]) => `${name} ${href}`);
+    };
+    // The menu's panel shares its query chunk with the dashboard: one link, not two.
+    expect(await prefetched("/")).toEqual([
+      "home /assets/merchant-Ef3.js",
+      "home /assets/query-Gh4.js",
+      "side-menu /assets/side-menu-panel-Ij5.js",
+    ]);
+    expect(await prefetched("/blog")).toEqual([
+      "side-menu /assets/side-menu-panel-Ij5.js",
+      "side-menu /assets/query-Gh4.js",
+    ]);
   });
 });
 

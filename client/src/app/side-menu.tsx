@@ -2,7 +2,7 @@ import { Menu } from "lucide-react";
 import * as React from "react";
 import { useLocation } from "wouter";
 import { buttonVariants } from "@/components/ui/button-variants";
-import { whenIdle } from "@/lib/preload";
+import { serverPrefetches, whenIdle } from "@/lib/preload";
 
 // The panel shows the Account group, so it comes with the server-data layer (decision 006).
 const loadPanel = () =>
@@ -24,9 +24,7 @@ export function SideMenu() {
   // A server-rendered page lets the browser prefetch the panel instead (fetched, run on first open; decision 009).
   React.useEffect(
     () =>
-      document.querySelector('link[data-prefetch="side-menu"]')
-        ? undefined
-        : whenIdle(() => void loadPanel().catch(() => undefined)),
+      serverPrefetches("side-menu") ? undefined : whenIdle(() => void loadPanel().catch(() => undefined)),
     [],
   );
 

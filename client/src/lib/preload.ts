@@ -21,3 +21,16 @@ export function preloadImage(src: string): Promise<void> {
   image.src = src;
   return image.decode().catch(() => undefined);
 }
+
+/**
+ * Whether the server lists the code `name` stands for as prefetch links (`data-prefetch`, decision 023): in the
+ * head, or still in the after-paint template, whose prefetch links index.html inserts in idle time.
+ */
+export function serverPrefetches(name: string): boolean {
+  const selector = `link[data-prefetch="${name}"]`;
+  const template = document.getElementById("after-paint");
+  return (
+    document.querySelector(selector) !== null ||
+    (template instanceof HTMLTemplateElement && template.content.querySelector(selector) !== null)
+  );
+}

@@ -18,7 +18,7 @@ import { buttonVariants } from "@/components/ui/button-variants";
 import { PriceCard } from "@/features/price/components/price-card";
 import { BACKDROP_IMAGE_URL } from "@/lib/brand";
 import { usePageMeta } from "@/lib/page-meta";
-import { preloadImage, whenIdle } from "@/lib/preload";
+import { preloadImage, serverPrefetches, whenIdle } from "@/lib/preload";
 import { BuyCpxtbPage, MerchantDashboardPage } from "../lazy-pages";
 
 const ignore = () => undefined;
@@ -34,7 +34,7 @@ function useIdlePreload() {
   React.useEffect(
     () =>
       whenIdle(() => {
-        if (!document.querySelector('link[data-prefetch="home"]')) {
+        if (!serverPrefetches("home")) {
           MerchantDashboardPage.preload().catch(ignore);
           BuyCpxtbPage.preload().catch(ignore);
         }

@@ -60,12 +60,20 @@ function chunkFilesBeyondEntry(clientDist: string, sources: string[]): string[] 
 /**
  * `<link rel="prefetch">` tags for the chunks of the given source modules that the entry does not already load:
  * the browser fetches them in idle time, and evaluates them only when the page is opened. `name` marks them
- * (`data-prefetch`) for the client code that would otherwise import them in idle time.
+ * (`data-prefetch`) for the client code that would otherwise import them in idle time. A chunk in `listed` (of
+ * links the page already has) gets no second link: each link inserted is work on a phone's main thread.
  */
-export function prefetchLinks(clientDist: string, sources: string[], name: string): string {
-  return chunkFilesBeyondEntry(clientDist, sources)
-    .map((file) => `<link rel="prefetch" href="/${file}" data-prefetch="${name}" />`)
-    .join("\n    ");
+export function prefetchLinks(
+  clientDist: string,
+  sources: string[],
+  name: string,
+  listed: ReadonlySet<string> = new Set(),
+): { html: string; files: Set<string> } {
+  const files = chunkFilesBeyondEntry(clientDist, sources).filter((file) => !listed.has(file));
+  return {
+    html: files.map((file) => `<link rel="prefetch" href="/${file}" data-prefetch="${name}" />`).join("\n    "),
+    files: new Set([...listed, ...files]),
+  };
 }
 
 /**
