@@ -1,5 +1,6 @@
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { LazyToaster } from "@/components/ui/lazy-toaster";
 import { Toaster } from "@/components/ui/toaster";
 import {
   TOAST_LIMIT,
@@ -76,5 +77,37 @@ describe("toast()", () => {
     act(() => vi.advanceTimersByTime(1));
     expect(useToastHandle?.toasts).toHaveLength(0);
     expect(TOAST_REMOVE_DELAY).toBe(1_000_000);
+  });
+});
+
+describe("LazyToaster", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("mounts the notifications region with the first toast and keeps it once the toast is gone", async () => {
+    render(
+      <>
+        <Capture />
+        <LazyToaster />
+      </>,
+    );
+    // Nothing to show: no region, so no page loads the toast code in its first seconds.
+    expect(useToastHandle?.toasts).toHaveLength(0);
+    expect(screen.queryByRole("region")).toBeNull();
+    act(() => {
+      toast({ title: "Saved", description: "Your business details were saved." });
+    });
+    // The first toast waits for the toaster's chunk.
+    expect(await screen.findByText("Saved", {}, { timeout: 10_000 })).toBeTruthy();
+    const region = screen.getByRole("region");
+    expect(region.getAttribute("aria-label")).toContain("F8");
+
+    vi.useFakeTimers();
+    act(() => useToastHandle?.dismiss());
+    act(() => vi.advanceTimersByTime(TOAST_REMOVE_DELAY));
+    expect(useToastHandle?.toasts).toHaveLength(0);
+    expect(screen.queryByText("Saved")).toBeNull();
+    expect(screen.getByRole("region")).toBe(region);
   });
 });
