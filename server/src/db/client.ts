@@ -167,7 +167,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 /** The configured database (PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR), migrated. */
-export async function openConfiguredDatabase(config: Pick<Config, "databaseUrl" | "dataDir">): Promise<Database> {
+export async function openConfiguredDatabase(
+  config: Pick<Config, "databaseUrl" | "dataDir">,
+): Promise<Database> {
   const database = config.databaseUrl
     ? await openDatabase({ driver: "pg", url: config.databaseUrl })
     : await openDatabase({ driver: "pglite", dataDir: config.dataDir });

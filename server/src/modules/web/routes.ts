@@ -71,7 +71,9 @@ export function prefetchLinks(
 ): { html: string; files: Set<string> } {
   const files = chunkFilesBeyondEntry(clientDist, sources).filter((file) => !listed.has(file));
   return {
-    html: files.map((file) => `<link rel="prefetch" href="/${file}" data-prefetch="${name}" />`).join("\n    "),
+    html: files
+      .map((file) => `<link rel="prefetch" href="/${file}" data-prefetch="${name}" />`)
+      .join("\n    "),
     files: new Set([...listed, ...files]),
   };
 }
