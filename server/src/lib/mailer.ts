@@ -61,11 +61,13 @@ function lazyTransport(
 ): () => Promise<Transporter> {
   let transport: Promise<Transporter> | undefined;
   return () => {
-    transport ??= import("nodemailer").then(create);
-    // A transport that could not be made is tried again with the next message.
-    transport.catch(() => {
-      transport = undefined;
-    });
+    if (!transport) {
+      transport = import("nodemailer").then(create);
+      // A transport that could not be made is tried again with the next message.
+      transport.catch(() => {
+        transport = undefined;
+      });
+    }
     return transport;
   };
 }
