@@ -3,8 +3,9 @@
 // production build served by its own server (`npx vite build` first; `npm run bench` does it).
 // Prints the performance score, LCP, TBT, CLS and the JavaScript each page loads (transfer size).
 // Options: --runs=N (default 5) runs each page N times and prints the median run (by score; the machine is shared,
-// so one run is noisy); --json=DIR writes each full Lighthouse report there (LCP element and phases, bootup time ...);
-// --page=/path (repeatable) measures only those paths (--page=/pay: the pay page of the payment it created).
+// so one run is noisy); --json=DIR writes each full Lighthouse report there (LCP element and phases, bootup time ...)
+// with its trace beside it (NAME-RUN.trace.json, which Chrome's performance panel opens); --page=/path (repeatable)
+// measures only those paths (--page=/pay: the pay page of the payment it created).
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -173,6 +174,7 @@ try {
       if (jsonDir) {
         const name = path.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "") || "home";
         writeFileSync(join(jsonDir, `${name}-${run}.json`), result.report);
+        writeFileSync(join(jsonDir, `${name}-${run}.trace.json`), JSON.stringify(result.artifacts.Trace));
       }
       const audit = (id) => lhr.audits[id];
       const requests = audit("network-requests")?.details?.items ?? [];

@@ -2,8 +2,9 @@
 // compiling TypeScript with tsx and resolving some two thousand package files at every start. npm packages are
 // bundled too, except those that load files of their own at run time (WebAssembly, native addons, the anvil
 // binary, pino's worker transports); they stay imports resolved from node_modules. Code that only some
-// configurations or requests use is imported where it is used and becomes a chunk beside main.mjs. The SQL
-// migrations are copied beside them: the database client finds them next to its own module.
+// configurations or requests use (PostgreSQL's and Redis's clients, SMTP, passkeys) is imported where it is used and
+// becomes a chunk beside main.mjs, which a start neither parses nor runs. The SQL migrations are copied beside them:
+// the database client finds them next to its own module.
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,9 +19,6 @@ export async function buildServer() {
     entryPoints: [join(root, "server/src/main.ts")],
     outdir: serverOutDir,
     entryNames: "[name]",
-    // What only some configurations or some requests need (PostgreSQL's and Redis's clients, SMTP, passkeys)
-    // is imported where it is used and lands in a chunk of its own, beside main.mjs (a module that resolves files
-    // from its own URL, like the migrations, finds them there too): a start parses and runs none of it.
     splitting: true,
     chunkNames: "[name]-[hash]",
     outExtension: { ".js": ".mjs" },

@@ -86,13 +86,18 @@ describe("LazyToaster", () => {
   });
 
   it("mounts the notifications region with the first toast and keeps it once the toast is gone", async () => {
+    vi.useFakeTimers();
     render(
       <>
         <Capture />
         <LazyToaster />
       </>,
     );
-    // Nothing to show: no region, so no page loads the toast code in its first seconds.
+    // Nothing to show: no region after the page's first seconds (idle callbacks and timers included), so no page
+    // loads the toast code while it starts.
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    vi.useRealTimers();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(useToastHandle?.toasts).toHaveLength(0);
     expect(screen.queryByRole("region")).toBeNull();
     act(() => {
