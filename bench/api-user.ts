@@ -1,13 +1,15 @@
-// GET /api/user signed out and signed in: req/s and latency with autocannon (50 connections, 10 s each)
-// against the server as `npm start` runs it: scripts/start.mjs, fully embedded (PGlite, anvil), the compiled
-// server with its default logging ("info", one line per request), written to a file as a deployment's would be.
-// Goals (issue 14): >= 20,000 req/s signed out, >= 10,000 signed in.
-// autocannon runs in a process of its own so the load generator does not share the server's event loop.
+// GET /api/user signed out and signed in, and the public payment read (what every pay page and payer's refresh
+// asks): req/s and latency with autocannon (50 connections, 10 s each) against the server as `npm start` runs it:
+// scripts/start.mjs, fully embedded (PGlite, anvil), the compiled server with its default logging ("info", one
+// line per request), written to a file as a deployment's would be.
+// Goals (issue 14): >= 20,000 req/s signed out, >= 10,000 signed in; the public read >= 5,000 req/s, p99 <= 50 ms
+// (bench/two-instances.ts measures it on PostgreSQL). BENCH_ONLY="signed out" | "signed in" | "public" runs one.
 import { spawn } from "node:child_process";
 import { mkdtempSync, openSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { autocannon, createMerchantWithPayment } from "./http-bench.ts";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const dataDir = mkdtempSync(join(tmpdir(), "cpxtb-bench-"));
@@ -34,6 +36,7 @@ const server = spawn(process.execPath, ["scripts/start.mjs"], {
     // The bench measures the endpoint with its limiter running, not the limiter refusing one busy address.
     RATE_LIMIT_GENERAL: process.env.RATE_LIMIT_GENERAL ?? "999999/60s",
     RATE_LIMIT_ACCOUNT: process.env.RATE_LIMIT_ACCOUNT ?? "999999/60s",
+    RATE_LIMIT_PUBLIC: process.env.RATE_LIMIT_PUBLIC ?? "999999/60s",
   },
   stdio: ["ignore", log, log],
 });
@@ -57,51 +60,24 @@ for (let waited = 0; ; waited += 100) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
-const register = await fetch(`${address}/api/register`, {
-  method: "POST",
-  headers: { "content-type": "application/json", origin: address },
-  body: JSON.stringify({ username: "bench_user", password: "a long bench passphrase" }),
-});
-const cookie = register.headers.get("set-cookie")?.split(";")[0];
-if (register.status !== 201 || !cookie) throw new Error(`could not register: ${register.status}`);
-
-type AutocannonResult = {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  errors: number;
-  non2xx: number;
-};
-
-function autocannon(url: string, headers: Record<string, string>): Promise<AutocannonResult> {
-  const args = ["autocannon", "--json", "-c", "50", "-d", String(duration), url];
-  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}=${value}`);
-  return new Promise((resolve, reject) => {
-    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "ignore"] });
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-    });
-    child.on("exit", (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited with ${code}`)),
-    );
-  });
-}
-
-async function run(title: string, headers: Record<string, string>) {
-  const result = await autocannon(`${address}/api/user`, headers);
+async function run(title: string, path: string, headers: Record<string, string> = {}) {
+  const result = await autocannon(`${address}${path}`, { connections: 50, seconds: duration, headers });
   console.log(
-    `${title.padEnd(12)} ${Math.round(result.requests.average).toLocaleString("en")} req/s  ` +
+    `${title.padEnd(20)} ${Math.round(result.requests.average).toLocaleString("en")} req/s  ` +
       `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  errors ${result.errors}  non-2xx ${result.non2xx}`,
   );
 }
 
 console.log(
-  `GET /api/user, 50 connections, ${duration} s each, npm start fully embedded (PGlite), default logging to a file; ` +
+  `GET /api/user and the public payment read, 50 connections, ${duration} s each, npm start fully embedded (PGlite), default logging to a file; ` +
     `load average ${loadavg()[0]!.toFixed(1)}`,
 );
 try {
-  if (process.env.BENCH_ONLY !== "signed in") await run("signed out", {}); // every answer: the 401 of a visitor
-  if (process.env.BENCH_ONLY !== "signed out") await run("signed in", { cookie });
+  const { cookie, reference } = await createMerchantWithPayment(address, "bench_user");
+  const only = process.env.BENCH_ONLY;
+  if (!only || only === "signed out") await run("signed out", "/api/user"); // every answer: a visitor's 401
+  if (!only || only === "signed in") await run("signed in", "/api/user", { cookie });
+  if (!only || only === "public") await run("public payment read", `/api/payments/public/${reference}`);
 } finally {
   await stop();
   rmSync(dataDir, { recursive: true, force: true });

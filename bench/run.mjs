@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 const benches = [
   ["bundle size", ["node", "bench/bundle.mjs"]],
   ["start time and idle memory", ["node", "bench/start.mjs"]],
-  ["GET /api/user throughput", ["node", "--import", "tsx", "bench/api-user.ts"]],
+  ["GET /api/user and public payment read throughput", ["node", "--import", "tsx", "bench/api-user.ts"]],
   ["GET /api/balance throughput", ["node", "--import", "tsx", "bench/balance.ts"]],
   ["WebSocket clients", ["node", "bench/ws-clients.mjs"]],
   ["payments", ["node", "--import", "tsx", "bench/payments.ts"]],

@@ -10,8 +10,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { startTestChain } from "../server/test/chain-helpers.ts";
+import { autocannon, createMerchantWithPayment } from "./http-bench.ts";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const databaseUrl = process.env.DATABASE_URL;
@@ -95,69 +95,13 @@ const first = await startInstance();
 const second = await startInstance();
 const instances = [first, second];
 
-async function call(path: string, body?: unknown, cookie?: string) {
-  const res = await fetch(`${first.address}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: {
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(cookie ? { cookie } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res;
-}
-
 // A merchant with one payment: its reference is what the public read asks for.
-const register = await call("/api/register", { username: "bench_two", password: "a long bench passphrase" });
-const cookie = register.headers.get("set-cookie")!.split(";")[0]!;
-const wallet = privateKeyToAccount(generatePrivateKey());
-const challenge = (await (
-  await call("/api/merchant/wallet-challenge", { address: wallet.address }, cookie)
-).json()) as {
-  nonce: string;
-  message: string;
-};
-await call(
-  "/api/merchant",
-  {
-    name: "Bench Coffee",
-    businessType: "food",
-    contactEmail: "owner@example.com",
-    walletAddress: wallet.address,
-    proof: { nonce: challenge.nonce, signature: await wallet.signMessage({ message: challenge.message }) },
-  },
-  cookie,
-);
-const payment = (await (
-  await call("/api/merchant/payments", { currency: "USD", amount: "10.00" }, cookie)
-).json()) as {
-  reference: string;
-};
-
-type AutocannonResult = {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  errors: number;
-  non2xx: number;
-};
-
-function autocannon(target: string, connections: number): Promise<AutocannonResult> {
-  const args = ["autocannon", "--json", "-c", String(connections), "-d", String(duration), target];
-  return new Promise((resolve, reject) => {
-    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "ignore"] });
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-    });
-    child.on("exit", (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited with ${code}`)),
-    );
-  });
-}
+const payment = await createMerchantWithPayment(first.address, "bench_two");
 
 async function run(title: string, path: string, expected2xx: boolean) {
-  const results = await Promise.all(instances.map((i) => autocannon(`${i.address}${path}`, 25)));
+  const results = await Promise.all(
+    instances.map((i) => autocannon(`${i.address}${path}`, { connections: 25, seconds: duration })),
+  );
   const total = results.reduce((sum, r) => sum + r.requests.average, 0);
   const shares = results
     .map(
