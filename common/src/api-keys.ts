@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { listPaymentsQuery } from "./payments.ts";
 
 /** What an API key may do: read its merchant's payments, create them. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Every action the audit log records. Others add theirs here (refunds, team) and call `recordAudit` in the

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** A quote's lock after the order is created (spec: "locked for 10 minutes"); the server's setting wins. */
 export const DEFAULT_QUOTE_MINUTES = 10;

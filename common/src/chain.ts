@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** A 20-byte hex address; the EIP-55 checksum of mixed-case input is checked on the server. */
 export const evmAddress = z

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { apiErrorBody } from "./errors.ts";
 
 export const CHALLENGE_LEVELS = [1, 2, 3, 4, 5] as const;

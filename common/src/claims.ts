@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 export const claimRequest = z.object({
   walletAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address"),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** A blog post as listed: everything but the body. Dates are ISO calendar dates (YYYY-MM-DD). */
 export const blogPostSummary = z.object({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The shape of every error the API returns. */
 export const apiErrorBody = z.object({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { evmAddress } from "./chain.ts";
 import { BUSINESS_TYPES, MEMBER_ROLES, PAGE_THEMES } from "./merchant-values.ts";
 

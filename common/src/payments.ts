@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { pageTheme } from "./merchant.ts";
 import { EXPIRY_MINUTES, PAYMENT_STATUSES } from "./payment-values.ts";
 import { paymentRefundsDetail, publicRefundResponse, refundStatus } from "./refunds.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 export const priceResponse = z.object({
   /** USD per one whole CPXTB, exact decimal string. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { REFUND_LINK_STATES, REFUND_STATUSES } from "./refund-values.ts";
 
 export {

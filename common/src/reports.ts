@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { paymentStatus } from "./payments.ts";
 
 /** A report covers at most this many calendar days (a leap year). */

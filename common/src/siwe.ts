@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Sign-In with Ethereum (EIP-4361). A nonce works once, within this time. */
 export const SIWE_NONCE_TTL_MS = 10 * 60 * 1000;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 export const SOCIAL_PROVIDERS = ["google", "facebook", "twitter", "apple"] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];

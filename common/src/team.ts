@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { memberRole } from "./merchant.ts";
 
 /** What each role may do (decision 021). The server checks it inside its queries; the client only hides. */

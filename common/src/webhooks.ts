@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The payment events a webhook endpoint can subscribe to (decision 016). */
 export const WEBHOOK_EVENTS = [

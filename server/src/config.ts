@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { loadSocialConfig, type SocialConfig, type WalletConfig } from "./config-social.ts";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;

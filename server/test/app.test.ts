@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { AppError } from "../src/errors.ts";
 import { createTestApp } from "./helpers.ts";
 
@@ -224,6 +224,12 @@ describe("client build", () => {
     const plain = await app.inject({ url: "/assets/index-abc123.js" });
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.body).toContain("console.log('app')");
+    // The compressed twins are what is sent in the file's place, not addresses of their own.
+    for (const twin of ["/assets/index-abc123.js.br", "/assets/index-abc123.js.gz"]) {
+      const res = await app.inject({ url: twin, headers: { "accept-encoding": "br, gzip" } });
+      expect(res.statusCode, twin).toBe(404);
+      expect(res.json().error.code, twin).toBe("NOT_FOUND");
+    }
   });
 
   it("answers every client route with index.html, and unknown page paths with 404 and the same app", async () => {

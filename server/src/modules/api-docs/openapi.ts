@@ -6,7 +6,7 @@ import {
   paymentDetailResponse,
   paymentResponse,
 } from "@common/payments.ts";
-import { z } from "zod";
+import * as z from "zod";
 import type { ApiRouteCatalog } from "../api-v1/routes.ts";
 
 type JsonSchema = Record<string, unknown> & {

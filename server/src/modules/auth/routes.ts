@@ -15,7 +15,7 @@ import {
 } from "@common/auth.ts";
 import { signInResponse } from "@common/two-factor.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
+import * as z from "zod";
 import { AppError, errorBody } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { auditContext, recordAudit } from "../audit/record.ts";

@@ -1,6 +1,6 @@
 import { contactResponse } from "@common/contact.ts";
 import { apiErrorBody } from "@common/errors.ts";
-import { z } from "zod";
+import * as z from "zod";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { resolveAuth, SESSION_COOKIE } from "../auth/session.ts";
 import { type ContactDeps, parseContactRequest, submitContactMessage } from "./service.ts";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { BlogPostResponse, BlogPostSummary, LegalDocumentResponse, LegalSlug } from "@common/content.ts";
 import { LEGAL_DOCUMENTS } from "@common/content.ts";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
+import * as z from "zod";
 import { countWords, renderMarkdown } from "./markdown.ts";
 
 const WORDS_PER_MINUTE = 220;

@@ -3,7 +3,7 @@ import { blogListResponse, blogPostResponse, legalDocumentResponse, legalSlug } 
 import { apiErrorBody } from "@common/errors.ts";
 import { type PageMeta, PUBLIC_PAGES } from "@common/page-meta.ts";
 import type { FastifyRequest } from "fastify";
-import { z } from "zod";
+import * as z from "zod";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import type { IndexHtml } from "../web/index-html.ts";

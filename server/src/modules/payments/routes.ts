@@ -12,7 +12,7 @@ import {
   submitTxRequest,
   transferIdParams,
 } from "@common/payments.ts";
-import { z } from "zod";
+import * as z from "zod";
 import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { WebSocket } from "ws";
-import type { z } from "zod";
+import type * as z from "zod";
 
 /** One open /ws connection, as features see it. */
 export type RealtimeConnection = {

@@ -7,7 +7,7 @@ import {
   socialProvidersResponse,
 } from "@common/social.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
+import * as z from "zod";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { auditContext, recordAudit } from "../audit/record.ts";

@@ -15,7 +15,7 @@ import {
   webauthnOptionsResponse,
 } from "@common/two-factor.ts";
 import type { FastifyReply } from "fastify";
-import { z } from "zod";
+import * as z from "zod";
 import { AppError, errorBody } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { SignInChallenge, toUserResponse } from "../auth/service.ts";

@@ -133,6 +133,10 @@ export async function registerClientRoutes(app: FastifyInstance, clientDist: str
     wildcard: false,
     index: false,
     preCompressed: true,
+    // One route per file the app links to (found at start, so a miss costs no lookup on disk); a file's .br and
+    // .gz twins are what `preCompressed` sends in its place, not addresses of their own (they were half of the
+    // ~560 routes a start registered).
+    globIgnore: ["**/*.br", "**/*.gz"],
     cacheControl: false,
     serveDotFiles: false,
     setHeaders(reply, path) {

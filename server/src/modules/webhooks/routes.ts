@@ -9,7 +9,7 @@ import {
   webhookEndpointParams,
   webhookEndpointWithSecret,
 } from "@common/webhooks.ts";
-import { z } from "zod";
+import * as z from "zod";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { ownerContext } from "../audit/record.ts";
 import { requireAuth } from "../merchants/require-auth.ts";

@@ -1,6 +1,6 @@
 import type { createdRefundLinkResponse } from "@common/refunds";
 import { useMutation } from "@tanstack/react-query";
-import type { z } from "zod";
+import type * as z from "zod";
 import { apiRequest } from "@/lib/api-client";
 import { queryClient } from "@/lib/query-client";
 import { paymentDetailQueryKey } from "./get-payment-detail";

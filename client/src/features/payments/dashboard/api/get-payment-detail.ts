@@ -1,6 +1,6 @@
 import type { paymentDetailResponse } from "@common/payments";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { z } from "zod";
+import type * as z from "zod";
 
 export type PaymentDetail = z.infer<typeof paymentDetailResponse>;
 
