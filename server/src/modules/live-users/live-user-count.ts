@@ -43,6 +43,20 @@ export class LiveUserCount {
     return this.othersTotal + this.hub.browsers;
   }
 
+  /**
+   * The total told to one client (on connecting, or when it asks). When it is not what the others were last
+   * told (this instance's own change, or another's not yet read), the next sync broadcasts whatever the total is
+   * then, even the last broadcast's value: that client would otherwise keep the number it was told.
+   */
+  totalForOneClient() {
+    const total = this.total();
+    if (total !== this.lastBroadcast) {
+      this.lastBroadcast = -1;
+      this.schedule();
+    }
+    return total;
+  }
+
   async start() {
     this.hub.onConnect(() => this.schedule());
     this.hub.onDisconnect(() => this.schedule());

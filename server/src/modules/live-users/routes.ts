@@ -4,8 +4,10 @@ import type { LiveUserCount } from "./live-user-count.ts";
 
 /** The live-users messages on the shared socket: `connected` on open, `userCount` on request. */
 export function registerLiveUserMessages(hub: RealtimeHub, counter: LiveUserCount) {
-  hub.onConnect((connection) => connection.send({ type: "connected", userCount: counter.total() }));
+  hub.onConnect((connection) =>
+    connection.send({ type: "connected", userCount: counter.totalForOneClient() }),
+  );
   hub.handle("getUserCount", getUserCountMessage, (_message, connection) => {
-    connection.send({ type: "userCount", count: counter.total() });
+    connection.send({ type: "userCount", count: counter.totalForOneClient() });
   });
 }
