@@ -28,7 +28,7 @@ function PageFallback() {
 
 /**
  * A checkout (one payment shown to its payer) is the merchant's page: the app's header (menu, live count, wallet
- * menu) is hidden and the page draws a minimal header of its own (the merchant and the theme toggle).
+ * menu) is left out and the page draws a minimal header of its own (the merchant and the theme toggle).
  */
 export function isCheckoutPath(location: string, search: string): boolean {
   if (/^\/(pay|payment)\/[^/]+\/?$/i.test(location)) return true;
@@ -48,31 +48,32 @@ export function AppLayout() {
       >
         Skip to content
       </a>
-      <header
-        hidden={checkout}
-        className="fixed inset-x-0 top-0 z-40 flex h-16 items-center justify-between gap-2 border-border/60 border-b bg-background/80 px-3 backdrop-blur-md supports-[backdrop-filter]:bg-background/65 sm:px-4"
-      >
-        <div className="flex items-center gap-2">
-          <SideMenu />
-          <Link
-            href="/"
-            className="flex h-11 items-center gap-2 rounded-md px-2 font-semibold outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60"
-          >
-            <img src="/favicon.svg" alt="" width={28} height={28} className="size-7" />
-            <span className="sr-only sm:not-sr-only">CPXTB Pay</span>
-          </Link>
-        </div>
-        {/* Spans to the brand and packs to the right: the live count appearing after hydration moves nothing. */}
-        <div className="flex flex-1 items-center justify-end gap-2" data-testid="top-right-controls">
-          <ClientOnly>
-            <React.Suspense fallback={null}>
-              <LiveUsersWidget />
-            </React.Suspense>
-          </ClientOnly>
-          <ThemeToggle />
-          <WalletControl />
-        </div>
-      </header>
+      {/* Not rendered on a checkout, rather than hidden: its menu, live count and wallet menu would each load their
+          code there (the menu's panel alone was ~60 KB of the pay page's scripts) for nothing the payer can see. */}
+      {checkout ? null : (
+        <header className="fixed inset-x-0 top-0 z-40 flex h-16 items-center justify-between gap-2 border-border/60 border-b bg-background/80 px-3 backdrop-blur-md supports-[backdrop-filter]:bg-background/65 sm:px-4">
+          <div className="flex items-center gap-2">
+            <SideMenu />
+            <Link
+              href="/"
+              className="flex h-11 items-center gap-2 rounded-md px-2 font-semibold outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60"
+            >
+              <img src="/favicon.svg" alt="" width={28} height={28} className="size-7" />
+              <span className="sr-only sm:not-sr-only">CPXTB Pay</span>
+            </Link>
+          </div>
+          {/* Spans to the brand and packs to the right: the live count appearing after hydration moves nothing. */}
+          <div className="flex flex-1 items-center justify-end gap-2" data-testid="top-right-controls">
+            <ClientOnly>
+              <React.Suspense fallback={null}>
+                <LiveUsersWidget />
+              </React.Suspense>
+            </ClientOnly>
+            <ThemeToggle />
+            <WalletControl />
+          </div>
+        </header>
+      )}
       {/* At least a screen tall: the footer starts below the fold, so a page arriving lazily shifts nothing. */}
       <main id="main" tabIndex={-1} className={`min-h-dvh flex-1 outline-none ${checkout ? "" : "pt-16"}`}>
         {/* Keyed by location so that leaving a broken page clears the error. */}
