@@ -177,9 +177,20 @@ export async function openConfiguredDatabase(
   return database;
 }
 
+/**
+ * The migrations this build ships (file names' times and hashes), read once per process: `GET /api/ready` asks at
+ * every call (each open dashboard every 15 s), and the files cannot change under a running server.
+ */
+let shippedMigrations: Promise<{ hash: string; folderMillis: number }[]> | undefined;
+
 async function pendingMigrations(db: Db): Promise<string[]> {
-  const { readMigrationFiles } = await import("drizzle-orm/migrator");
-  const expected = readMigrationFiles({ migrationsFolder });
+  shippedMigrations ??= import("drizzle-orm/migrator").then(({ readMigrationFiles }) =>
+    readMigrationFiles({ migrationsFolder }).map(({ hash, folderMillis }) => ({ hash, folderMillis })),
+  );
+  const expected = await shippedMigrations.catch((error: unknown) => {
+    shippedMigrations = undefined;
+    throw error;
+  });
   let appliedHashes: Set<string>;
   try {
     const result = await db.execute<{ hash: string }>(sql`select hash from drizzle.__drizzle_migrations`);
