@@ -347,7 +347,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     "src/app/data-layer.tsx",
     "src/lib/query-provider.tsx",
     "src/features/live-users/live-users-widget.tsx",
-    "src/components/ui/toaster.tsx",
   ]);
   const dashboardHead = `${dashboardPreload}\n    ${dashboardCode}`;
   const render = clientBuild ? loadPageRenderer(config.clientDist) : null;
