@@ -49,7 +49,7 @@ export function AppLayout() {
         Skip to content
       </a>
       {/* Not rendered on a checkout, rather than hidden: its menu, live count and wallet menu would each load their
-          code there (the menu's panel alone was ~60 KB of the pay page's scripts) for nothing the payer can see. */}
+          code there (the menu's panel alone was ~25 KB of the pay page's scripts) for nothing the payer can see. */}
       {checkout ? null : (
         <header className="fixed inset-x-0 top-0 z-40 flex h-16 items-center justify-between gap-2 border-border/60 border-b bg-background/80 px-3 backdrop-blur-md supports-[backdrop-filter]:bg-background/65 sm:px-4">
           <div className="flex items-center gap-2">
