@@ -5,6 +5,7 @@ import * as React from "react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import { useHydrated } from "@/hooks/use-hydrated";
 import { shortAddress } from "../../format";
 import { useDetectionHealthy } from "../api/get-detection-health";
 import { useMerchant } from "../api/get-merchant";
@@ -28,10 +29,18 @@ const EditBusinessForm = React.lazy(() =>
   import("./edit-business-form").then((m) => ({ default: m.EditBusinessForm })),
 );
 
+/** The business as the server renders the dashboard's frame: still loading (decision 025). */
+const AS_SERVER_RENDERED = { isPending: true, isError: false, data: undefined } as ReturnType<
+  typeof useMerchant
+>;
+
 export function MerchantDashboard({ signOwnership }: { signOwnership: SignOwnership }) {
   // The dashboard is the app's largest tree: rendered from a deferred value, React builds it in the background in
   // slices of a few milliseconds once the business arrives, instead of in one long task (a phone stays responsive).
-  const merchant = React.useDeferredValue(useMerchant());
+  // Hydrating the server's frame, it starts from the frame's loading state whatever the query holds by then: on a
+  // busy phone the business (or its 404) can arrive before hydration reaches this part, and rendering it there
+  // would not match the server's markup (React's error 418, and the part rendered again).
+  const merchant = React.useDeferredValue(useMerchant(), useHydrated() ? undefined : AS_SERVER_RENDERED);
   const fallback = merchantQueryState(merchant);
   if (fallback) return fallback;
   if (!merchant.data) {
