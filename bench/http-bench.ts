@@ -37,7 +37,6 @@ export function autocannon(
 }
 
 /** A new account whose business has a fresh wallet proved by signature (as the dashboard does), and its payment. */
-
 export async function createMerchantWithPayment(address: string, username: string) {
   const call = async (path: string, body: unknown, cookie?: string) => {
     const res = await fetch(`${address}${path}`, {
