@@ -222,14 +222,17 @@ export class FailoverSharedState implements SharedState {
   async publish(channel: string, message: string) {
     if (this.open || this.closed || !this.primary.isReady()) {
       if (!this.open) this.trip("connection to Redis lost");
-      return this.local.publish(channel, message);
+      await this.local.publish(channel, message);
+      return null;
     }
     try {
-      await deadline(this.primary.publish(channel, message), this.backgroundMs);
+      const receivers = await deadline(this.primary.publish(channel, message), this.backgroundMs);
       this.answered();
+      return receivers;
     } catch (error) {
       this.failed(error);
       if (!(error instanceof DeadlineError)) await this.local.publish(channel, message);
+      return null;
     }
   }
 

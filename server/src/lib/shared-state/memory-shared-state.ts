@@ -89,6 +89,7 @@ export class MemorySharedState implements SharedState {
     queueMicrotask(() => {
       for (const listener of listeners) listener(message);
     });
+    return listeners.length;
   }
 
   async subscribe(channel: string, listener: (message: string) => void) {

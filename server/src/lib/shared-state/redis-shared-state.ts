@@ -177,7 +177,7 @@ export class RedisSharedState implements SharedState {
   }
 
   async publish(channel: string, message: string) {
-    await this.redis.publish(this.k(channel), message);
+    return this.redis.publish(this.k(channel), message);
   }
 
   async subscribe(channel: string, listener: (message: string) => void) {

@@ -33,7 +33,12 @@ export interface SharedState {
   /** Removes an instance's entry at once (clean shutdown). */
   removeHeartbeat(group: string, instanceId: string): Promise<void>;
 
-  publish(channel: string, message: string): Promise<void>;
+  /**
+   * Hands `message` to every subscriber of `channel`; returns how many subscriptions it was handed to (Redis:
+   * one per instance listening, this one included), or null when that is not known (Redis was away: it may not
+   * have reached the other instances).
+   */
+  publish(channel: string, message: string): Promise<number | null>;
   /** Calls `listener` for every message on `channel` (including this instance's own); returns an unsubscribe. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
 

@@ -17,9 +17,10 @@ export const SESSIONS_CHANGED_CHANNEL = "sessions:changed";
 
 type Auth = { session: SessionRow; user: UserRow };
 type Entry = Auth & { cachedAt: number; epoch: number };
-type Message = { from: string; id: number; userId: string; ended: boolean };
-/** How long `changed` waits for its own announcement to come back through Redis. */
-const ECHO_TIMEOUT_MS = 250;
+/** A change (`userId`), or an instance's word that it has forgotten change `id` of instance `to` (`heard`). */
+type Message =
+  | { from: string; id: number; userId: string; ended: boolean }
+  | { from: string; heard: { to: string; id: number } };
 
 export class SessionCache {
   private readonly instanceId = randomUUID();
@@ -31,7 +32,8 @@ export class SessionCache {
   private endedListeners: ((userId: string) => void)[] = [];
   private unsubscribe: (() => Promise<void>) | null = null;
   private sent = 0;
-  private echoes = new Map<number, () => void>();
+  /** Changes of this instance waiting for the other instances' word, by id: the instances heard so far. */
+  private waiting = new Map<number, { heard: Set<string>; check: () => void }>();
 
   constructor(
     private readonly state: SharedState,
@@ -46,12 +48,20 @@ export class SessionCache {
       } catch {
         return;
       }
-      if (message.from === this.instanceId) {
-        this.echoes.get(message.id)?.();
+      if (message.from === this.instanceId) return;
+      if ("heard" in message) {
+        if (message.heard?.to !== this.instanceId) return;
+        const waiting = this.waiting.get(message.heard.id);
+        waiting?.heard.add(message.from);
+        waiting?.check();
         return;
       }
-      if (typeof message.userId !== "string") return;
+      if (typeof message.userId !== "string" || typeof message.id !== "number") return;
       this.forget(message.userId, message.ended === true);
+      const heard: Message = { from: this.instanceId, heard: { to: message.from, id: message.id } };
+      this.state
+        .publish(SESSIONS_CHANGED_CHANNEL, JSON.stringify(heard))
+        .catch((error) => this.log.warn({ err: error }, "sessions: could not confirm a change"));
     });
   }
 
@@ -124,28 +134,50 @@ export class SessionCache {
   }
 
   /**
-   * After a committed write that changed a user (`ended`: some of their sessions ended): forgets here, then
-   * tells every instance. Awaited, so the answer to the request that made the change leaves after the news.
+   * After a committed write that changed a user (`ended`: some of their sessions ended): forgets here, tells
+   * every instance, and returns once none can still answer from what it cached before: every other instance
+   * subscribed has said it forgot, or TTL_MS has passed, after which whatever was cached before the commit
+   * has expired anyway (an instance that is slow, gone or unreachable). Awaited, so the answer to the request
+   * that made the change leaves after every instance has stopped accepting the old sessions.
    */
   async changed(userId: string, { ended }: { ended: boolean }) {
     this.forget(userId, ended);
     this.sent += 1;
-    const message: Message = { from: this.instanceId, id: this.sent, userId, ended };
-    // Redis hands a message to every subscriber at once; when this instance hears its own, the others have
-    // theirs too, so the answer to this request leaves after every instance was told.
+    const id = this.sent;
+    const heard = new Set<string>();
+    let others: number | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const echoed = new Promise<void>((resolve) => {
-      this.echoes.set(message.id, resolve);
-      timer = setTimeout(resolve, ECHO_TIMEOUT_MS);
+    const allHeard = new Promise<boolean>((resolve) => {
+      this.waiting.set(id, {
+        heard,
+        check: () => {
+          if (others !== null && heard.size >= others) resolve(true);
+        },
+      });
+      timer = setTimeout(() => resolve(false), TTL_MS);
     });
     try {
-      await this.state.publish(SESSIONS_CHANGED_CHANNEL, JSON.stringify(message));
-      if (this.state.status?.().mode === "shared") await echoed;
-    } catch (error) {
-      this.log.warn({ err: error }, "sessions: could not announce a change to other instances");
+      const message: Message = { from: this.instanceId, id, userId, ended };
+      try {
+        // Redis counts the instances subscribed, this one included. One cut off from Redis is not counted and
+        // did not hear it: only the deadline covers it, so a change made while this one is cut off waits it out.
+        const receivers = await this.state.publish(SESSIONS_CHANGED_CHANNEL, JSON.stringify(message));
+        // No `status`: the in-process state of a single instance, which has nobody else to tell.
+        if (!this.state.status) return;
+        if (receivers !== null && this.state.status().mode === "shared") others = Math.max(0, receivers - 1);
+        this.waiting.get(id)?.check();
+      } catch (error) {
+        this.log.warn({ err: error }, "sessions: could not announce a change to other instances");
+      }
+      if (!(await allHeard) && others !== null) {
+        this.log.warn(
+          { instances: others, confirmed: heard.size },
+          "sessions: not every instance confirmed a change; waited until what they cached had expired",
+        );
+      }
     } finally {
       clearTimeout(timer);
-      this.echoes.delete(message.id);
+      this.waiting.delete(id);
     }
   }
 }
