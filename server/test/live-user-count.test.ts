@@ -28,16 +28,20 @@ function fakeHub() {
 
 const log = { warn: () => {} } as unknown as FastifyBaseLogger;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits for `condition`, at most 5 s (a busy machine delays timers, never skips them). */
+async function until(condition: () => boolean) {
+  for (const deadline = Date.now() + 5000; !condition() && Date.now() < deadline; ) await wait(10);
+}
 
 describe("live user count", () => {
   it("corrects a client told a total from before another instance's change, when the total returns to the last broadcast", async () => {
     const state = new MemorySharedState();
     const hubA = fakeHub();
     const hubB = fakeHub();
-    // A coalesces for 50 ms, B syncs at once: B's change is published while A's re-read is still waiting.
+    // A coalesces for 500 ms, B syncs at once: B's change is published while A's re-read is still waiting.
     const a = new LiveUserCount(state, hubA as unknown as RealtimeHub, {
       heartbeatMs: 60_000,
-      broadcastDelayMs: 50,
+      broadcastDelayMs: 500,
       log,
       instanceId: "a",
     });
@@ -50,10 +54,10 @@ describe("live user count", () => {
     await a.start();
     await b.start();
     hubB.connect();
-    await wait(150);
+    await until(() => hubA.broadcasts.at(-1) === 1);
     expect(hubA.broadcasts.at(-1)).toBe(1); // what A's clients were last told: B's one browser
 
-    // B's browser leaves and B publishes at once; A will re-read in 50 ms. Meanwhile a browser connects to A and
+    // B's browser leaves and B publishes at once; A will re-read in 500 ms. Meanwhile a browser connects to A and
     // is told A's 1 plus B's 1 that A still holds: 2.
     hubB.disconnect();
     await wait(15);
@@ -62,7 +66,7 @@ describe("live user count", () => {
     const before = hubA.broadcasts.length;
     // A re-reads: the total is 1 again, the last broadcast's value. The new client must hear it all the same.
     const heard = () => hubA.broadcasts.slice(before).at(-1);
-    for (const deadline = Date.now() + 3000; heard() !== 1 && Date.now() < deadline; ) await wait(20);
+    await until(() => heard() === 1);
     expect(a.total()).toBe(1);
     expect(heard()).toBe(1);
     await a.stop();
