@@ -118,10 +118,10 @@ test("the pay page arrives with the payment in its HTML, then hydrates in place 
   await hydrated(page);
   expect(await kept()).toEqual([true]);
   await expect(page.getByTestId("countdown")).toHaveText(/Expires in 1?\d:\d\d/);
-  // A checkout has no app header: the payer's phone loads no menu panel, even once idle.
+  // A checkout has no app header: the payer's phone loads no menu panel nor live count, even once idle.
   await expect(page.getByRole("button", { name: "Open menu" })).toHaveCount(0);
   await page.waitForLoadState("networkidle");
-  expect(scripts.filter((url) => /side-menu-panel/.test(url))).toEqual([]);
+  expect(scripts.filter((url) => /side-menu-panel|live-users-widget/.test(url))).toEqual([]);
 
   // Hydrated pages subscribe to /ws: the payment turns Paid without a reload.
   await payFromDevAccount(page.request, payment.receivingAddress, BigInt(payment.amountDueBase));

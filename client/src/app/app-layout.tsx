@@ -11,12 +11,12 @@ import { AppRouter } from "./router";
 import { SideMenu } from "./side-menu";
 import { TestHooks } from "./test-hooks";
 
-// The widget appears only once the socket is open, so it can come a moment later; its import starts with the app
-// (lazyComponent: rendered after hydration without suspending, once loaded).
+// The widget appears only once the socket is open, so it can come a moment later. Its import starts when the header
+// first renders (hydration included), not at module load: a checkout has no header and does not fetch it.
+// lazyComponent: rendered after hydration without suspending, once loaded.
 const LiveUsersWidget = lazyComponent(() =>
   import("@/features/live-users/live-users-widget").then((m) => ({ default: m.LiveUsersWidget })),
 );
-LiveUsersWidget.preload().catch(() => {});
 
 function PageFallback() {
   return (
@@ -40,6 +40,8 @@ export function isCheckoutPath(location: string, search: string): boolean {
 export function AppLayout() {
   const [location] = useLocation();
   const checkout = isCheckoutPath(location, useSearch());
+  // Starts (once) the import, beside hydration rather than after it: the widget is rendered after hydration.
+  if (!checkout) LiveUsersWidget.preload().catch(() => {});
   return (
     <div className="flex min-h-dvh flex-col">
       <a
