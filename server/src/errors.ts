@@ -15,6 +15,8 @@ export const errorStatus = {
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
+  /** A plain request to the WebSocket address. */
+  UPGRADE_REQUIRED: 426,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   BAD_GATEWAY: 502,

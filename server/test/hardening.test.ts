@@ -232,4 +232,16 @@ describe("/ws: per-address cap and people, not sockets", () => {
     await observer.untilCount(2);
     await closeAll();
   });
+
+  it("a plain GET of /ws (no upgrade) is told to upgrade, with the usual error body", async () => {
+    const res = await app.inject({ method: "GET", url: "/ws" });
+    expect(res.statusCode).toBe(426);
+    expect(res.headers.upgrade).toBe("websocket");
+    expect(res.json()).toEqual({
+      error: {
+        code: "UPGRADE_REQUIRED",
+        message: "This address is the live connection: open it as a WebSocket.",
+      },
+    });
+  });
 });

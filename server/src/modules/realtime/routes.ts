@@ -39,31 +39,37 @@ export async function realtimeRoutes(
   const cap = config.realtime.maxConnectionsPerAddress;
   const tooMany = "Too many live connections from your address. Close some tabs and try again.";
 
-  app.get(
-    REALTIME_PATH,
-    {
-      websocket: true,
-      // Browsers always send Origin on a WebSocket handshake; a foreign one is another site using our
-      // visitors' cookies (cross-site WebSocket hijacking). Clients without Origin are not browsers.
-      preValidation: async (request, reply) => {
-        const origin = request.headers.origin;
-        if (origin && !isSameOrigin(origin, request.headers.host, config.publicUrl)) {
-          request.log.warn({ origin }, "ws: connection from a foreign origin refused");
-          return reply
-            .status(403)
-            .send(errorBody("FORBIDDEN", "This origin may not open the live connection."));
-        }
-        // Refused before the upgrade: one address cannot hold the instance's sockets or inflate the count.
-        if (hub.connectionsFrom(request.ip) >= cap) {
-          request.log.warn({ ip: request.ip }, "ws: per-address connection cap reached");
-          return reply.status(429).header("Retry-After", "30").send(errorBody("RATE_LIMITED", tooMany));
-        }
-        if (!BROWSER_ID.test(request.cookies?.[BROWSER_COOKIE] ?? "")) {
-          newBrowserIds.set(request.raw, randomBytes(16).toString("base64url"));
-        }
-      },
+  app.route({
+    method: "GET",
+    url: REALTIME_PATH,
+    schema: { hide: true },
+    // Browsers always send Origin on a WebSocket handshake; a foreign one is another site using our
+    // visitors' cookies (cross-site WebSocket hijacking). Clients without Origin are not browsers.
+    preValidation: async (request, reply) => {
+      const origin = request.headers.origin;
+      if (origin && !isSameOrigin(origin, request.headers.host, config.publicUrl)) {
+        request.log.warn({ origin }, "ws: connection from a foreign origin refused");
+        return reply
+          .status(403)
+          .send(errorBody("FORBIDDEN", "This origin may not open the live connection."));
+      }
+      // Refused before the upgrade: one address cannot hold the instance's sockets or inflate the count.
+      if (hub.connectionsFrom(request.ip) >= cap) {
+        request.log.warn({ ip: request.ip }, "ws: per-address connection cap reached");
+        return reply.status(429).header("Retry-After", "30").send(errorBody("RATE_LIMITED", tooMany));
+      }
+      if (!BROWSER_ID.test(request.cookies?.[BROWSER_COOKIE] ?? "")) {
+        newBrowserIds.set(request.raw, randomBytes(16).toString("base64url"));
+      }
     },
-    (socket, request) => {
+    // A plain GET (no upgrade) is told what this address is, rather than an empty 404.
+    handler: async (_request, reply) =>
+      reply
+        .status(426)
+        .header("Upgrade", "websocket")
+        .header("Connection", "Upgrade")
+        .send(errorBody("UPGRADE_REQUIRED", "This address is the live connection: open it as a WebSocket.")),
+    wsHandler: (socket, request) => {
       // Upgrades in flight together can pass the check above at once: the cap holds here too.
       if (hub.connectionsFrom(request.ip) >= cap) return socket.close(1013, "Too many connections");
       const browserId = newBrowserIds.get(request.raw) ?? request.cookies?.[BROWSER_COOKIE];
@@ -71,7 +77,7 @@ export async function realtimeRoutes(
       // The hub's own 'error' listener takes over from the plugin's (released above).
       hub.attach(socket, request.ip, request.cookies ?? {}, browserId);
     },
-  );
+  });
 }
 
 /**
