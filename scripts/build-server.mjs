@@ -4,10 +4,11 @@
 // binary, pino's worker transports); they stay imports resolved from node_modules. Code that only some
 // configurations or requests use (PostgreSQL's and Redis's clients, SMTP, passkeys) is imported where it is used and
 // becomes a chunk beside main.mjs, which a start neither parses nor runs. The SQL migrations are copied beside them:
-// the database client finds them next to its own module.
+// the database client finds them next to its own module. The site's Markdown content is rendered into content.json
+// beside them too; a start uses it when the files have not changed since (decision 028).
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -16,7 +17,10 @@ export const serverOutDir = join(root, "dist/server");
 export async function buildServer() {
   rmSync(serverOutDir, { recursive: true, force: true });
   await build({
-    entryPoints: [join(root, "server/src/main.ts")],
+    entryPoints: [
+      join(root, "server/src/main.ts"),
+      join(root, "server/src/modules/content/prerender-content.ts"),
+    ],
     outdir: serverOutDir,
     entryNames: "[name]",
     splitting: true,
@@ -35,6 +39,13 @@ export async function buildServer() {
     logLevel: "warning",
   });
   cpSync(join(root, "server/src/db/migrations"), join(serverOutDir, "migrations"), { recursive: true });
+  try {
+    const prerender = await import(pathToFileURL(join(serverOutDir, "prerender-content.mjs")).href);
+    prerender.writeRenderedContent(join(root, "content"), join(serverOutDir, "content.json"));
+  } catch (error) {
+    // Not fatal here: the start renders the content itself and stops on the broken file, naming it.
+    console.warn(`The content was not rendered by the build (the server will at start): ${error.message}`);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();

@@ -317,7 +317,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     sessions: sessionCache,
   });
   await app.register(walletRoutes, { db: database.db, wallets });
-  const content = loadContent(config.contentDir);
+  const content = await loadContent(config.contentDir);
   await app.register(contentRoutes, { content, publicUrl: config.publicUrl });
   await app.register(contactRoutes, {
     db: database.db,

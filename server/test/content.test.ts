@@ -7,6 +7,7 @@ import { createMailer } from "../src/lib/mailer.ts";
 import { findContactMessageById } from "../src/modules/contact/repository.ts";
 import { loadContent } from "../src/modules/content/content-store.ts";
 import { renderMarkdown } from "../src/modules/content/markdown.ts";
+import { writeRenderedContent } from "../src/modules/content/prerender-content.ts";
 import { createTestApp } from "./helpers.ts";
 import { startMailCapture } from "./mail-capture.ts";
 
@@ -155,12 +156,38 @@ describe("Markdown rendering", () => {
     expect(html).not.toMatch(/(href|src)="[^"]*script:/i);
   });
 
-  it("fails loudly on a post with bad front matter", () => {
+  it("fails loudly on a post with bad front matter", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cpxtb-bad-"));
     cpSync(join(contentDir, "legal"), join(dir, "legal"), { recursive: true });
     mkdirSync(join(dir, "blog"));
     writeFileSync(join(dir, "blog", "bad.md"), "---\ntitle: x\n---\nbody");
-    expect(() => loadContent(dir)).toThrow(/bad\.md: invalid front matter/);
+    await expect(loadContent(dir)).rejects.toThrow(/bad\.md: invalid front matter/);
+  });
+
+  it("a start uses the build's rendering of the same files, and renders again once a file changed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cpxtb-prerendered-"));
+    cpSync("content", dir, { recursive: true });
+    const built = join(dir, "content.json");
+    writeRenderedContent(dir, built);
+    const [post] = JSON.parse(readFileSync(built, "utf8")).posts as { slug: string; html: string }[];
+    const fresh = await loadContent(dir, built);
+    expect(fresh.getPost(post!.slug)?.html).toBe(post!.html);
+
+    // Marked, to tell the build's rendering from a new one.
+    const rendered = JSON.parse(readFileSync(built, "utf8"));
+    rendered.posts[0].html = "<p>from the build</p>";
+    writeFileSync(built, JSON.stringify(rendered));
+    expect((await loadContent(dir, built)).getPost(post!.slug)?.html).toBe("<p>from the build</p>");
+
+    // The same files elsewhere (a deployment's copy) keep it; an edited file is rendered again.
+    const moved = mkdtempSync(join(tmpdir(), "cpxtb-moved-"));
+    cpSync(dir, moved, { recursive: true });
+    expect((await loadContent(moved, built)).getPost(post!.slug)?.html).toBe("<p>from the build</p>");
+    const file = join(moved, "blog", `${post!.slug}.md`);
+    writeFileSync(file, `${readFileSync(file, "utf8")}\n\nA paragraph added after the build.\n`);
+    const edited = (await loadContent(moved, built)).getPost(post!.slug)?.html;
+    expect(edited).toContain("<p>A paragraph added after the build.</p>");
+    expect(edited).not.toContain("from the build");
   });
 });
 

@@ -1,29 +1,27 @@
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { BlogPostResponse, BlogPostSummary, LegalDocumentResponse, LegalSlug } from "@common/content.ts";
 import { LEGAL_DOCUMENTS } from "@common/content.ts";
-import { parse as parseYaml } from "yaml";
-import * as z from "zod";
-import { countWords, renderMarkdown } from "./markdown.ts";
-
-const WORDS_PER_MINUTE = 220;
-const isoDate = z.union([z.date().transform((d) => d.toISOString().slice(0, 10)), z.iso.date()]);
-
-const postFrontMatter = z.object({
-  title: z.string().min(1),
-  summary: z.string().min(1),
-  date: isoDate,
-  tags: z.array(z.string().min(1)).min(1),
-  image: z.string().regex(/^\/[\w./-]+$/, "must be a site-relative path"),
-});
-
-const legalFrontMatter = z.object({
-  title: z.string().min(1),
-  summary: z.string().min(1),
-  updated: isoDate,
-});
 
 export type BlogPost = Omit<BlogPostResponse, "newer" | "older"> & { words: number };
+
+/** The Markdown files of a content directory, read, and a fingerprint of their names and text. */
+export type ContentSources = {
+  blog: { file: string; text: string }[];
+  legal: { slug: LegalSlug; file: string; text: string }[];
+  fingerprint: string;
+};
+
+/** What `renderContent` makes of the sources: the posts newest first, the legal documents in LEGAL_DOCUMENTS order. */
+export type RenderedContent = { fingerprint: string; posts: BlogPost[]; legal: LegalDocumentResponse[] };
+
+/**
+ * Where the build leaves the rendered content (scripts/build-server.mjs), beside the compiled server. From the
+ * TypeScript sources (tests, development) it does not exist and the content is rendered at start.
+ */
+export const PRERENDERED_CONTENT = fileURLToPath(new URL("content.json", import.meta.url));
 
 export type ContentStore = {
   /** Newest first. */
@@ -33,51 +31,49 @@ export type ContentStore = {
   getLegal(slug: LegalSlug): LegalDocumentResponse;
 };
 
-export function splitFrontMatter(source: string, file: string): { data: unknown; body: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(source);
-  if (!match) throw new Error(`${file}: missing front matter (--- ... ---)`);
-  return { data: parseYaml(match[1] ?? ""), body: match[2] ?? "" };
-}
-
-function parseFile<S extends z.ZodType>(file: string, schema: S) {
-  const { data, body } = splitFrontMatter(readFileSync(file, "utf8"), file);
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`${file}: invalid front matter: ${problems}`);
-  }
-  return { meta: parsed.data as z.output<S>, body };
-}
-
-const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-
-/** Reads and renders every Markdown file once, at start: a broken file stops the server with its name. */
-export function loadContent(dir: string): ContentStore {
+export function readContentSources(dir: string): ContentSources {
   const blogDir = join(dir, "blog");
-  const posts: BlogPost[] = readdirSync(blogDir)
+  const blog = readdirSync(blogDir)
     .filter((f) => f.endsWith(".md"))
-    .map((f) => {
-      const slug = f.slice(0, -3);
-      if (!SLUG.test(slug)) throw new Error(`${f}: file names must be lowercase-kebab-case slugs`);
-      const { meta, body } = parseFile(join(blogDir, f), postFrontMatter);
-      const words = countWords(body);
-      return {
-        slug,
-        ...meta,
-        words,
-        readingMinutes: Math.max(1, Math.round(words / WORDS_PER_MINUTE)),
-        html: renderMarkdown(body),
-      };
-    })
-    .sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+    .sort()
+    .map((f) => ({ file: join(blogDir, f), text: readFileSync(join(blogDir, f), "utf8") }));
+  const legal = LEGAL_DOCUMENTS.map((slug) => {
+    const file = join(dir, "legal", `${slug}.md`);
+    return { slug, file, text: readFileSync(file, "utf8") };
+  });
+  const hash = createHash("sha256");
+  // Names relative to the directory: the same files moved elsewhere (a deployment's copy) keep their rendering.
+  for (const { file, text } of [...blog, ...legal]) {
+    hash.update(relative(dir, file)).update("\0").update(text).update("\0");
+  }
+  return { blog, legal, fingerprint: hash.digest("hex") };
+}
 
-  const legal = new Map<LegalSlug, LegalDocumentResponse>(
-    LEGAL_DOCUMENTS.map((slug) => {
-      const { meta, body } = parseFile(join(dir, "legal", `${slug}.md`), legalFrontMatter);
-      return [slug, { slug, ...meta, html: renderMarkdown(body) }];
-    }),
-  );
+/** The build's rendering of exactly these sources, or null (none, unreadable, or of other sources). */
+function readPrerendered(file: string, fingerprint: string): RenderedContent | null {
+  try {
+    const rendered = JSON.parse(readFileSync(file, "utf8")) as RenderedContent;
+    return rendered.fingerprint === fingerprint ? rendered : null;
+  } catch {
+    return null;
+  }
+}
 
+/**
+ * The site's content. The build renders it once (decision 028); a start reads the files, and uses that rendering
+ * when it was made from exactly these files. Otherwise (no build, an edited file, another CONTENT_DIR) it renders
+ * them now, with the Markdown and YAML parsers loaded only then: a broken file stops the server with its name.
+ */
+export async function loadContent(dir: string, prerendered = PRERENDERED_CONTENT): Promise<ContentStore> {
+  const sources = readContentSources(dir);
+  const rendered =
+    readPrerendered(prerendered, sources.fingerprint) ??
+    (await import("./render-content.ts")).renderContent(sources);
+  return contentStore(rendered);
+}
+
+function contentStore({ posts, legal: documents }: RenderedContent): ContentStore {
+  const legal = new Map(documents.map((document) => [document.slug, document]));
   const summary = ({
     slug,
     title,
