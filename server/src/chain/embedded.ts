@@ -21,6 +21,8 @@ export type EmbeddedChain = {
   startupMs: number;
 };
 
+const EMBEDDED_RPC_TIMEOUT_MS = 15_000;
+
 /**
  * The development chain of `npm start` without RPC_URL: anvil on a free loopback port with its state under
  * DATA_DIR, the contracts deployed on first start, and a chain connection that stops anvil when closed.
@@ -56,6 +58,9 @@ export async function startEmbeddedChain(
     const chain = await connectChain(
       {
         ...config,
+        // Our own node on this machine: a slow answer means a busy machine, not a dead node (a first start under
+        // heavy load saw the start-up check give up after the usual 4 s).
+        rpcTimeoutMs: Math.max(config.rpcTimeoutMs, EMBEDDED_RPC_TIMEOUT_MS),
         rpcUrls: [anvil.url],
         tokenAddress: deployment.token,
         price: { ...config.price, poolAddress: deployment.pool, ethUsdFeedAddress: deployment.ethUsdFeed },
