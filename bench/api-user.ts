@@ -3,16 +3,21 @@
 // scripts/start.mjs, fully embedded (PGlite, anvil), the compiled server with its default logging ("info", one
 // line per request), written to a file as a deployment's would be.
 // Goals (issue 14): >= 20,000 req/s signed out, >= 10,000 signed in; the public read >= 5,000 req/s, p99 <= 50 ms
-// (bench/two-instances.ts measures it on PostgreSQL). BENCH_ONLY="signed out" | "signed in" | "public" runs one.
+// on the embedded database and on PostgreSQL: BENCH_POSTGRES=1 runs the same server on a new database beside
+// DATABASE_URL's (dropped afterwards), the chain still embedded; bench/two-instances.ts runs two instances.
+// BENCH_ONLY="signed out" | "signed in" | "public" runs one.
 import { spawn } from "node:child_process";
 import { mkdtempSync, openSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { autocannon, createMerchantWithPayment } from "./http-bench.ts";
+import { autocannon, createBenchDatabase, createMerchantWithPayment } from "./http-bench.ts";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const dataDir = mkdtempSync(join(tmpdir(), "cpxtb-bench-"));
+const onPostgres = process.env.BENCH_POSTGRES === "1";
+if (onPostgres && !process.env.DATABASE_URL) throw new Error("BENCH_POSTGRES=1 needs DATABASE_URL");
+const database = onPostgres ? await createBenchDatabase(process.env.DATABASE_URL!) : null;
 
 const port = await new Promise<number>((resolve, reject) => {
   const probe = createServer();
@@ -31,7 +36,9 @@ const server = spawn(process.execPath, ["scripts/start.mjs"], {
     HOST: "127.0.0.1",
     PORT: String(port),
     DATA_DIR: dataDir,
-    DATABASE_URL: "",
+    DATABASE_URL: database?.url ?? "",
+    // A deployment on PostgreSQL names its public origin (config.ts requires it there).
+    ...(database ? { PUBLIC_URL: address } : {}),
     REDIS_URL: "",
     // The bench measures the endpoint with its limiter running, not the limiter refusing one busy address.
     RATE_LIMIT_GENERAL: process.env.RATE_LIMIT_GENERAL ?? "999999/60s",
@@ -69,7 +76,8 @@ async function run(title: string, path: string, headers: Record<string, string> 
 }
 
 console.log(
-  `GET /api/user and the public payment read, 50 connections, ${duration} s each, npm start fully embedded (PGlite), default logging to a file; ` +
+  `GET /api/user and the public payment read, 50 connections, ${duration} s each, npm start ` +
+    `${database ? "on PostgreSQL (embedded chain)" : "fully embedded (PGlite)"}, default logging to a file; ` +
     `load average ${loadavg()[0]!.toFixed(1)}`,
 );
 try {
@@ -80,5 +88,6 @@ try {
   if (!only || only === "public") await run("public payment read", `/api/payments/public/${reference}`);
 } finally {
   await stop();
+  await database?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,6 +1,8 @@
 // Shared by the benches that drive a server as `npm start` runs it, over HTTP: autocannon in a process of its own
 // (so the load generator does not share the server's event loop), and a merchant with one open payment.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 
 export type AutocannonResult = {
@@ -69,4 +71,21 @@ export async function createMerchantWithPayment(address: string, username: strin
     await call("/api/merchant/payments", { currency: "USD", amount: "10.00" }, cookie)
   ).json()) as { reference: string };
   return { cookie, reference: payment.reference };
+}
+
+/** A new PostgreSQL database beside the one `databaseUrl` names: its URL, and `drop` to remove it afterwards. */
+export async function createBenchDatabase(
+  databaseUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `cpxtb_bench_${randomBytes(4).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+  };
+  await admin(`create database "${name}"`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
 }

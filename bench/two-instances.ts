@@ -9,25 +9,15 @@ import { mkdtempSync, openSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { startTestChain } from "../server/test/chain-helpers.ts";
-import { autocannon, createMerchantWithPayment } from "./http-bench.ts";
+import { autocannon, createBenchDatabase, createMerchantWithPayment } from "./http-bench.ts";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
 if (!databaseUrl || !redisUrl) throw new Error("set DATABASE_URL and REDIS_URL");
 
-const name = `cpxtb_bench_${randomBytes(4).toString("hex")}`;
-const admin = async (sql: string) => {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(sql);
-  await client.end();
-};
-await admin(`create database "${name}"`);
-const url = new URL(databaseUrl);
-url.pathname = `/${name}`;
+const database = await createBenchDatabase(databaseUrl);
 const chain = await startTestChain();
 const dataDir = mkdtempSync(join(tmpdir(), "cpxtb-bench2-"));
 const prefix = `bench:${randomBytes(4).toString("hex")}:`;
@@ -58,7 +48,7 @@ async function startInstance(): Promise<{ child: ChildProcess; address: string }
       PORT: String(port),
       PUBLIC_URL: address,
       DATA_DIR: dataDir,
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: prefix,
       CHALLENGE_SECRET: "bench-secret-bench-secret-bench-secret-0001",
@@ -122,6 +112,6 @@ await run("public payment read", `/api/payments/public/${payment.reference}`, tr
 for (const { child } of instances) child.kill("SIGTERM");
 await new Promise((r) => setTimeout(r, 2000));
 await chain.stop();
-await admin(`drop database if exists "${name}" with (force)`);
+await database.drop();
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);
