@@ -5,6 +5,9 @@ import { startEmbeddedChain } from "./chain/embedded.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openConfiguredDatabase } from "./db/client.ts";
 
+/** How long after listen the background jobs start. */
+const JOBS_DELAY_MS = 1000;
+
 async function main() {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -27,9 +30,11 @@ async function main() {
   if (embedded) config.treasury.privateKey ??= ANVIL_DEV_KEYS[DEV_TREASURY_INDEX];
   const app = await buildApp(config, { database, ...(embedded ? { chain: embedded.chain } : {}) });
   let closing = false;
+  let jobs: NodeJS.Timeout | undefined;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    clearTimeout(jobs);
     app.log.info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
@@ -42,12 +47,17 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   const address = await app.listen({ host: config.host, port: config.port });
-  // The indexer and the expiry job (on the one instance that holds the engine lock); stopped by app.close().
-  app.payments.start();
-  // Webhook deliveries and payment emails, on every instance (work is claimed, never done twice).
-  app.notifications.start();
-  // The treasury sender and the purchase scanner (on the one instance that holds the treasury lock).
-  app.treasury?.start();
+  // The background jobs start a moment after listen: their first queries (each touching its tables for the first
+  // time, 50-150 ms apiece on the embedded database) would otherwise hold the start's first requests (decision 029).
+  jobs = setTimeout(() => {
+    if (closing) return;
+    // The indexer and the expiry job (on the one instance that holds the engine lock); stopped by app.close().
+    app.payments.start();
+    // Webhook deliveries and payment emails, on every instance (work is claimed, never done twice).
+    app.notifications.start();
+    // The treasury sender and the purchase scanner (on the one instance that holds the treasury lock).
+    app.treasury?.start();
+  }, JOBS_DELAY_MS);
   const url = config.publicUrlFromListen
     ? address.replace("[::1]", "localhost").replace("127.0.0.1", "localhost")
     : config.publicUrl;
