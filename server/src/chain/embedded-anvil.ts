@@ -135,14 +135,17 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<EmbeddedAn
   return { url, port, pid: child.pid ?? -1, stop };
 }
 
+/** Whether anything accepts a TCP connection on the loopback port (an answer within 500 ms, as for eth_chainId). */
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => {
+    const done = (accepted: boolean) => {
       socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
+      resolve(accepted);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
   });
 }
 
