@@ -23,7 +23,7 @@ const legalFrontMatter = z.object({
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
-export function splitFrontMatter(source: string, file: string): { data: unknown; body: string } {
+function splitFrontMatter(source: string, file: string): { data: unknown; body: string } {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(source);
   if (!match) throw new Error(`${file}: missing front matter (--- ... ---)`);
   return { data: parseYaml(match[1] ?? ""), body: match[2] ?? "" };
