@@ -14,12 +14,28 @@ import { build } from "esbuild";
 const root = fileURLToPath(new URL("..", import.meta.url));
 export const serverOutDir = join(root, "dist/server");
 
+/**
+ * PGlite runs on the embedded database's own thread (decision 030): drizzle's PGlite driver, bundled for the server's
+ * thread, gets the few names it imports from PGlite from a module of ours instead of PGlite's JavaScript.
+ */
+const pgliteOffTheServerThread = {
+  name: "pglite-off-the-server-thread",
+  setup(build) {
+    build.onResolve({ filter: /^@electric-sql\/pglite$/ }, ({ importer }) =>
+      importer.includes("/node_modules/drizzle-orm/")
+        ? { path: join(root, "server/src/db/pglite-on-server-thread.ts") }
+        : undefined,
+    );
+  },
+};
+
 export async function buildServer() {
   rmSync(serverOutDir, { recursive: true, force: true });
   await build({
     entryPoints: [
       join(root, "server/src/main.ts"),
       join(root, "server/src/modules/content/prerender-content.ts"),
+      join(root, "server/src/db/pglite-worker.ts"),
     ],
     outdir: serverOutDir,
     entryNames: "[name]",
@@ -35,6 +51,7 @@ export async function buildServer() {
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
+    plugins: [pgliteOffTheServerThread],
     sourcemap: true,
     logLevel: "warning",
   });

@@ -1,84 +1,37 @@
-import { secp256k1 } from "@noble/curves/secp256k1";
-import { buildApp } from "./app.ts";
-import { describeEmbeddedChain } from "./chain/describe.ts";
-import { ANVIL_DEV_KEYS, DEV_TREASURY_INDEX } from "./chain/dev-chain.ts";
-import { startEmbeddedChain } from "./chain/embedded.ts";
-import { ConfigError, loadConfig } from "./config.ts";
-import { openConfiguredDatabase } from "./db/client.ts";
+// `npm start`'s entry (dist/server/main.mjs): checks the configuration, starts what takes longest to start, then
+// loads the rest of the server (compiling and running its modules takes about half a second) while those start:
+// the embedded database opens on its own thread and anvil boots in its own process (decision 030).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { startEmbeddedAnvil } from "./chain/embedded-anvil.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { PGliteWorkerClient, pgliteDir } from "./db/pglite-worker-client.ts";
 
-/** How long after listen the background jobs start. */
-const JOBS_DELAY_MS = 1000;
-
-async function main() {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
   }
-
-  // secp256k1's table of the generator's multiples, which every key derivation and signature uses, at window 4
-  // instead of the library's 8: built in 11-22 ms instead of 67-79 ms (measured here), for about 1 ms more per
-  // derivation (2 instead of 1). A start derives some eight keys (the development accounts, the treasury, the
-  // managed wallets' root); the server signs and verifies rarely (sign-ins, treasury sends).
-  secp256k1.utils.precompute(4);
-
-  // No RPC_URL: a local anvil chain under DATA_DIR, stopped with the server (see docs/chain.md). It starts while
-  // the database opens (PGlite's WebAssembly takes most of a second): the two do not depend on each other.
-  const [embedded, database] = await Promise.all([
-    config.chain.rpcUrls.length === 0 ? startEmbeddedChain(config.chain, config.dataDir) : undefined,
-    openConfiguredDatabase(config),
-  ]);
-  // Development treasury: anvil's public test key #4 (printed below with the demo accounts).
-  if (embedded) config.treasury.privateKey ??= ANVIL_DEV_KEYS[DEV_TREASURY_INDEX];
-  const app = await buildApp(config, { database, ...(embedded ? { chain: embedded.chain } : {}) });
-  let closing = false;
-  let jobs: NodeJS.Timeout | undefined;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    clearTimeout(jobs);
-    app.log.info({ signal }, "shutting down");
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await app.close();
-    await database.close();
-    await embedded?.chain.close();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-
-  const address = await app.listen({ host: config.host, port: config.port });
-  // The background jobs start a moment after listen: their first queries (each touching its tables for the first
-  // time, 50-150 ms apiece on the embedded database) would otherwise hold the start's first requests (decision 029).
-  jobs = setTimeout(() => {
-    if (closing) return;
-    // The indexer and the expiry job (on the one instance that holds the engine lock); stopped by app.close().
-    app.payments.start();
-    // Webhook deliveries and payment emails, on every instance (work is claimed, never done twice).
-    app.notifications.start();
-    // The treasury sender and the purchase scanner (on the one instance that holds the treasury lock).
-    app.treasury?.start();
-  }, JOBS_DELAY_MS);
-  const url = config.publicUrlFromListen
-    ? address.replace("[::1]", "localhost").replace("127.0.0.1", "localhost")
-    : config.publicUrl;
-  const databaseName =
-    app.database.driver === "pg" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
-  // Links in emails, payment links and Sign-In with Ethereum use this one origin (decision 010).
-  const origin = config.publicUrlFromListen
-    ? `${config.publicUrl} (the listen address; set PUBLIC_URL to serve other machines)`
-    : `${config.publicUrl} (PUBLIC_URL; listening on ${address})`;
-  console.log(`\nCPXTB Pay is running at ${url}\n  public origin: ${origin}\n  database: ${databaseName}\n`);
-  if (embedded) console.log(describeEmbeddedChain(embedded, config.dataDir));
+  throw error;
 }
 
-main().catch((error) => {
+// Only a database an earlier start created: a first start creates it in its own time (initdb), and a start that
+// fails in between must not leave it half-made.
+const databaseDir = pgliteDir(config.dataDir);
+if (!config.databaseUrl && existsSync(join(databaseDir, "PG_VERSION")))
+  PGliteWorkerClient.prestart(databaseDir);
+const anvil =
+  config.chain.rpcUrls.length === 0 ? startEmbeddedAnvil(config.chain.chainId, config.dataDir) : undefined;
+// Awaited by the server's start; until then a failure must not end the process as an unhandled rejection.
+anvil?.catch(() => {});
+
+try {
+  const { startServer } = await import("./start-server.ts");
+  await startServer(config, { anvil });
+} catch (error) {
   console.error("CPXTB Pay failed to start:", error instanceof Error ? error.message : error);
   process.exit(1);
-});
+}

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { connect, createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -133,6 +133,16 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<EmbeddedAn
     await new Promise((r) => setTimeout(r, 20));
   }
   return { url, port, pid: child.pid ?? -1, stop };
+}
+
+/** anvil as the embedded chain runs it (embedded.ts): its state and its pid file under DATA_DIR. */
+export function startEmbeddedAnvil(chainId: number, dataDir: string): Promise<EmbeddedAnvil> {
+  mkdirSync(dataDir, { recursive: true });
+  return startAnvil({
+    chainId,
+    stateFile: join(dataDir, "anvil-state.json"),
+    pidFile: join(dataDir, "anvil.pid"),
+  });
 }
 
 /** Whether anything accepts a TCP connection on the loopback port (an answer within 500 ms, as for eth_chainId). */

@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { ChainConfig } from "../config.ts";
 import {
   type DemoAccount,
@@ -9,7 +7,7 @@ import {
   listDemoAccounts,
   refreshDevFeed,
 } from "./dev-chain.ts";
-import { type EmbeddedAnvil, startAnvil } from "./embedded-anvil.ts";
+import { type EmbeddedAnvil, startEmbeddedAnvil } from "./embedded-anvil.ts";
 import { type Chain, connectChain } from "./service.ts";
 
 export type EmbeddedChain = {
@@ -31,14 +29,11 @@ export async function startEmbeddedChain(
   config: ChainConfig,
   dataDir: string,
   log?: { warn: (obj: object, msg: string) => void },
+  /** anvil already starting (`startEmbeddedAnvil`, from main.ts), else it is started here. */
+  starting?: Promise<EmbeddedAnvil>,
 ): Promise<EmbeddedChain> {
   const started = performance.now();
-  mkdirSync(dataDir, { recursive: true });
-  const anvil = await startAnvil({
-    chainId: config.chainId,
-    stateFile: join(dataDir, "anvil-state.json"),
-    pidFile: join(dataDir, "anvil.pid"),
-  });
+  const anvil = await (starting ?? startEmbeddedAnvil(config.chainId, dataDir));
   let heartbeat: NodeJS.Timeout | undefined;
   try {
     const { deployment, deployed } = await ensureDevDeployment(anvil.url, dataDir);

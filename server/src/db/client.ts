@@ -1,13 +1,12 @@
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { Config } from "../config.ts";
+import { PGliteWorkerClient, pgliteDir } from "./pglite-worker-client.ts";
 import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -38,16 +37,6 @@ export type DatabaseLock = {
 export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 // Any fixed 64-bit number: serialises migrations of several instances starting at once.
 const MIGRATION_LOCK_ID = 7_301_155_220_001n;
-
-/**
- * PGlite's PostgreSQL settings: its defaults plus a buffer pool sized for this application's data. PostgreSQL's
- * default shared_buffers (128 MB) lives inside PGlite's WebAssembly memory and is touched at start, most of the
- * idle server's memory; the data files are read through the operating system's page cache anyway, so a smaller
- * pool costs little (the 100,000-payment reports bench runs with it, see decision 020). The WebAssembly memory
- * itself cannot start below the module's 128 MB minimum (initialMemory), but it is only resident where touched.
- */
-export const PGLITE_SHARED_BUFFERS = "16MB";
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
 
 export type DatabaseOptions = (
   | { driver: "pg"; url: string; poolSize?: number }
@@ -140,21 +129,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
 
-  let client: PGlite;
-  // Contrib extensions the migrations create (the history search's trigram index).
-  const extensions = { pg_trgm };
-  const pgliteOptions = { extensions, startParams: PGLITE_START_PARAMS };
+  // PGlite on its own thread (decision 030): its start overlaps the server's, its queries leave this thread free.
+  let dataDir: string | null = null;
   if (options.dataDir) {
     await mkdir(options.dataDir, { recursive: true });
-    client = await PGlite.create(join(options.dataDir, "pglite"), pgliteOptions);
-  } else {
-    client = await PGlite.create(pgliteOptions);
+    dataDir = pgliteDir(options.dataDir);
   }
-  const db = drizzlePglite(client, { schema, logger }) as unknown as Db;
+  // Returns while PGlite is still opening: statements wait for it in the thread (its failure fails them).
+  const client = PGliteWorkerClient.start(dataDir);
+  // drizzle's PGlite driver calls query and transaction, which the worker's client answers as PGlite does.
+  const pglite = client as unknown as PGlite;
+  const db = drizzlePglite(pglite, { schema, logger }) as unknown as Db;
   return {
     db,
     driver: "pglite",
-    migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
+    // The application's statements wait until the migrations have run (a start builds the app meanwhile).
+    migrate: () =>
+      client.hold((direct) => migratePglite(drizzlePglite(direct, { schema }), { migrationsFolder })),
     pendingMigrations: () => pendingMigrations(db),
     async ping() {
       await client.query("select 1");
@@ -166,13 +157,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
-/** The configured database (PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR), migrated. */
+/** The configured database (PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR), not migrated yet. */
+export function openConfigured(config: Pick<Config, "databaseUrl" | "dataDir">): Promise<Database> {
+  return config.databaseUrl
+    ? openDatabase({ driver: "pg", url: config.databaseUrl })
+    : openDatabase({ driver: "pglite", dataDir: config.dataDir });
+}
+
+/** The configured database, migrated. */
 export async function openConfiguredDatabase(
   config: Pick<Config, "databaseUrl" | "dataDir">,
 ): Promise<Database> {
-  const database = config.databaseUrl
-    ? await openDatabase({ driver: "pg", url: config.databaseUrl })
-    : await openDatabase({ driver: "pglite", dataDir: config.dataDir });
+  const database = await openConfigured(config);
   await database.migrate();
   return database;
 }
