@@ -96,14 +96,14 @@ export type AppDeps = {
   treasury?: Partial<TreasuryOptions>;
 };
 
-/** `payments` runs the indexer and expiry job once started (main.ts starts it; tests drive it). */
+/** `payments` runs the indexer and expiry job once started (start-server.ts starts it; tests drive it). */
 export type App = FastifyInstance & {
   database: Database;
   chain: Chain | null;
   payments: PaymentsRuntime;
-  /** Webhook deliveries and payment emails; main.ts starts it (tests start it when they need it). */
+  /** Webhook deliveries and payment emails; start-server.ts starts it (tests start it when they need it). */
   notifications: NotificationsRuntime;
-  /** Null without a chain or TREASURY_PRIVATE_KEY. main.ts starts it; tests run passes with `runOnce`. */
+  /** Null without a chain or TREASURY_PRIVATE_KEY. start-server.ts starts it; tests run passes with `runOnce`. */
   treasury: TreasuryRuntime | null;
   routeIndex: ReturnType<typeof trackRoutes>;
 };
@@ -199,7 +199,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     treasury: () =>
       treasury ? { ...treasury.treasury.health(), role: treasury.isLeader ? "leader" : "standby" } : null,
   });
-  // Without RPC_URL, main.ts starts the embedded chain and passes it in; tests that need none get chain routes 503.
+  // Without RPC_URL, start-server.ts starts the embedded chain and passes it in; tests that need none get chain routes 503.
   const chain =
     deps.chain ??
     (config.chain.rpcUrls.length > 0 ? await connectChain(config.chain, { log: app.log }) : null);

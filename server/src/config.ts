@@ -235,7 +235,7 @@ export type WebhooksConfig = {
 };
 
 export type TreasuryConfig = {
-  /** Embedded mode fills in a development key in main.ts; absent elsewhere = no treasury (buy and claim refuse). */
+  /** Embedded mode fills in a development key in start-server.ts; absent elsewhere = no treasury (buy and claim refuse). */
   privateKey: `0x${string}` | undefined;
   /** Whole tokens as decimal strings (converted with the token's decimals read from the chain). */
   dailyCapTokens: string;

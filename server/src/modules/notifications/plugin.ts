@@ -18,7 +18,7 @@ export type NotificationsPluginOptions = {
 };
 
 /**
- * Webhook endpoints (routes) and the runner of webhook deliveries and payment emails (decision 016). main.ts
+ * Webhook endpoints (routes) and the runner of webhook deliveries and payment emails (decision 016). start-server.ts
  * starts the runner; it is woken by the payments plugin after a commit on this instance, and by the published
  * event on every other instance.
  */
