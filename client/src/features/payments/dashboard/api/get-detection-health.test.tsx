@@ -19,6 +19,17 @@ async function elapse(ms: number) {
   await act(() => vi.advanceTimersByTimeAsync(1));
 }
 
+/** Renders the probe with `fetchMock` answering, and lets the first answer arrive. */
+async function renderWithAnswers(fetchMock: ReturnType<typeof vi.fn>) {
+  vi.stubGlobal("fetch", fetchMock);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <Probe />
+    </QueryClientProvider>,
+  );
+  await elapse(0);
+}
+
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
 });
@@ -31,13 +42,7 @@ afterEach(() => {
 describe("useDetectionHealthy", () => {
   it("asks again within seconds while detection is not healthy (e.g. just after a server start)", async () => {
     const fetchMock = vi.fn().mockResolvedValueOnce(ready(false)).mockResolvedValue(ready(true));
-    vi.stubGlobal("fetch", fetchMock);
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <Probe />
-      </QueryClientProvider>,
-    );
-    await elapse(0);
+    await renderWithAnswers(fetchMock);
     expect(screen.getByTestId("detection").textContent).toBe("not healthy");
     await elapse(3_000);
     expect(fetchMock).toHaveBeenCalledTimes(2);
@@ -54,13 +59,7 @@ describe("useDetectionHealthy", () => {
       .fn()
       .mockResolvedValueOnce(answer(503, { error: { code: "SERVICE_UNAVAILABLE", message: "x" } }))
       .mockResolvedValue(ready(true));
-    vi.stubGlobal("fetch", fetchMock);
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <Probe />
-      </QueryClientProvider>,
-    );
-    await elapse(0);
+    await renderWithAnswers(fetchMock);
     expect(screen.getByTestId("detection").textContent).toBe("not healthy");
     await elapse(3_000);
     expect(screen.getByTestId("detection").textContent).toBe("healthy");
