@@ -120,14 +120,13 @@ export class PGliteWorkerClient {
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     const client = new PGliteWorkerClient(worker, port1, signal);
-    client.opened = new Promise((resolve, reject) => client.#pending.set(0, { resolve, reject }));
-    client.opened.then(
-      () => {
+    // The thread's first answer says PGlite has opened; if it could not, `#settle` stops the client with its reason.
+    client.#pending.set(0, {
+      resolve: () => {
         client.#answerNow = true;
       },
-      // Nobody may be waiting for it: its failure reaches whoever sends a statement.
-      () => {},
-    );
+      reject: () => {},
+    });
     port1.on("message", (reply: WorkerReply) => client.#settle(reply));
     // The thread keeps the process alive while it has work (`#request`), not the port.
     port1.unref();
@@ -137,9 +136,6 @@ export class PGliteWorkerClient {
     );
     return client;
   }
-
-  /** Settles when PGlite has opened its data directory in the thread (rejects with its error). */
-  opened: Promise<unknown> = Promise.resolve();
 
   /**
    * Runs `work` (the migrations) with a client of its own while every statement sent through this one waits for it
