@@ -129,7 +129,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
 
-  // PGlite on its own thread (decision 030): its start overlaps the server's, its queries leave this thread free.
+  // PGlite on its own thread (decision 030): its start overlaps the server's; once open, each statement is answered
+  // before the call returns, as when PGlite ran in this thread.
   let dataDir: string | null = null;
   if (options.dataDir) {
     await mkdir(options.dataDir, { recursive: true });

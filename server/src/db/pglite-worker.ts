@@ -1,6 +1,6 @@
 // The embedded database's own thread (decision 030): PGlite (PostgreSQL compiled to WebAssembly) runs here, so its
-// start (most of a second of WebAssembly) overlaps the server's, and its queries no longer hold the thread that
-// answers HTTP. The server talks to it through `PGliteWorkerClient` (pglite-worker-client.ts).
+// start (most of a second of WebAssembly) overlaps the server's. The server talks to it through
+// `PGliteWorkerClient` (pglite-worker-client.ts), which waits for each answer once PGlite is open.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { workerData } from "node:worker_threads";
