@@ -1,5 +1,5 @@
-// The embedded database on its own thread (decision 030): the part of PGlite's interface drizzle uses (query,
-// exec, transaction) and close, answered by pglite-worker.ts. Like PGlite itself, it runs one statement at a time
+// The embedded database on its own thread (decision 030): the part of PGlite's interface drizzle uses (query and
+// transaction) and close, answered by pglite-worker.ts. Like PGlite itself, it runs one statement at a time
 // and nothing between a transaction's statements.
 import { join } from "node:path";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
@@ -145,7 +145,6 @@ export class PGliteWorkerClient {
     const direct = {
       query: <R>(sql: string, params?: unknown[], options?: QueryOptions) =>
         this.#queue.run(() => this.#query<R>(sql, params ?? [], options ?? {})),
-      exec: (sql: string) => this.#queue.run(() => this.#request({ op: "exec", sql }) as Promise<Results[]>),
       transaction: <R>(callback: (tx: Transaction) => Promise<R>) => this.#transaction(callback),
     } as unknown as PGlite;
     // Meanwhile statements are answered in their turn, so the start goes on building the app (decision 030).
@@ -164,11 +163,6 @@ export class PGliteWorkerClient {
     return this.#queue.run(() => this.#query<T>(sql, params, options));
   }
 
-  async exec(sql: string): Promise<Results[]> {
-    await this.#gate;
-    return this.#queue.run(() => this.#request({ op: "exec", sql }) as Promise<Results[]>);
-  }
-
   /** BEGIN, the callback's statements, then COMMIT, or ROLLBACK when it throws (as PGlite's own transaction). */
   async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
     await this.#gate;
@@ -179,33 +173,18 @@ export class PGliteWorkerClient {
     return this.#queue.run(async () => {
       await this.#request({ op: "exec", sql: "BEGIN" });
       let closed = false;
-      const open = () => {
-        if (closed) throw new Error("Transaction is closed");
-      };
+      // drizzle's transactions only query (its rollback throws, which ends up below); a statement sent once the
+      // transaction has ended would otherwise run outside it.
       const tx = {
         query: async <R>(sql: string, params?: unknown[], options?: QueryOptions) => {
-          open();
+          if (closed) throw new Error("Transaction is closed");
           return this.#query<R>(sql, params ?? [], options ?? {});
-        },
-        exec: async (sql: string) => {
-          open();
-          return (await this.#request({ op: "exec", sql })) as Results[];
-        },
-        rollback: async () => {
-          open();
-          await this.#request({ op: "exec", sql: "ROLLBACK" });
-          closed = true;
-        },
-        get closed() {
-          return closed;
         },
       } as unknown as Transaction;
       try {
         const result = await callback(tx);
-        if (!closed) {
-          closed = true;
-          await this.#request({ op: "exec", sql: "COMMIT" });
-        }
+        closed = true;
+        await this.#request({ op: "exec", sql: "COMMIT" });
         return result;
       } catch (error) {
         if (!closed) {

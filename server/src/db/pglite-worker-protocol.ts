@@ -38,7 +38,10 @@ export type ErrorDescription = {
 };
 
 export function describeError(error: unknown): ErrorDescription {
-  if (!(error instanceof Error)) return { name: "Error", message: String(error), fields: {} };
+  if (!(error instanceof Error)) {
+    // PGlite's file system errors are plain objects (Emscripten's `{ name: "ErrnoError", errno }`).
+    return { name: "Error", message: JSON.stringify(error) ?? String(error), fields: {} };
+  }
   const fields: ErrorDescription["fields"] = {};
   for (const [key, value] of Object.entries(error)) {
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")

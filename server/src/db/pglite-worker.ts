@@ -57,8 +57,7 @@ try {
   reply({ id: 0, result: null });
   setTimeout(collectStartGarbage, 1000).unref();
 } catch (error) {
-  // PGlite's file system errors are plain objects (Emscripten's `{ name: "ErrnoError", errno }`).
-  const reason = error instanceof Error ? error.message : JSON.stringify(error);
+  const reason = describeError(error).message;
   const where = dataDir ?? "memory";
   reply({
     id: 0,
