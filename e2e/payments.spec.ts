@@ -105,6 +105,10 @@ test("an expired payment says so and Regenerate Payment opens a new one", async 
   await expect(page.getByTestId("amount-due")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Payment Expired" })).toBeVisible({ timeout: 75_000 });
   await expect(page.getByTestId("payment-status")).toHaveText("Expired");
+  // Opened again, the page arrives expired from the server: no countdown or QR to pay first (issue 14).
+  const expiredHtml = await (await page.request.get(`/pay/${payment.reference}`)).text();
+  expect(expiredHtml).toContain("Payment Expired");
+  expect(expiredHtml).not.toContain('data-slot="qr-code"');
   await page.getByRole("button", { name: "Regenerate Payment" }).click();
   await expect(page).not.toHaveURL(new RegExp(payment.reference));
   await expect(page).toHaveURL(/\/pay\/[A-Za-z0-9_-]{22,}$/);
