@@ -374,8 +374,9 @@ describe("served HTML", () => {
     }
   });
 
-  it("asks for the app's code after a server-rendered page has painted, and at once on the others", async () => {
+  it("asks for the app's code (and the session) after a server-rendered page has painted, at once on the others", async () => {
     const rendered = (await page("/blog")).body;
+    expect(rendered).toMatch(/<html data-code-after-paint[\s>]/);
     const head = rendered.slice(0, rendered.indexOf("</head>"));
     expect(head).not.toContain('type="module"');
     expect(head).not.toContain("modulepreload");

@@ -49,6 +49,7 @@ const TITLE = /<title>[\s\S]*?<\/title>/i;
 const DESCRIPTION = /<meta\s+name="description"[\s\S]*?>/i;
 
 const EMPTY_ROOT = /<div id="root"><\/div>/;
+const HTML_TAG = /<html(?=[\s>])/i;
 /** The app's code in index.html: the entry's module script and the modulepreload links of its imports. */
 const APP_CODE = /\n\s*(<script type="module"[^>]*><\/script>|<link rel="modulepreload"[^>]*>)/g;
 
@@ -81,7 +82,7 @@ export type PageExtras = { body?: RenderedBody; head?: string; preload?: string 
  * The app's code (its module script, modulepreload links and the page's prefetch links) waits in
  * `<template id="after-paint">`, which index.html's inline script inserts once the page has painted: on a phone's
  * network the first paint and the page's images do not share the line with some 90 KB of JavaScript, and a tap
- * before hydration is held and replayed (decision 023).
+ * before hydration is held and replayed (decision 023). The session is asked for then too (`data-code-after-paint`).
  */
 export function pageHtmlText(
   index: IndexHtml,
@@ -105,6 +106,8 @@ export function pageHtmlText(
     return "";
   });
   if (head) code.push(head);
+  // index.html's first inline script reads it: this page asks for the session with its code, after it has painted.
+  html = html.replace(HTML_TAG, "<html data-code-after-paint");
   return html.replace(
     EMPTY_ROOT,
     () =>
