@@ -10,11 +10,14 @@ import { inboxQueryKey } from "./api/payments";
 /**
  * The signed-in owner's payments over the shared socket: every change (a payment created elsewhere too) lands in
  * the history lists; `onPayment` hears each change (the notification screen). The socket connects again when
- * the session changes (app/data-layer.tsx), and this subscribes again on every connection. Returns whether the
- * subscription is active.
+ * the session changes (app/data-layer.tsx), and this subscribes again on every connection. Returns where the
+ * subscription stands: not subscribed yet ("connecting"), active ("live"), or lost since ("lost": the socket
+ * closed or the server refused it).
  */
-export function useLiveMerchant(onPayment: (payment: Payment, event: string) => void): boolean {
-  const [subscribed, setSubscribed] = React.useState(false);
+export type LiveState = "connecting" | "live" | "lost";
+
+export function useLiveMerchant(onPayment: (payment: Payment, event: string) => void): LiveState {
+  const [state, setState] = React.useState<LiveState>("connecting");
   const listener = React.useRef(onPayment);
   listener.current = onPayment;
   React.useEffect(() => {
@@ -26,18 +29,18 @@ export function useLiveMerchant(onPayment: (payment: Payment, event: string) => 
       if (open) return;
       if (active) missed = true;
       active = false;
-      setSubscribed(false);
+      setState("lost");
     });
     const offOk = liveSocket.on("merchantSubscribed", () => {
       active = true;
-      setSubscribed(true);
+      setState("live");
       if (!missed) return;
       missed = false;
       void queryClient.invalidateQueries({ queryKey: historyQueryKeyRoot });
       void queryClient.invalidateQueries({ queryKey: inboxQueryKey });
     });
     const offError = liveSocket.on("merchantError", (m) => {
-      setSubscribed(false);
+      setState("lost");
       // Removed from the business (or its requirements changed): the page asks again and shows why.
       if (m.code === "FORBIDDEN" || m.code === "TWO_FACTOR_REQUIRED") {
         void queryClient.invalidateQueries({ queryKey: merchantQueryKey });
@@ -70,5 +73,5 @@ export function useLiveMerchant(onPayment: (payment: Payment, event: string) => 
       release();
     };
   }, []);
-  return subscribed;
+  return state;
 }

@@ -5,7 +5,10 @@ import { createQueryClient } from "@/lib/query-client";
 import { useDetectionHealthy } from "./get-detection-health";
 
 function Probe() {
-  return <p data-testid="detection">{useDetectionHealthy() ? "healthy" : "not healthy"}</p>;
+  const healthy = useDetectionHealthy();
+  return (
+    <p data-testid="detection">{healthy === undefined ? "unknown" : healthy ? "healthy" : "not healthy"}</p>
+  );
 }
 
 /** An answer of GET /api/ready (its body read at once: a real Response's stream waits for real time). */
@@ -54,6 +57,15 @@ describe("useDetectionHealthy", () => {
     expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 
+  it("is unknown until the server has answered, not unhealthy", async () => {
+    let answerNow = (_: unknown) => {};
+    await renderWithAnswers(vi.fn().mockReturnValue(new Promise((resolve) => (answerNow = resolve))));
+    expect(screen.getByTestId("detection").textContent).toBe("unknown");
+    answerNow(ready(true));
+    await elapse(0);
+    expect(screen.getByTestId("detection").textContent).toBe("healthy");
+  });
+
   it("treats a failed answer as not healthy and asks again soon", async () => {
     const fetchMock = vi
       .fn()
@@ -63,5 +75,10 @@ describe("useDetectionHealthy", () => {
     expect(screen.getByTestId("detection").textContent).toBe("not healthy");
     await elapse(3_000);
     expect(screen.getByTestId("detection").textContent).toBe("healthy");
+  });
+
+  it("treats an unreachable server as not healthy", async () => {
+    await renderWithAnswers(vi.fn().mockRejectedValue(new TypeError("Failed to fetch")));
+    expect(screen.getByTestId("detection").textContent).toBe("not healthy");
   });
 });

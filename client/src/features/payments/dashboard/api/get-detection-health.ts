@@ -8,8 +8,11 @@ const READY_REFRESH_MS = 15_000;
  */
 const UNHEALTHY_REFRESH_MS = 3_000;
 
-/** Whether the payment indexer reports healthy in GET /api/ready (every 15 s, every 3 s while it does not). */
-export function useDetectionHealthy(): boolean {
+/**
+ * Whether the payment indexer reports healthy in GET /api/ready (every 15 s, every 3 s while it does not);
+ * undefined until the first answer (or failure).
+ */
+export function useDetectionHealthy(): boolean | undefined {
   const ready = useQuery({
     queryKey: ["/api/ready"],
     queryFn: async ({ signal }) => {
@@ -21,5 +24,5 @@ export function useDetectionHealthy(): boolean {
     refetchInterval: (query) => (query.state.data === true ? READY_REFRESH_MS : UNHEALTHY_REFRESH_MS),
     staleTime: 0,
   });
-  return ready.data === true;
+  return ready.isPending ? undefined : ready.data === true;
 }

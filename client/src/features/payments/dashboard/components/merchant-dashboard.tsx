@@ -1,6 +1,6 @@
 import type { Merchant } from "@common/merchant";
 import type { Payment } from "@common/payments";
-import { Activity, CircleAlert, Pencil, Users, Volume2, VolumeX } from "lucide-react";
+import { Pencil, Users, Volume2, VolumeX } from "lucide-react";
 import * as React from "react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
@@ -13,6 +13,7 @@ import { playChime, useSound } from "../sound";
 import { useLiveMerchant } from "../use-live-merchant";
 import type { SignOwnership } from "./business-setup-form";
 import { CreatePaymentForm } from "./create-payment-form";
+import { DetectionStatus } from "./detection-status";
 import { LoadingPart } from "./loading-part";
 import { merchantQueryState } from "./merchant-query-state";
 import { PaymentDetailSheet } from "./payment-detail-sheet";
@@ -113,21 +114,7 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
             </Button>
           )}
         </div>
-        <p className="flex items-center gap-2 text-sm" role="status" data-testid="detection-status">
-          {detecting && live ? (
-            <>
-              <Activity aria-hidden="true" className="size-4 text-success" /> Automatic Payment Detection
-              Active
-            </>
-          ) : (
-            <>
-              <CircleAlert aria-hidden="true" className="size-4 text-destructive-emphasis" />
-              {live
-                ? "Payment detection is catching up: new payments may show late."
-                : "Reconnecting live updates…"}
-            </>
-          )}
-        </p>
+        <DetectionStatus live={live} detecting={detecting} />
       </div>
       <CreatePaymentForm onOpen={setOpenId} />
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
