@@ -151,7 +151,7 @@ export function BuyForm({
             label="Amount (USD)"
             inputMode="decimal"
             autoComplete="off"
-            placeholder="25.00"
+            placeholder="e.g. 25.00"
             value={usd}
             onChange={(e) => {
               setUsd(e.target.value);
@@ -162,7 +162,7 @@ export function BuyForm({
             label="CPXTB Tokens to Receive"
             inputMode="decimal"
             autoComplete="off"
-            placeholder="2500"
+            placeholder="e.g. 2500"
             value={tokens}
             onChange={(e) => {
               setTokens(e.target.value);
