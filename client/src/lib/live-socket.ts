@@ -4,6 +4,9 @@ type Message = { type: string; [key: string]: unknown };
 type Listener = (message: Message) => void;
 type StatusListener = (open: boolean) => void;
 
+/** Where a page's live subscription stands: not open yet, open, or open before and lost since. */
+export type LiveState = "connecting" | "live" | "lost";
+
 const BASE_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30_000;
 

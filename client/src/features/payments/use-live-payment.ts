@@ -1,6 +1,6 @@
 import type { PublicPayment } from "@common/payments";
 import * as React from "react";
-import { liveSocket } from "@/lib/live-socket";
+import { type LiveState, liveSocket } from "@/lib/live-socket";
 import { queryClient } from "@/lib/query-client";
 import { publicPaymentQueryKey } from "./api/get-public-payment";
 
@@ -10,12 +10,15 @@ const serverSocketOpen = () => false;
 
 /**
  * Subscribes the page's shared socket to one payment: the snapshot and every later change land in the query
- * cache, so the page never polls. Returns whether the live connection is open.
+ * cache, so the page never polls. Returns where the live connection stands: closed before it ever opened for this
+ * page is "connecting", not "lost".
  */
-export function useLivePayment(reference: string): boolean {
+export function useLivePayment(reference: string): LiveState {
   // Not open while a server-rendered page hydrates (the server's HTML says so), even if the socket opened meanwhile
   // for another part of the page: then the status updates right after (decision 017).
   const open = React.useSyncExternalStore(subscribeStatus, socketOpen, serverSocketOpen);
+  const [openedOnce, setOpenedOnce] = React.useState(false);
+  if (open && !openedOnce) setOpenedOnce(true);
   React.useEffect(() => {
     const release = liveSocket.retain();
     const offUpdate = liveSocket.on("paymentUpdate", (message) => {
@@ -31,5 +34,5 @@ export function useLivePayment(reference: string): boolean {
       release();
     };
   }, [reference]);
-  return open;
+  return open ? "live" : openedOnce ? "lost" : "connecting";
 }

@@ -19,6 +19,7 @@ import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { useHydrated } from "@/hooks/use-hydrated";
 import { isApiError } from "@/lib/api-client";
+import type { LiveState } from "@/lib/live-socket";
 import { networkName } from "@/lib/network-name";
 import { cn } from "@/lib/utils";
 import { usePublicPayment } from "../api/get-public-payment";
@@ -207,7 +208,7 @@ function PayShell({
   );
 }
 
-function StatusLine({ payment, live }: { payment: PublicPayment; live: boolean }) {
+function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState }) {
   const now = useNow();
   // The payer's local time: the server does not know the zone, so it comes once hydrated (decision 017).
   const hydrated = useHydrated();
@@ -223,7 +224,7 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: boolean }
         <PaymentStatusBadge status={payment.status} data-testid="payment-status" />
         <RefundBadge status={payment.refundStatus} data-testid="refund-status" />
         {detail ? <span className="text-muted-foreground tabular-nums">{detail}</span> : null}
-        <span className="sr-only">{live ? "" : "Live updates reconnecting."}</span>
+        <span className="sr-only">{live === "lost" ? "Live updates reconnecting." : ""}</span>
       </div>
       {open ? (
         <span

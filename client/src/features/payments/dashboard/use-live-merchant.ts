@@ -1,6 +1,6 @@
 import type { Payment } from "@common/payments";
 import * as React from "react";
-import { liveSocket } from "@/lib/live-socket";
+import { type LiveState, liveSocket } from "@/lib/live-socket";
 import { queryClient } from "@/lib/query-client";
 import { merchantQueryKey } from "./api/get-merchant";
 import { paymentDetailQueryKey } from "./api/get-payment-detail";
@@ -14,8 +14,6 @@ import { inboxQueryKey } from "./api/payments";
  * subscription stands: not subscribed yet ("connecting"), active ("live"), or lost since ("lost": the socket
  * closed or the server refused it).
  */
-export type LiveState = "connecting" | "live" | "lost";
-
 export function useLiveMerchant(onPayment: (payment: Payment, event: string) => void): LiveState {
   const [state, setState] = React.useState<LiveState>("connecting");
   const listener = React.useRef(onPayment);

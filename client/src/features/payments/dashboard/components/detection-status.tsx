@@ -1,6 +1,6 @@
 import { Activity, CircleAlert, LoaderCircle } from "lucide-react";
 import type * as React from "react";
-import type { LiveState } from "../use-live-merchant";
+import type { LiveState } from "@/lib/live-socket";
 
 type Status = "active" | "connecting" | "reconnecting" | "catching-up";
 
