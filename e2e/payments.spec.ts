@@ -109,6 +109,7 @@ test("an expired payment says so and Regenerate Payment opens a new one", async 
   const expiredHtml = await (await page.request.get(`/pay/${payment.reference}`)).text();
   expect(expiredHtml).toContain("Payment Expired");
   expect(expiredHtml).not.toContain('data-slot="qr-code"');
+  expect(expiredHtml).not.toContain('data-testid="countdown"');
   await page.getByRole("button", { name: "Regenerate Payment" }).click();
   await expect(page).not.toHaveURL(new RegExp(payment.reference));
   await expect(page).toHaveURL(/\/pay\/[A-Za-z0-9_-]{22,}$/);
