@@ -6,6 +6,10 @@ const alias = {
   "@": new URL("./client/src", import.meta.url).pathname,
 };
 
+// Waiting for a condition costs a passing test nothing: `expect.poll` waits up to 15 s (not 1 s) for what a busy
+// machine is slow to reach.
+const expectOptions = { poll: { timeout: 15_000, interval: 50 } };
+
 export default defineConfig({
   test: {
     projects: [
@@ -14,6 +18,9 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "client",
+          expect: expectOptions,
+          // A component test's own time on a busy machine can pass the 5 s default; a passing test takes no longer.
+          testTimeout: 30_000,
           environment: "happy-dom",
           include: ["client/src/**/*.test.{ts,tsx}"],
           setupFiles: ["client/src/test/setup.ts"],
@@ -21,12 +28,19 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: "common", environment: "node", include: ["common/**/*.test.ts"] },
+        test: {
+          name: "common",
+          environment: "node",
+          include: ["common/**/*.test.ts"],
+          expect: expectOptions,
+          testTimeout: 30_000,
+        },
       },
       {
         resolve: { alias },
         test: {
           name: "server",
+          expect: expectOptions,
           environment: "node",
           include: ["server/**/*.test.ts"],
           // Generous: each file starts its own database (and often an anvil chain); CI machines can be busy.

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 
 const steps = [
   ["lockfile (npm ci accepts it)", "node", ["scripts/complete-lockfile.mjs", "--check"]],
+  ["engines (every package runs on the oldest Node.js promised)", "node", ["scripts/check-engines.mjs"]],
   ["type-check", "npm", ["run", "typecheck"]],
   ["lint", "npm", ["run", "lint"]],
   ["unit tests (client, common)", "npm", ["run", "test:unit"]],

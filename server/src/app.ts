@@ -89,7 +89,12 @@ export type AppDeps = {
   /** Extra routes registered before the app is sealed (tests use it to exercise the shared machinery). */
   extraRoutes?: (app: FastifyZod) => Promise<void>;
   /** Payments: a clock tests can move, and indexer timings. */
-  payments?: { now?: () => Date; runtime?: Partial<PaymentsRuntimeOptions> };
+  payments?: {
+    now?: () => Date;
+    runtime?: Partial<PaymentsRuntimeOptions>;
+    /** The public read cache's clock (ms); a test that stops it sees an entry change only by an event. */
+    publicCacheClock?: () => number;
+  };
   /** Webhook and payment-email runner timings (tests shorten the retry schedule). */
   notifications?: Partial<NotificationsOptions>;
   /** Treasury: a clock and hooks tests use. */
@@ -220,6 +225,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     hub: realtime,
     now: deps.payments?.now,
     runtime: deps.payments?.runtime,
+    publicCacheClock: deps.payments?.publicCacheClock,
     onRuntime: (runtime) => {
       payments = runtime;
       app.decorate("payments", runtime);

@@ -117,7 +117,8 @@ describe("GET /api/balance", () => {
     const slow = await app.inject({ url: `/api/balance?address=${randomAddress()}` });
     expect(slow.statusCode).toBe(504);
     expect(slow.json().error.code).toBe("GATEWAY_TIMEOUT");
-    expect(Date.now() - started).toBeLessThan(3000);
+    // It gave up (the node never answers); seconds of margin over the 300 ms deadline for a busy machine.
+    expect(Date.now() - started).toBeLessThan(15_000);
 
     await proxy.close();
     const down = await app.inject({ url: `/api/balance?address=${randomAddress()}` });
@@ -140,7 +141,13 @@ describe("GET /api/balance", () => {
   it("coalesces identical concurrent requests into one RPC call and caches the result", async () => {
     const proxy = await startRpcProxy(chain.url);
     afterAll(() => proxy.close());
-    await useChain({ rpcUrls: [proxy.url], balanceCacheMs: 400 });
+    // The cache's clock moves only when the test says: the steps may take any time on a busy machine.
+    let nowMs = Date.now();
+    switchable.use(
+      await connectChain(chainConfigFor(proxy.url, chain.deployment, { balanceCacheMs: 400 }), {
+        now: () => nowMs,
+      }),
+    );
     const holder = randomAddress();
     await chain.mint(holder, tokens("42.5"));
 
@@ -157,7 +164,10 @@ describe("GET /api/balance", () => {
     expect(proxy.requests - before).toBe(1); // still cached
 
     await chain.mint(holder, tokens("0.5"));
-    await new Promise((r) => setTimeout(r, 450));
+    nowMs += 399;
+    await app.inject({ url: `/api/balance?address=${holder}` });
+    expect(proxy.requests - before).toBe(1); // cached until its time is up
+    nowMs += 1;
     const fresh = await app.inject({ url: `/api/balance?address=${holder}` });
     expect(fresh.json().balance).toBe("43");
     expect(proxy.requests - before).toBe(2);

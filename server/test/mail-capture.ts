@@ -33,7 +33,7 @@ export async function startMailCapture() {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     /** Waits until a message for `to` arrives (or `timeoutMs` passes) and returns it. */
-    async waitFor(to: string, timeoutMs = 5000): Promise<CapturedMail> {
+    async waitFor(to: string, timeoutMs = 30_000): Promise<CapturedMail> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = messages.find((m) => m.to.includes(to));

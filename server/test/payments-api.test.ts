@@ -409,7 +409,7 @@ describe("several instances", () => {
         const leader = second.payments.isLeader ? second : third;
         const standby = leader === second ? third : second;
         await leader.close();
-        await expect.poll(() => standby.payments.health()?.role, { timeout: 5000 }).toBe("leader");
+        await expect.poll(() => standby.payments.health()?.role, { timeout: 15_000 }).toBe("leader");
       } finally {
         await second.close();
         await third.close();

@@ -6,7 +6,7 @@ import type { SharedState } from "../src/lib/shared-state/shared-state.ts";
 import { TcpProxy } from "./tcp-proxy.ts";
 import { redisUrl, uniquePrefix } from "./ws-client.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 async function redisState() {
   const state = new RedisSharedState({ url: redisUrl, keyPrefix: uniquePrefix("shared-state") });
@@ -15,7 +15,11 @@ async function redisState() {
 }
 
 // One contract, two implementations: whatever passes here behaves the same with and without Redis.
-const memory: SharedState = new MemorySharedState();
+// The in-process implementation runs on a clock the test moves; Redis runs on its own clock, so a short expiry is
+// awaited (at least its length, then polled), and whatever must still be there is given a minute: no assertion
+// depends on two calls landing within a few milliseconds of each other on a busy machine.
+let memoryNow = Date.now();
+const memory: SharedState = new MemorySharedState(() => memoryNow);
 const redis: SharedState = await redisState();
 // What the app uses with REDIS_URL: Redis behind a deadline and a circuit breaker (same contract while up).
 const failover: SharedState = await openSharedState({ redisUrl, keyPrefix: uniquePrefix("failover") });
@@ -25,49 +29,73 @@ afterAll(async () => {
   await failover.close();
 });
 
+const MINUTE = 60_000;
+/** Lets at least `ms` pass on the implementation's clock. */
+type PassTime = (ms: number) => Promise<void>;
+const moveMemoryClock: PassTime = async (ms) => {
+  memoryNow += ms;
+};
+const realTime: PassTime = (ms) => sleep(ms);
+/** Waits for what an expiry leads to: at once on the moved clock, within seconds on Redis's. */
+const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 50 });
+
 describe.each([
-  ["memory", memory],
-  ["redis", redis],
-  ["redis with failover", failover],
-])("shared state (%s)", (_name, state) => {
+  ["memory", memory, moveMemoryClock],
+  ["redis", redis, realTime],
+  ["redis with failover", failover, realTime],
+])("shared state (%s)", (_name, state, passTime) => {
   it("stores values with expiry and set-if-absent", async () => {
-    await state.set("a", "1", 100);
+    await state.set("a", "1", MINUTE);
     expect(await state.get("a")).toBe("1");
-    expect(await state.setIfAbsent("a", "2", 1000)).toBe(false);
-    await sleep(150);
-    expect(await state.get("a")).toBeNull();
-    expect(await state.setIfAbsent("a", "3", 1000)).toBe(true);
-    expect(await state.get("a")).toBe("3");
+    expect(await state.setIfAbsent("a", "2", MINUTE)).toBe(false);
+    await state.set("short", "1", 100);
+    await passTime(100);
+    await eventually(() => state.get("short")).toBeNull();
+    expect(await state.setIfAbsent("short", "3", MINUTE)).toBe(true);
+    expect(await state.get("short")).toBe("3");
+    expect(await state.get("a")).toBe("1");
     await state.delete("a");
+    await state.delete("short");
     expect(await state.get("a")).toBeNull();
   });
 
   it("increments counters that expire", async () => {
-    expect(await state.increment("n", 100)).toBe(1);
-    expect(await state.increment("n", 100, 4)).toBe(5);
-    await sleep(150);
-    expect(await state.increment("n", 100)).toBe(1);
+    expect(await state.increment("n", MINUTE)).toBe(1);
+    expect(await state.increment("n", MINUTE, 4)).toBe(5);
+    expect(await state.increment("short-n", 100)).toBe(1);
+    await passTime(100);
+    await eventually(() => state.get("short-n")).toBeNull();
+    expect(await state.increment("short-n", 100)).toBe(1);
+    expect(await state.increment("n", MINUTE)).toBe(6);
+    await state.delete("n");
+    await state.delete("short-n");
   });
 
   it("allows exactly `limit` hits per sliding window and frees a slot as the oldest leaves", async () => {
+    // Seconds, not milliseconds: the three hits must fall in one window however slow the machine is.
+    const windowMs = 3_000;
     for (let i = 1; i <= 3; i++)
-      expect(await state.hitWindow("w", 3, 300)).toMatchObject({ allowed: true, count: i });
-    const refused = await state.hitWindow("w", 3, 300);
+      expect(await state.hitWindow("w", 3, windowMs)).toMatchObject({ allowed: true, count: i });
+    const refused = await state.hitWindow("w", 3, windowMs);
     expect(refused.allowed).toBe(false);
     expect(refused.retryAfterMs).toBeGreaterThan(0);
-    expect(refused.retryAfterMs).toBeLessThanOrEqual(300);
-    await sleep(refused.retryAfterMs + 20);
-    expect((await state.hitWindow("w", 3, 300)).allowed).toBe(true);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(windowMs);
+    await passTime(refused.retryAfterMs + 20);
+    await eventually(async () => (await state.hitWindow("w", 3, windowMs)).allowed).toBe(true);
     await state.delete("w");
-    expect(await state.hitWindow("w", 3, 300)).toMatchObject({ allowed: true, count: 1 });
+    expect(await state.hitWindow("w", 3, windowMs)).toMatchObject({ allowed: true, count: 1 });
+    await state.delete("w");
   });
 
   it("keeps heartbeats while they are renewed and forgets them when they stop", async () => {
     await state.heartbeat("g", "one", "5", 150);
-    await state.heartbeat("g", "two", "7", 1000);
-    expect(Object.fromEntries(await state.readHeartbeats("g"))).toEqual({ one: "5", two: "7" });
-    await sleep(200);
-    expect(Object.fromEntries(await state.readHeartbeats("g"))).toEqual({ two: "7" });
+    await state.heartbeat("g", "two", "7", MINUTE);
+    expect((await state.readHeartbeats("g")).get("two")).toBe("7");
+    await passTime(150);
+    await eventually(async () => Object.fromEntries(await state.readHeartbeats("g"))).toEqual({ two: "7" });
+    await state.heartbeat("g", "one", "6", MINUTE);
+    expect(Object.fromEntries(await state.readHeartbeats("g"))).toEqual({ one: "6", two: "7" });
+    await state.removeHeartbeat("g", "one");
     await state.removeHeartbeat("g", "two");
     expect((await state.readHeartbeats("g")).size).toBe(0);
   });
@@ -76,12 +104,17 @@ describe.each([
     const got: string[] = [];
     const unsubscribe = await state.subscribe("ch", (m) => got.push(m));
     await state.publish("ch", "hello");
-    await sleep(50);
-    expect(got).toEqual(["hello"]);
+    await eventually(async () => [...got]).toEqual(["hello"]);
     await unsubscribe();
+    // A second subscriber hears what follows in publishing order: once it has heard the marker, a message sent
+    // before it would have reached the first subscriber too, had it still been subscribed.
+    const later: string[] = [];
+    const unsubscribeLater = await state.subscribe("ch", (m) => later.push(m));
     await state.publish("ch", "again");
-    await sleep(50);
+    await state.publish("ch", "marker");
+    await eventually(async () => [...later]).toEqual(["again", "marker"]);
     expect(got).toEqual(["hello"]);
+    await unsubscribeLater();
   });
 });
 

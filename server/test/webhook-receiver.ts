@@ -83,7 +83,7 @@ export async function startReceiver() {
       scripts.set(path, [...statuses]);
     },
     at: (path: string) => received.filter((r) => r.path === path),
-    async waitFor(predicate: (all: ReceivedWebhook[]) => boolean, timeoutMs = 10_000) {
+    async waitFor(predicate: (all: ReceivedWebhook[]) => boolean, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(received)) {
         if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms`);

@@ -52,7 +52,7 @@ async function deliveries(target: App, cookie: string, endpointId: string) {
 async function waitUntil<T>(
   read: () => Promise<T>,
   ok: (value: T) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

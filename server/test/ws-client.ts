@@ -40,7 +40,7 @@ export class TestSocket {
   /** Resolves with the first message (already received or future) matching `match`. */
   next(
     match: (m: Record<string, unknown>) => boolean,
-    timeoutMs = 10_000,
+    timeoutMs = 30_000,
     fromIndex = 0,
   ): Promise<Record<string, unknown>> {
     const seen = this.messages.slice(fromIndex).find(match);
@@ -62,7 +62,7 @@ export class TestSocket {
   }
 
   /** Waits until the latest pushed count equals `count`. */
-  async untilCount(count: number, timeoutMs = 10_000) {
+  async untilCount(count: number, timeoutMs = 30_000) {
     const latest = () => {
       const last = [...this.messages].reverse().find((m) => m.type === "userCount" || m.type === "connected");
       return last ? (last.type === "connected" ? last.userCount : last.count) : undefined;
@@ -78,7 +78,7 @@ export class TestSocket {
     this.ws.send(typeof message === "string" ? message : JSON.stringify(message));
   }
 
-  closed(timeoutMs = 10_000): Promise<number> {
+  closed(timeoutMs = 30_000): Promise<number> {
     if (this.closeCode !== null) return Promise.resolve(this.closeCode);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("socket not closed")), timeoutMs);

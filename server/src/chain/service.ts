@@ -29,7 +29,14 @@ export class ChainStartupError extends Error {
  */
 export async function connectChain(
   config: ChainConfig,
-  options: { log?: Log; onRequest?: () => void; embeddedRpcUrl?: string; onClose?: () => Promise<void> } = {},
+  options: {
+    log?: Log;
+    onRequest?: () => void;
+    embeddedRpcUrl?: string;
+    onClose?: () => Promise<void>;
+    /** The balance cache's clock (ms); tests move it. */
+    now?: () => number;
+  } = {},
 ): Promise<Chain> {
   const host = config.rpcUrls[0] ? redactRpcUrl(config.rpcUrls[0]) : "(none)";
   if (!config.tokenAddress) throw new ChainStartupError("TOKEN_ADDRESS is not set.");
@@ -67,7 +74,7 @@ export async function connectChain(
       error instanceof Error && !("shortMessage" in error) ? error.message : describeRpcFailure(error).reason;
     throw new ChainStartupError(`Cannot set up the price source: ${reason}`);
   }
-  const balances = createBalanceReader(client, token, config.balanceCacheMs);
+  const balances = createBalanceReader(client, token, config.balanceCacheMs, options.now);
   return {
     chainId: actualChainId,
     confirmations: config.confirmations,

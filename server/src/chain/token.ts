@@ -20,8 +20,13 @@ export async function readTokenInfo(client: PublicClient, address: Address): Pro
 
 export type TokenBalance = { baseUnits: bigint; balance: string };
 
-export function createBalanceReader(client: PublicClient, token: TokenInfo, cacheMs: number) {
-  const cache = createCoalescingCache<TokenBalance>(cacheMs);
+export function createBalanceReader(
+  client: PublicClient,
+  token: TokenInfo,
+  cacheMs: number,
+  now: () => number = Date.now,
+) {
+  const cache = createCoalescingCache<TokenBalance>(cacheMs, undefined, now);
   return {
     /** `owner` must already be checksummed (it is the cache key). */
     getBalance(owner: Address): Promise<TokenBalance> {

@@ -11,7 +11,8 @@ import { findLiveSessionByTokenHash, type SessionRow, type UserRow } from "./rep
  * is not shared (Redis away, `status().mode === "local"`) nothing is cached: each request reads the database,
  * so a revocation made on another instance still counts at once.
  */
-const TTL_MS = 2000;
+export const SESSION_CACHE_TTL_MS = 2000;
+const TTL_MS = SESSION_CACHE_TTL_MS;
 const MAX_ENTRIES = 10_000;
 export const SESSIONS_CHANGED_CHANNEL = "sessions:changed";
 

@@ -28,6 +28,8 @@ export type PaymentsPluginOptions = {
   /** Tests move time; production uses the wall clock. */
   now?: () => Date;
   runtime?: Partial<PaymentsRuntimeOptions>;
+  /** The public read cache's clock (ms); tests stop it. */
+  publicCacheClock?: () => number;
   onRuntime: (runtime: PaymentsRuntime) => void;
   /** Receives the public read (`GET /api/payments/public/:reference`'s cached view): the pay page renders it. */
   onPublicRead?: (read: (reference: string) => Promise<PublicPayment>) => void;
@@ -80,7 +82,7 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
     await runtime.stop();
   });
   // Every instance drops a payment's cached public view when it hears that payment's event.
-  const cache = new PublicPaymentCache(deps);
+  const cache = new PublicPaymentCache(deps, options.publicCacheClock);
   publicCache = cache;
   // Only the fields the API declares (the route's schema strips the rest the same way).
   options.onPublicRead?.(async (reference) => publicPaymentResponse.parse(await cache.get(reference)));

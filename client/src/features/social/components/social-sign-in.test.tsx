@@ -93,7 +93,7 @@ describe("SocialSignIn", () => {
     fireEvent.click(screen.getByRole("button", { name: "Continue with Google" }));
     expect(open).toHaveBeenCalledWith("about:blank", "cpxtb-social-login", expect.stringContaining("popup"));
     expect(await screen.findByText("Finish signing in with Google in the window that opened.")).toBeTruthy();
-    await vi.waitFor(() => expect(popup.location.href).toBe(startUrl));
+    await vi.waitFor(() => expect(popup.location.href).toBe(startUrl), { timeout: 10_000 });
     expect(popup.close).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
   });
