@@ -316,7 +316,7 @@ describe.skipIf(needsBoth !== null)("two instances on one PostgreSQL and one Red
   });
 
   describe("SIGTERM while Redis is away", () => {
-    it("the server process (main.ts) exits within 2 s", async () => {
+    it("the server process (main.ts) exits cleanly at once, not after the 10 s forced close", async () => {
       const target = new URL(redisUrl!);
       const own = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 6379) });
       const dataDir = await mkdtemp(join(tmpdir(), "cpxtb-sigterm-"));
