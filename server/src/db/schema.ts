@@ -341,7 +341,11 @@ export const paymentTimeline = pgTable(
   (t) => [index("payment_timeline_payment_idx").on(t.paymentId, t.id)],
 );
 
-/** The outbox: one row per payment event, read by the live channel (and later webhooks and emails). */
+/**
+ * The outbox: one row per payment event, read by two consumers that never lock each other's rows (decision 031):
+ * the webhook and email dispatcher claims the event row itself (`dispatchedAt`), the live publisher claims its
+ * row in `payment_events_unpublished`.
+ */
 export const paymentEvents = pgTable(
   "payment_events",
   {
@@ -353,18 +357,27 @@ export const paymentEvents = pgTable(
     merchantId: text("merchant_id").notNull(),
     type: text("type").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    publishedAt: timestamp("published_at", { withTimezone: true }),
     /**
      * When the event's webhook deliveries and emails were stored (decision 016); null while they have not been.
-     * Claimed like `publishedAt`: each event by exactly one dispatcher, in the transaction that stores its rows.
+     * Claimed with FOR NO KEY UPDATE SKIP LOCKED: each event by exactly one dispatcher, in the transaction that
+     * stores its rows; only dispatchers lock these rows.
      */
     dispatchedAt: timestamp("dispatched_at", { withTimezone: true }),
   },
-  (t) => [
-    index("payment_events_unpublished_idx").on(t.seq).where(sql`${t.publishedAt} is null`),
-    index("payment_events_undispatched_idx").on(t.seq).where(sql`${t.dispatchedAt} is null`),
-  ],
+  (t) => [index("payment_events_undispatched_idx").on(t.seq).where(sql`${t.dispatchedAt} is null`)],
 );
+
+/**
+ * The live publisher's queue (decision 031): one row per event not yet published over shared state, added by a
+ * trigger on `payment_events` in the transaction that adds the event, deleted by the publisher that claims it
+ * (FOR UPDATE SKIP LOCKED: only publishers lock these rows, so the dispatcher never makes the publisher skip one).
+ */
+export const paymentEventsUnpublished = pgTable("payment_events_unpublished", {
+  seq: bigint("seq", { mode: "bigint" })
+    .primaryKey()
+    .references(() => paymentEvents.seq, { onDelete: "cascade" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Indexer checkpoints: the hash of each block the indexer ended a range on (the newest is the cursor). */
 export const indexerBlocks = pgTable(

@@ -32,8 +32,10 @@ export type DispatchResult = { events: number; deliveries: number; emails: numbe
  * Stores what each undispatched outbox event must cause, in one transaction with marking it dispatched
  * (decision 016): a webhook delivery per enabled endpoint subscribed to its type (the body fixed now, from the
  * payment as it is at the event), and for a completed or late-paid payment its emails. The events are claimed
- * with FOR UPDATE SKIP LOCKED, so two instances never store the same event's rows twice (and the unique keys
- * would refuse it anyway).
+ * with FOR NO KEY UPDATE SKIP LOCKED, so two instances never store the same event's rows twice (and the unique keys
+ * would refuse it anyway). Only dispatchers lock the event rows: the live publisher claims its own queue's rows
+ * (decision 031), so holding an event here never hides it from the live channel; an event skipped here is another
+ * dispatcher's, and the runner's poll takes any a rolled-back claim leaves.
  */
 export async function dispatchEvents(
   db: Db,
@@ -51,7 +53,7 @@ export async function dispatchEvents(
       await tx.execute(sql`
         update payment_events set dispatched_at = now()
         where seq in (select seq from payment_events where dispatched_at is null order by seq
-                      limit ${options.limit} for update skip locked)
+                      limit ${options.limit} for no key update skip locked)
         returning seq, id, payment_id as "paymentId", merchant_id as "merchantId", type, created_at as "createdAt"`),
     );
     const events: OutboxEvent[] = claimed

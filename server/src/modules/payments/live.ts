@@ -23,6 +23,12 @@ const MAX_REFERENCES_PER_CONNECTION = 20;
 const CLAIM_BATCH = 200;
 /** Added to every live update (the budget is 1 s from the confirming block); batches bursts of commits. */
 const FLUSH_DELAY_MS = 5;
+/**
+ * The safety net (decision 031): every instance looks at the publisher's queue this often without being woken, so
+ * an event whose wake-up was missed (a publish that failed, a claim rolled back, a commit whose instance died
+ * before flushing) is published within about this long. An empty queue costs one index probe.
+ */
+export const LIVE_SWEEP_MS = 1000;
 
 /** What a merchant subscription was authorised by (kept on the connection). */
 type MerchantSubscription = { merchantId: string; userId: string; tokenHash: string };
@@ -60,6 +66,8 @@ export class PaymentLive {
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private again = false;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
   private unsubscribe: (() => Promise<void>) | null = null;
   /** The shared-state epoch seen last: a change means revocations may have been missed meanwhile. */
   private stateEpoch: number | null = null;
@@ -73,6 +81,7 @@ export class PaymentLive {
     private hub: RealtimeHub,
     private log: FastifyBaseLogger,
     private baseUrl: () => string,
+    private sweepMs = LIVE_SWEEP_MS,
   ) {}
 
   async start() {
@@ -92,6 +101,17 @@ export class PaymentLive {
         this.log.warn({ err: error }, "payment events: could not re-check merchant sessions"),
       );
     });
+  }
+
+  /**
+   * Starts the sweep (with the background jobs, a moment after listen: decision 029), first at once: it also
+   * publishes what was left queued while no instance ran.
+   */
+  startSweep() {
+    if (this.stopped || this.sweepTimer) return;
+    this.notify();
+    this.sweepTimer = setInterval(this.notify, this.sweepMs);
+    this.sweepTimer.unref();
   }
 
   /** The merchant subscriptions of this instance matching `which`, each re-checked against the database. */
@@ -152,6 +172,9 @@ export class PaymentLive {
   }
 
   async stop() {
+    this.stopped = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
@@ -166,6 +189,7 @@ export class PaymentLive {
    * claimed in one query, not one each), one flush at a time, and one more if something was committed meanwhile.
    */
   notify = () => {
+    if (this.stopped) return;
     if (this.flushing) {
       this.again = true;
       return;
@@ -190,8 +214,9 @@ export class PaymentLive {
   }
 
   /**
-   * Publishes every unpublished event. A short batch means the outbox was empty when it was claimed; anything
-   * committed since then has called `notify`, which runs another flush, so no extra empty claim is needed.
+   * Publishes every queued event. A short batch means the queue held nothing else this publisher could take: the
+   * rest, if any, is another instance's publisher's (it publishes them); anything committed since has called
+   * `notify`, which runs another flush; and the sweep catches what a missed wake-up left.
    */
   async flush() {
     for (;;) {

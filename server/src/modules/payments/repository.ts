@@ -398,19 +398,20 @@ export async function insertEvent(
 }
 
 /**
- * Marks up to `limit` unpublished events as published and returns them (each to exactly one publisher), with
+ * Takes up to `limit` events off the live publisher's queue and returns them (each to exactly one publisher), with
  * their payment's reference so listeners can tell whether anyone waits for it before reading anything else.
+ * Only publishers lock the queue's rows (decision 031): the dispatcher, which locks the event rows themselves
+ * while it stores their webhooks and emails, never makes a publisher skip an event.
  */
 export async function claimUnpublishedEvents(db: DbOrTx, limit: number) {
   const result = await db.execute(sql`
     with claimed as (
-      update payment_events set published_at = now()
-      where seq in (select seq from payment_events where published_at is null order by seq limit ${limit}
-                    for update skip locked)
-      returning id, payment_id, merchant_id, type, seq
+      delete from payment_events_unpublished
+      where seq in (select seq from payment_events_unpublished order by seq limit ${limit} for update skip locked)
+      returning seq
     )
-    select c.id, c.payment_id as "paymentId", c.merchant_id as "merchantId", c.type, c.seq, p.reference
-    from claimed c left join payments p on p.id = c.payment_id`);
+    select e.id, e.payment_id as "paymentId", e.merchant_id as "merchantId", e.type, e.seq, p.reference
+    from claimed c join payment_events e on e.seq = c.seq left join payments p on p.id = e.payment_id`);
   return rowsOf<{
     id: string;
     paymentId: string;

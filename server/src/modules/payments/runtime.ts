@@ -35,6 +35,8 @@ export type PaymentsRuntimeOptions = {
   lockEveryMs: number;
   /** See LEADER_STALE_MS (tests shorten it). */
   leaderStaleMs?: number;
+  /** How often the live publisher sweeps its queue without being woken (see LIVE_SWEEP_MS). */
+  liveSweepMs?: number;
 };
 
 /** This instance's own view of the chain node (not the leader's). */
@@ -79,7 +81,7 @@ export class PaymentsRuntime {
     private readonly options: PaymentsRuntimeOptions,
     baseUrl: () => string,
   ) {
-    this.live = new PaymentLive(deps, sharedState, sessions, hub, log, baseUrl);
+    this.live = new PaymentLive(deps, sharedState, sessions, hub, log, baseUrl, options.liveSweepMs);
     this.indexer = chain
       ? new TransferIndexer({
           db: database.db,
@@ -101,8 +103,10 @@ export class PaymentsRuntime {
     return this.lock !== null;
   }
 
-  /** Starts competing for the engine lock; the holder runs the indexer and the expiry job. */
+  /** Starts the live sweep and competing for the engine lock; the holder runs the indexer and the expiry job. */
   start() {
+    // On every instance, chain or not: publishes the live events a missed wake-up left (decision 031).
+    this.live.startSweep();
     if (this.started || !this.indexer) return;
     this.started = true;
     void this.contend();
