@@ -1,32 +1,28 @@
+import { pathOf, sameOriginUrl } from "@common/same-origin.ts";
 import { AppError } from "../../errors.ts";
 
 /**
  * The path (with query and fragment) to send the browser back to, when `raw` points at one of `origins`: an
- * absolute URL of our own origin, or a path that starts with a single "/". Anything else (another host, `//host`,
- * `/\host`, `javascript:`, a look-alike host like our-host.evil.test) is refused, so the sign-in can never be used
- * as an open redirect.
+ * absolute URL of our own origin, or a path of this site. The check is made on the normalised result
+ * (`sameOriginUrl`), so `/.//host`, `/%2e%2e//host`, `//host`, `/\host`, `javascript:`, a look-alike host like
+ * our-host.evil.test or `https://our-host@evil.test` are all refused: the sign-in can never be an open redirect.
  */
 export function sameOriginPath(raw: string | undefined, origins: string[]): string {
   if (raw === undefined || raw === "") return "/";
-  const refuse = () =>
-    new AppError("BAD_REQUEST", "redirectUrl must be an address on this site.", { field: "redirectUrl" });
-  // Control characters and backslashes are read differently by browsers and URL parsers: refuse them outright.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point
-  if (/[\u0000-\u001f\u007f\\]/.test(raw)) throw refuse();
-  if (raw.startsWith("/")) {
-    if (raw.startsWith("//")) throw refuse();
-    const url = new URL(raw, "http://placeholder.invalid");
-    if (url.origin !== "http://placeholder.invalid") throw refuse();
-    return `${url.pathname}${url.search}${url.hash}`;
+  const url = sameOriginUrl(raw, origins);
+  if (!url) {
+    throw new AppError("BAD_REQUEST", "redirectUrl must be an address on this site.", {
+      field: "redirectUrl",
+    });
   }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw refuse();
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw refuse();
-  if (url.username || url.password) throw refuse();
-  if (!origins.includes(url.origin)) throw refuse();
-  return `${url.pathname}${url.search}${url.hash}`;
+  return pathOf(url);
+}
+
+/**
+ * The absolute `Location` for a path of this site on the public origin. The path is checked again here (a flow
+ * stored by an older instance, or a path built from one, must not become `//host`); anything else goes home.
+ */
+export function publicLocation(path: string, publicOrigin: string): string {
+  const origin = new URL(publicOrigin).origin;
+  return (sameOriginUrl(path, [origin]) ?? new URL("/", origin)).href;
 }

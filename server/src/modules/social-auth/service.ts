@@ -16,7 +16,7 @@ import type { SessionCache } from "../auth/session-cache.ts";
 import * as siweRepo from "../siwe/repository.ts";
 import { completeFirstFactor } from "../two-factor/sign-in.ts";
 import { createProviderClient, type ProviderClient, type ProviderIdentity } from "./providers.ts";
-import { sameOriginPath } from "./redirect-url.ts";
+import { publicLocation, sameOriginPath } from "./redirect-url.ts";
 import * as repo from "./repository.ts";
 
 /** What the social module needs from the managed wallets: one wallet per social account, made in its transaction. */
@@ -212,9 +212,20 @@ export function createSocialAuth(deps: SocialDeps) {
 
   /**
    * The provider sent the browser back: the state must be the one this browser started (cookie) and unused, then
-   * the code is exchanged with PKCE (and nonce for OIDC). Answers where to send the browser next.
+   * the code is exchanged with PKCE (and nonce for OIDC). Answers where to send the browser next: an absolute
+   * URL on the public origin, its path checked again (`publicLocation`).
    */
   async function complete(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    provider: SocialProvider,
+    params: Record<string, string | undefined>,
+    auth: Auth | null,
+  ): Promise<string> {
+    return publicLocation(await completeFlow(request, reply, provider, params, auth), deps.config.publicUrl);
+  }
+
+  async function completeFlow(
     request: FastifyRequest,
     reply: FastifyReply,
     provider: SocialProvider,
