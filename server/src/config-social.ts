@@ -26,9 +26,10 @@ export type SocialProviderConfig = {
 export type SocialConfig = {
   providers: Record<SocialProvider, SocialProviderConfig>;
   /**
-   * Outside a real deployment, a provider without credentials is stood in for by the development sign-in page.
-   * "Real" = NODE_ENV=production against a real chain (RPC_URL): `npm start` on a fresh machine (production build,
-   * embedded chain) is a development setup and gets the page. SOCIAL_DEV_LOGIN=true|false overrides.
+   * A provider without credentials is stood in for by the development sign-in page, where anyone becomes any
+   * identity by typing an email. So by default only on a site reachable from this machine alone (`localOnlySite`:
+   * an http public origin on a loopback name, served on a loopback address, as `npm start` on a fresh machine
+   * is), whatever NODE_ENV says. SOCIAL_DEV_LOGIN=true|false overrides; the start warns while it is on.
    */
   developmentPage: boolean;
 };
@@ -108,9 +109,30 @@ function httpUrl(name: string, value: string | undefined, problems: string[]): s
   return undefined;
 }
 
+/** Where the server is reached: its public origin and the address it listens on (decision 010). */
+export type SiteAddress = { publicUrl: string; host: string };
+
+const LOOPBACK_NAME = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/**
+ * Whether only this machine can reach the site: the public origin is http:// on a loopback name (localhost,
+ * 127.x.x.x, [::1]) and the server listens on a loopback address (not 0.0.0.0, which other machines reach).
+ * An https origin, a real host name, or a wildcard listen address is a site others reach (decision 010).
+ */
+export function localOnlySite(site: SiteAddress): boolean {
+  let url: URL;
+  try {
+    url = new URL(site.publicUrl);
+  } catch {
+    return false;
+  }
+  return url.protocol === "http:" && LOOPBACK_NAME.test(url.hostname) && LOOPBACK_NAME.test(site.host);
+}
+
 export function loadSocialConfig(
   env: NodeJS.ProcessEnv,
   nodeEnv: "development" | "production" | "test",
+  site: SiteAddress,
 ): { social: SocialConfig; wallet: WalletConfig; problems: string[] } {
   const problems: string[] = [];
   const realDeployment = nodeEnv === "production" && blank(env.RPC_URL) !== undefined;
@@ -162,7 +184,7 @@ export function loadSocialConfig(
   if (!/^\d{1,30}$/.test(topUp)) problems.push("GAS_TOP_UP_WEI: must be an integer amount of wei");
   return {
     problems,
-    social: { providers, developmentPage: devLogin ? devLogin === "true" : !realDeployment },
+    social: { providers, developmentPage: devLogin ? devLogin === "true" : localOnlySite(site) },
     wallet: {
       masterSeed,
       allowGeneratedSeed: !realDeployment,
@@ -178,4 +200,18 @@ function isSeed(value: string): boolean {
     return value.length >= 34 && value.length <= 130 && value.length % 2 === 0;
   const words = value.split(/\s+/);
   return [12, 15, 18, 21, 24].includes(words.length) && words.every((w) => /^[a-z]+$/.test(w));
+}
+
+/**
+ * The start's warning while the development sign-in page stands in for a provider (null when it does not): on a
+ * site others can reach, anyone could sign in as anyone with it.
+ */
+export function developmentSignInWarning(social: SocialConfig, site: SiteAddress): string | null {
+  if (!social.developmentPage) return null;
+  const standIns = SOCIAL_PROVIDERS.filter((p) => !social.providers[p].clientId);
+  if (standIns.length === 0) return null;
+  const reach = localOnlySite(site)
+    ? "The site is reachable from this machine only."
+    : `The site (${site.publicUrl}) is reachable from other machines: anyone there can sign in as anyone.`;
+  return `Development sign-in page ON for ${standIns.join(", ")} (no client credentials): whoever opens the site types any name and email and is signed in as that identity. ${reach} Set the providers' *_CLIENT_ID and *_CLIENT_SECRET, or SOCIAL_DEV_LOGIN=false, before real people use it.`;
 }

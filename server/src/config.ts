@@ -272,8 +272,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const chain = chainConfig(e);
-  const social = loadSocialConfig(env, e.NODE_ENV);
   const origin = publicOrigin(e);
+  const social = loadSocialConfig(env, e.NODE_ENV, { publicUrl: origin.url, host: e.HOST });
   const problems = [...chain.problems, ...social.problems, ...origin.problems];
   if (problems.length > 0) throw new ConfigError(problems);
   return {

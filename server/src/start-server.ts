@@ -5,6 +5,7 @@ import { ANVIL_DEV_KEYS, DEV_TREASURY_INDEX } from "./chain/dev-chain.ts";
 import { startEmbeddedChain } from "./chain/embedded.ts";
 import type { EmbeddedAnvil } from "./chain/embedded-anvil.ts";
 import type { Config } from "./config.ts";
+import { developmentSignInWarning } from "./config-social.ts";
 import { openConfigured } from "./db/client.ts";
 
 /** How long after listen the background jobs start. */
@@ -76,4 +77,7 @@ export async function startServer(config: Config, early: { anvil?: Promise<Embed
     : `${config.publicUrl} (PUBLIC_URL; listening on ${address})`;
   console.log(`\nCPXTB Pay is running at ${url}\n  public origin: ${origin}\n  database: ${databaseName}\n`);
   if (embedded) console.log(describeEmbeddedChain(embedded, config.dataDir));
+  // Anyone reaching the site could sign in as anyone through it: said at every start while it is on.
+  const devSignIn = developmentSignInWarning(config.social, config);
+  if (devSignIn) app.log.warn(devSignIn);
 }

@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
+import { developmentSignInWarning } from "../src/config-social.ts";
 import { redactUrl } from "../src/lib/logger.ts";
+import { listProviders } from "../src/modules/social-auth/service.ts";
 
 describe("configuration", () => {
   it("uses the embedded defaults when nothing is set", () => {
@@ -40,6 +42,60 @@ describe("configuration", () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("Invalid configuration");
     expect(result.stderr).toContain("PORT");
+  });
+});
+
+describe("development sign-in page (anyone becomes any identity by typing an email)", () => {
+  const devPage = (env: NodeJS.ProcessEnv) =>
+    loadConfig({ LOG_LEVEL: "silent", ...env }).social.developmentPage;
+
+  it("is off on a site others can reach, whatever NODE_ENV and RPC_URL say", () => {
+    const production = loadConfig({ NODE_ENV: "production", PUBLIC_URL: "https://pay.example.com" });
+    expect(production.social.developmentPage).toBe(false);
+    expect(listProviders(production.social).map((p) => p.mode)).toEqual([
+      "unavailable",
+      "unavailable",
+      "unavailable",
+      "unavailable",
+    ]);
+    expect(developmentSignInWarning(production.social, production)).toBeNull();
+    for (const env of [
+      { NODE_ENV: "development", PUBLIC_URL: "https://pay.example.com" },
+      { NODE_ENV: "development", PUBLIC_URL: "http://192.168.1.10:5000" },
+      { NODE_ENV: "test", PUBLIC_URL: "http://pay.example.test" },
+      // A loopback name over https is a certificate someone set up for others.
+      { NODE_ENV: "development", PUBLIC_URL: "https://localhost:5000" },
+      // The listen address is named localhost, but 0.0.0.0 is reached from other machines.
+      { NODE_ENV: "development", HOST: "0.0.0.0" },
+      { NODE_ENV: "development", HOST: "192.168.1.10" },
+      { NODE_ENV: "development", HOST: "0.0.0.0", PUBLIC_URL: "http://localhost:5000" },
+    ])
+      expect(devPage(env), JSON.stringify(env)).toBe(false);
+  });
+
+  it("is on by default only for a loopback http origin served on loopback (npm start on a fresh machine)", () => {
+    expect(devPage({})).toBe(true);
+    expect(devPage({ NODE_ENV: "production" })).toBe(true);
+    expect(devPage({ NODE_ENV: "production", PUBLIC_URL: "http://127.0.0.1:5000" })).toBe(true);
+    expect(devPage({ NODE_ENV: "development", HOST: "::1", PUBLIC_URL: "http://[::1]:5000" })).toBe(true);
+  });
+
+  it("SOCIAL_DEV_LOGIN overrides either way", () => {
+    expect(devPage({ SOCIAL_DEV_LOGIN: "false" })).toBe(false);
+    expect(devPage({ PUBLIC_URL: "https://staging.example.com", SOCIAL_DEV_LOGIN: "true" })).toBe(true);
+  });
+
+  it("the start warns while it is on, and louder on a site others can reach", () => {
+    const local = loadConfig({ LOG_LEVEL: "silent" });
+    expect(developmentSignInWarning(local.social, local)).toMatch(
+      /^Development sign-in page ON for google, facebook, twitter, apple .*reachable from this machine only/,
+    );
+    const exposed = loadConfig({ PUBLIC_URL: "https://staging.example.com", SOCIAL_DEV_LOGIN: "true" });
+    expect(developmentSignInWarning(exposed.social, exposed)).toMatch(
+      /\(https:\/\/staging\.example\.com\) is reachable from other machines: anyone there can sign in as anyone/,
+    );
+    const google = loadConfig({ GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "secret" });
+    expect(developmentSignInWarning(google.social, google)).toMatch(/ON for facebook, twitter, apple /);
   });
 });
 

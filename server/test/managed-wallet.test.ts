@@ -30,7 +30,12 @@ beforeAll(async () => {
   chain = await startTestChain();
   tools = chainTools(chain);
   const connected = await connectChain(chainConfigFor(chain.url, chain.deployment));
-  const social = loadSocialConfig({ MANAGED_WALLET_DAILY_LIMIT: "500" }, "development");
+  // The site's name is not a loopback one: the development sign-in page is turned on by name.
+  const social = loadSocialConfig(
+    { MANAGED_WALLET_DAILY_LIMIT: "500", SOCIAL_DEV_LOGIN: "true" },
+    "development",
+    { publicUrl: ORIGIN, host: "127.0.0.1" },
+  );
   app = await createTestApp(
     {
       ...paymentTestConfig(),
