@@ -4,7 +4,10 @@ import { userResponse } from "./auth.ts";
 export const TOTP_DIGITS = 6;
 export const TOTP_PERIOD_SECONDS = 30;
 export const RECOVERY_CODE_COUNT = 10;
-/** How long after a sign-in a session may disable 2FA, remove a passkey or regenerate codes without a code. */
+/**
+ * How long after a sign-in a session may change its second factors (add or remove one, regenerate codes) without
+ * proving again that it is the owner.
+ */
 export const RECENT_SIGN_IN_MS = 10 * 60 * 1000;
 
 export const secondFactorMethod = z.enum(["totp", "recovery", "passkey"]);
@@ -42,7 +45,7 @@ export const twoFactorStatusResponse = z.object({
       lastUsedAt: z.string().nullable(),
     }),
   ),
-  /** The session started recently enough to change 2FA without entering a code. */
+  /** The session started recently enough to change 2FA without entering a code or the password. */
   recentSignIn: z.boolean(),
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatusResponse>;
@@ -66,6 +69,20 @@ export const recoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string(
 
 /** Changes that weaken sign-in: a recent sign-in, or a current code from the app (or a recovery code). */
 export const reauthRequest = z.object({ code: oneTimeCode.optional() });
+
+/**
+ * Adding a second factor (set-up of the app, a passkey's options): a recent sign-in, or the account's password,
+ * or a current code of a factor it already has. Without it, a session left open could add the thief's factor.
+ */
+export const addFactorRequest = z.object({
+  code: oneTimeCode.optional(),
+  password: z.string({ error: "Enter your password" }).min(1, "Enter your password").max(200).optional(),
+});
+export type AddFactorProof = z.infer<typeof addFactorRequest>;
+
+/** `error.details.reason` of a 403 that asks the user to prove again it is them; `accepts` says with what. */
+export const REAUTH_REQUIRED = "REAUTH_REQUIRED";
+export type ReauthAccepts = Array<"password" | "code">;
 
 export const requireTwoFactorRequest = z.object({ requireTwoFactor: z.boolean() });
 export const requireTwoFactorResponse = z.object({ requireTwoFactor: z.boolean() });

@@ -309,6 +309,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     challenges,
     clientKey,
     box: createSecretBox(challengeSecret),
+    mailer,
   });
   await app.register(auditRoutes, { db: database.db });
   await app.register(teamRoutes, { db: database.db, config, mailer, sessions: sessionCache });

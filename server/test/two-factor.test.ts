@@ -3,7 +3,7 @@ import { SIWE_SIGN_IN_STATEMENT } from "@common/siwe.ts";
 import { eq, sql } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadSocialConfig } from "../src/config-social.ts";
 import { passkeys, sessions, users, userTotp } from "../src/db/schema.ts";
 import { createId, createToken } from "../src/lib/ids.ts";
@@ -13,12 +13,15 @@ import { insertEmailToken } from "../src/modules/auth/repository.ts";
 import { hashToken } from "../src/modules/auth/session.ts";
 import { base32Encode, hotp, matchTotp, timeStep, totpAt } from "../src/modules/two-factor/totp.ts";
 import { createTestApp } from "./helpers.ts";
+import { startMailCapture } from "./mail-capture.ts";
 import { createSoftAuthenticator } from "./soft-authenticator.ts";
 import { solve } from "./solve-equation.ts";
 
 const DOMAIN = "pay.example.test";
 const ORIGIN = `https://${DOMAIN}`;
 const generous = { limit: 100_000, windowMs: 60_000 };
+const mail = await startMailCapture();
+afterAll(() => mail.close());
 // The site's name is not a loopback one: the development sign-in page is turned on by name.
 const dev = loadSocialConfig({ SOCIAL_DEV_LOGIN: "true" }, "development", {
   publicUrl: ORIGIN,
@@ -27,6 +30,7 @@ const dev = loadSocialConfig({ SOCIAL_DEV_LOGIN: "true" }, "development", {
 const app = await createTestApp(
   {
     publicUrl: ORIGIN,
+    smtpUrl: mail.url,
     social: dev.social,
     wallet: { ...dev.wallet, masterSeed: `0x${"33".repeat(32)}` },
     rateLimits: {
@@ -401,16 +405,25 @@ describe("no way around the second factor", () => {
   });
 });
 
-describe("weakening sign-in needs a recent sign-in", () => {
-  async function age(cookie: string, minutes: number) {
-    const user = (await get("/api/user", cookie)).json() as { id: string };
-    await db
-      .update(sessions)
-      .set({ createdAt: new Date(Date.now() - minutes * 60_000) })
-      .where(eq(sessions.userId, user.id));
-    await app.sessionCache.changed(user.id, { ended: false });
-  }
+/** Makes the user's sessions `minutes` old (no longer a recent sign-in past 10). */
+async function age(cookie: string, minutes: number) {
+  const user = (await get("/api/user", cookie)).json() as { id: string };
+  await db
+    .update(sessions)
+    .set({ createdAt: new Date(Date.now() - minutes * 60_000) })
+    .where(eq(sessions.userId, user.id));
+  await app.sessionCache.changed(user.id, { ended: false });
+}
 
+/** Failed sign-in audit rows of the account: one per second factor (or re-authentication) actually checked. */
+async function failedChecks(username: string): Promise<number> {
+  const result = (await db.execute(
+    sql`select count(*)::int as n from audit_events a join users u on u.id = a.user_id where u.username = ${username} and a.action = 'auth.sign_in_failed'`,
+  )) as unknown as { rows: { n: number }[] } | { n: number }[];
+  return (Array.isArray(result) ? result : result.rows)[0]!.n;
+}
+
+describe("weakening sign-in needs a recent sign-in", () => {
   it("an old session must give a current code; a recent one need not", async () => {
     const { cookie, username } = await register();
     const { secret, recoveryCodes } = await enrolTotp(cookie);
@@ -439,6 +452,181 @@ describe("weakening sign-in needs a recent sign-in", () => {
     const fresh = await register();
     await enrolTotp(fresh.cookie);
     expect((await post("/api/user/two-factor/totp/disable", {}, fresh.cookie)).statusCode).toBe(200);
+  });
+});
+
+describe("adding a second factor needs a recent sign-in or the password", () => {
+  const reauth = (res: Reply) => res.json().error as { code: string; message: string; details: unknown };
+
+  it("an old session cannot add the app or a passkey without the password (or a current code)", async () => {
+    const { cookie, username } = await register();
+    await age(cookie, 16);
+    for (const url of ["/api/user/two-factor/totp", "/api/user/passkeys/options"]) {
+      const refused = await post(url, {}, cookie);
+      expect(refused.statusCode, url).toBe(403);
+      expect(reauth(refused)).toMatchObject({
+        code: "FORBIDDEN",
+        message: "For your security, enter your password to add a second factor, or sign in again.",
+        details: { reason: "REAUTH_REQUIRED", accepts: ["password"] },
+      });
+      // A code is no proof for an account that has no second factor yet.
+      expect((await post(url, { code: "123456" }, cookie)).statusCode).toBe(403);
+    }
+    const wrong = await post("/api/user/two-factor/totp", { password: "not the password" }, cookie);
+    expect(wrong.statusCode).toBe(403);
+    expect(reauth(wrong).message).toBe("That password is not correct.");
+    expect((await get("/api/user/two-factor", cookie)).json().totpEnabled).toBe(false);
+
+    // With the password: the set-up goes on, and the confirmation needs only the code.
+    const setup = await post("/api/user/two-factor/totp", { password: PASSWORD }, cookie);
+    expect(setup.statusCode, setup.body).toBe(200);
+    const { secret } = setup.json() as { secret: string };
+    const confirmed = await post(
+      "/api/user/two-factor/totp/confirm",
+      { code: totpAt(secret, Date.now()) },
+      cookie,
+    );
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+
+    // Now a current code proves it too; without anything, both ways are named.
+    const without = await post("/api/user/passkeys/options", {}, cookie);
+    expect(reauth(without).details).toEqual({ reason: "REAUTH_REQUIRED", accepts: ["password", "code"] });
+    const withCode = await post("/api/user/passkeys/options", { code: nextCode(secret) }, cookie);
+    expect(withCode.statusCode, withCode.body).toBe(200);
+    // The owner's own password sign-in still works (with the code they have).
+    expect((await login(username)).json()).toMatchObject({ twoFactorRequired: true });
+  });
+
+  it("a recent sign-in adds without proof; an account without a password must sign in again", async () => {
+    const fresh = await register();
+    expect((await post("/api/user/passkeys/options", {}, fresh.cookie)).statusCode).toBe(200);
+    expect((await post("/api/user/two-factor/totp", {}, fresh.cookie)).statusCode).toBe(200);
+
+    const social = await app.inject({
+      method: "GET",
+      url: "/api/social-auth/google?redirectUrl=%2Fprofile",
+      headers: { host: DOMAIN },
+    });
+    const state = new URL(social.headers.location as string, ORIGIN).searchParams.get("state")!;
+    const authorize = await app.inject({
+      method: "GET",
+      url: `/api/social-auth/google/dev/authorize?state=${state}&name=Pat&email=${unique("p")}%40example.com`,
+      headers: { host: DOMAIN },
+    });
+    const done = await app.inject({
+      method: "GET",
+      url: authorize.headers.location as string,
+      headers: { host: DOMAIN, cookie: `cpxtb_social_flow=${cookieOf(social, "cpxtb_social_flow")}` },
+    });
+    const cookie = session(done)!;
+    await age(cookie, 16);
+    const refused = await post("/api/user/two-factor/totp", { password: "anything at all" }, cookie);
+    expect(refused.statusCode).toBe(403);
+    expect(reauth(refused)).toMatchObject({
+      message: expect.stringMatching(/sign out and sign in again/),
+      details: { reason: "REAUTH_REQUIRED", accepts: [] },
+    });
+  });
+
+  it("a set-up left unconfirmed expires: its secret on a screen cannot be confirmed later", async () => {
+    const { cookie, id } = await register();
+    const setup = await post("/api/user/two-factor/totp", {}, cookie);
+    const { secret } = setup.json() as { secret: string };
+    await db
+      .update(userTotp)
+      .set({ createdAt: new Date(Date.now() - 16 * 60_000) })
+      .where(eq(userTotp.userId, id));
+    const late = await post(
+      "/api/user/two-factor/totp/confirm",
+      { code: totpAt(secret, Date.now()) },
+      cookie,
+    );
+    expect(late.statusCode).toBe(410);
+    expect(late.json().error.message).toMatch(/expired/);
+  });
+});
+
+describe("the owner is emailed when a second factor changes", () => {
+  it("app on, new recovery codes, passkey added and removed, app off: one email each", async () => {
+    const { cookie, id, username } = await register();
+    const email = `${unique("owner")}@example.com`;
+    await db.update(users).set({ email }).where(eq(users.id, id));
+    await app.sessionCache.changed(id, { ended: false });
+    const mailsFor = () => mail.messages.filter((m) => m.to.includes(email));
+    const waitForCount = async (n: number) => {
+      const deadline = Date.now() + 20_000;
+      while (mailsFor().length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(mailsFor()).toHaveLength(n);
+      return mailsFor()[n - 1]!.raw;
+    };
+
+    const { secret } = await enrolTotp(cookie);
+    let raw = await waitForCount(1);
+    expect(raw).toContain("Subject: Your CPXTB Pay sign-in settings changed");
+    expect(raw).toContain(
+      `An authenticator app was set up as a second factor on the CPXTB Pay account "${username}"`,
+    );
+    expect(raw).toContain(`${ORIGIN}/profile#two-factor`);
+    expect(raw).not.toContain(secret);
+
+    const codes = await post("/api/user/two-factor/recovery-codes", {}, cookie);
+    expect(codes.statusCode).toBe(200);
+    raw = await waitForCount(2);
+    expect(raw).toContain("New recovery codes were made");
+    for (const code of codes.json().recoveryCodes as string[]) expect(raw).not.toContain(code);
+
+    const authenticator = createSoftAuthenticator(DOMAIN, ORIGIN);
+    const options = await post("/api/user/passkeys/options", {}, cookie);
+    const created = await post(
+      "/api/user/passkeys",
+      { credential: authenticator.register(options.json()), name: "Shop laptop" },
+      cookie,
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    expect(await waitForCount(3)).toContain('A passkey was added: "Shop laptop"');
+    const removed = await post(`/api/user/passkeys/${created.json().id}/remove`, {}, cookie);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await waitForCount(4)).toContain('A passkey was removed: "Shop laptop"');
+
+    expect((await post("/api/user/two-factor/totp/disable", {}, cookie)).statusCode).toBe(200);
+    expect(await waitForCount(5)).toContain("The authenticator app was turned off");
+  });
+});
+
+describe("parallel guesses are counted before they are checked", () => {
+  it("many wrong codes at once on one pending sign-in: at most five are checked", async () => {
+    const { username, cookie } = await register();
+    const { secret } = await enrolTotp(cookie);
+    const pending = pendingCookie(await login(username));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        post("/api/login/second-factor", { code: String(100000 + i) }, pending),
+      ),
+    );
+    expect(answers.every((a) => a.statusCode === 401)).toBe(true);
+    expect(answers.filter((a) => /not correct/.test(a.json().error.message)).length).toBeLessThanOrEqual(4);
+    expect(await failedChecks(username)).toBeLessThanOrEqual(5);
+    // The pending sign-in is over: even the right code no longer opens it.
+    const right = await post("/api/login/second-factor", { code: nextCode(secret) }, pending);
+    expect(right.statusCode).toBe(401);
+    expect(session(right)).toBeUndefined();
+  });
+
+  it("many wrong codes at once from an old session: at most five are checked", async () => {
+    const { cookie } = await register();
+    await enrolTotp(cookie);
+    await age(cookie, 30);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        post("/api/user/two-factor/totp/disable", { code: String(200000 + i) }, cookie),
+      ),
+    );
+    const checked = answers.filter(
+      (a) => a.statusCode === 403 && a.json().error.message === "That code is not correct.",
+    );
+    expect(checked.length).toBeLessThanOrEqual(5);
+    expect(answers.filter((a) => a.statusCode === 429).length).toBeGreaterThanOrEqual(25);
+    expect((await get("/api/user/two-factor", cookie)).json().totpEnabled).toBe(true);
   });
 });
 

@@ -1,5 +1,6 @@
 import { okResponse, userResponse } from "@common/auth.ts";
 import {
+  addFactorRequest,
   confirmTotpRequest,
   passkeyAssertionRequest,
   passkeyIdParams,
@@ -100,11 +101,14 @@ export async function twoFactorRoutes(app: FastifyZod, deps: service.TwoFactorDe
 
   app.post(
     "/api/user/two-factor/totp",
-    { schema: { response: { 200: totpEnrolmentResponse } } },
+    {
+      config: AUTH_LIMIT,
+      schema: { body: addFactorRequest.optional(), response: { 200: totpEnrolmentResponse } },
+    },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
       noStore(reply as FastifyReply);
-      return service.startTotpEnrolment(deps, auth);
+      return service.startTotpEnrolment(deps, request, reply, auth, request.body ?? {});
     },
   );
 
@@ -142,11 +146,16 @@ export async function twoFactorRoutes(app: FastifyZod, deps: service.TwoFactorDe
 
   app.post(
     "/api/user/passkeys/options",
-    { schema: { response: { 200: webauthnOptionsResponse } } },
+    {
+      config: AUTH_LIMIT,
+      schema: { body: addFactorRequest.optional(), response: { 200: webauthnOptionsResponse } },
+    },
     async (request, reply) => {
       const auth = await requireAuth(db, request, reply);
       noStore(reply as FastifyReply);
-      return { ...(await service.passkeyRegistrationOptions(deps, auth)) };
+      return {
+        ...(await service.passkeyRegistrationOptions(deps, request, reply, auth, request.body ?? {})),
+      };
     },
   );
 

@@ -1,14 +1,23 @@
 import { createHash, randomBytes } from "node:crypto";
-import { RECENT_SIGN_IN_MS, RECOVERY_CODE_COUNT, type TwoFactorStatus } from "@common/two-factor.ts";
+import {
+  type AddFactorProof,
+  REAUTH_REQUIRED,
+  RECENT_SIGN_IN_MS,
+  RECOVERY_CODE_COUNT,
+  type ReauthAccepts,
+  type TwoFactorStatus,
+} from "@common/two-factor.ts";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
+import type { Mailer } from "../../lib/mailer.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import { type AuditContext, auditContext, recordAudit } from "../audit/record.ts";
 import type { LoginThrottle } from "../auth/login-throttle.ts";
+import { verifyPassword } from "../auth/passwords.ts";
 import * as accounts from "../auth/repository.ts";
 import { admitSignIn, type SignInChallenge } from "../auth/service.ts";
 import type { Auth } from "../auth/session.ts";
@@ -23,6 +32,7 @@ import {
   PENDING_TTL_MS,
   pendingAttemptsKey,
   readPending,
+  secondFactorsOf,
   startAuditedSession,
 } from "./sign-in.ts";
 import { generateTotpSecret, matchTotp, otpauthUri } from "./totp.ts";
@@ -36,6 +46,8 @@ export type TwoFactorDeps = {
   challenges: ChallengeService;
   clientKey: ClientKeyResolver;
   box: SecretBox;
+  /** Tells the owner by email whenever a second factor is added or removed (or new recovery codes are made). */
+  mailer: Mailer;
 };
 
 const WEBAUTHN_TTL_MS = 5 * 60 * 1000;
@@ -110,20 +122,36 @@ async function requirePending(deps: TwoFactorDeps, request: FastifyRequest) {
   return found;
 }
 
-/** A wrong second factor: counted by the login throttle and by the pending sign-in (dropped after a few). */
+const tooManyCodes = () => new AppError("UNAUTHENTICATED", "Too many wrong codes. Please sign in again.");
+
+/**
+ * Counts one more second-factor attempt on a pending sign-in *before* it is checked, atomically in the shared
+ * state: however many guesses arrive at once, on however many instances, at most PENDING_MAX_ATTEMPTS are ever
+ * checked. Past the cap the pending sign-in ends unchecked.
+ */
+async function countAttempt(deps: TwoFactorDeps, reply: FastifyReply, hash: string): Promise<number> {
+  const attempts = await deps.state.increment(pendingAttemptsKey(hash), PENDING_TTL_MS);
+  if (attempts > PENDING_MAX_ATTEMPTS) {
+    await endPending(deps.state, reply, hash);
+    throw tooManyCodes();
+  }
+  return attempts;
+}
+
+/** A wrong second factor: counted by the login throttle, and the last allowed one ends the pending sign-in. */
 async function secondFactorFailed(
   deps: TwoFactorDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   pending: { hash: string; userId: string; username: string },
   reason: string,
+  attempts: number,
 ): Promise<never> {
   await deps.throttle.failed({ account: pending.username, ip: request.ip });
   await auditFailure(deps, auditContext(request, pending.userId), pending.userId, reason);
-  const attempts = await deps.state.increment(pendingAttemptsKey(pending.hash), PENDING_TTL_MS);
   if (attempts >= PENDING_MAX_ATTEMPTS) {
     await endPending(deps.state, reply, pending.hash);
-    throw new AppError("UNAUTHENTICATED", "Too many wrong codes. Please sign in again.");
+    throw tooManyCodes();
   }
   throw new AppError(
     "UNAUTHENTICATED",
@@ -140,8 +168,9 @@ export async function completeWithCode(
   const { hash, pending } = await requirePending(deps, request);
   const challenge = await admitSignIn(deps, request, reply, pending.username);
   if (challenge) return challenge;
+  const attempts = await countAttempt(deps, reply, hash);
   const used = await spendCode(deps, pending.userId, code);
-  if (!used) return secondFactorFailed(deps, request, reply, { hash, ...pending }, "wrong_code");
+  if (!used) return secondFactorFailed(deps, request, reply, { hash, ...pending }, "wrong_code", attempts);
   return finishSecondFactor(deps, request, reply, hash, pending, used);
 }
 
@@ -189,8 +218,17 @@ export async function status(
 
 const isRecent = (auth: Auth) => Date.now() - auth.session.createdAt.getTime() < RECENT_SIGN_IN_MS;
 
-/** A new secret to scan; the only time it leaves the server. Replaces an unconfirmed one. */
-export async function startTotpEnrolment(deps: TwoFactorDeps, auth: Auth) {
+/**
+ * A new secret to scan; the only time it leaves the server. Replaces an unconfirmed one. Needs a recent sign-in
+ * or a proof (`requireOwnerProof`); the confirmation then needs only the code, as the secret went to this caller.
+ */
+export async function startTotpEnrolment(
+  deps: TwoFactorDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  auth: Auth,
+  proof: AddFactorProof,
+) {
   const existing = await repo.findTotp(deps.db, auth.user.id);
   if (existing?.confirmedAt) {
     throw new AppError(
@@ -198,16 +236,23 @@ export async function startTotpEnrolment(deps: TwoFactorDeps, auth: Auth) {
       "The authenticator app is already set up. Turn it off first to set up another.",
     );
   }
+  await requireOwnerProof(deps, request, reply, auth, proof, "add");
   const secret = generateTotpSecret();
   await repo.upsertPendingTotp(deps.db, auth.user.id, deps.box.seal(secret));
   return { secret, uri: otpauthUri(secret, auth.user.username) };
 }
+
+/** A set-up's secret must be confirmed this soon after it was shown (a QR code left on a screen expires). */
+const TOTP_SETUP_TTL_MS = 15 * 60 * 1000;
 
 /** The first correct code turns TOTP on and issues the recovery codes (shown once). */
 export async function confirmTotp(deps: TwoFactorDeps, request: FastifyRequest, auth: Auth, code: string) {
   const totp = await repo.findTotp(deps.db, auth.user.id);
   if (!totp) throw new AppError("CONFLICT", "Start the set-up first.");
   if (totp.confirmedAt) throw new AppError("CONFLICT", "The authenticator app is already set up.");
+  if (Date.now() - totp.createdAt.getTime() > TOTP_SETUP_TTL_MS) {
+    throw new AppError("GONE", "This set-up has expired (15 minutes). Start it again.");
+  }
   const step = matchTotp(deps.box.open(totp.secretEncrypted), code, Date.now(), totp.lastUsedStep);
   if (step === null) {
     throw new AppError(
@@ -219,7 +264,7 @@ export async function confirmTotp(deps: TwoFactorDeps, request: FastifyRequest, 
     );
   }
   const business = await repo.findOwnedBusiness(deps.db, auth.user.id);
-  return deps.db.transaction(async (tx) => {
+  const codes = await deps.db.transaction(async (tx) => {
     if (!(await repo.spendTotpStep(tx, auth.user.id, step, true))) {
       throw new AppError("CONFLICT", "That code was already used. Wait for the next one.");
     }
@@ -231,33 +276,116 @@ export async function confirmTotp(deps: TwoFactorDeps, request: FastifyRequest, 
     });
     return codes;
   });
+  notifyFactorChange(deps, request, auth, "totp_enabled");
+  return codes;
 }
 
+/** Proofs that it is still the owner (a password, a code) per account, before the next sign-in is needed. */
+const REAUTH_MAX_ATTEMPTS = 5;
+const REAUTH_WINDOW_MS = 15 * 60 * 1000;
+const reauthAttemptsKey = (userId: string) => `2fa:reauth-attempts:${userId}`;
+
 /**
- * Weakening sign-in needs a recent sign-in (RECENT_SIGN_IN_MS) or a current code: a session left open on a
- * shared computer cannot turn 2FA off. A wrong code counts as a failed sign-in.
+ * Changing the second factors needs a recent sign-in (RECENT_SIGN_IN_MS) or a proof that it is still the owner:
+ * a session left open on a shared computer, or stolen, can neither turn 2FA off nor add the thief's own factor
+ * (which would then lock the owner out of their password sign-in and let the thief in with it alone).
+ *
+ * - "weaken" (turn off, remove, regenerate codes): a current code of the app, or a recovery code.
+ * - "add" (set up the app, add a passkey): the account's password, or a current code of a factor it has.
+ *   An account with neither (a social or wallet account without 2FA) signs in again.
+ *
+ * Each proof is counted before it is checked (atomically in the shared state, so parallel guesses on several
+ * instances cannot exceed REAUTH_MAX_ATTEMPTS) and a wrong one counts as a failed sign-in.
  */
-async function requireRecentSignIn(
+async function requireOwnerProof(
   deps: TwoFactorDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   auth: Auth,
-  code: string | undefined,
+  proof: AddFactorProof,
+  purpose: "weaken" | "add",
 ) {
   if (isRecent(auth)) return;
-  if (!code) {
-    throw new AppError(
-      "FORBIDDEN",
-      "For your security, enter a current code from your authenticator app (or a recovery code), or sign in again.",
-      { reason: "REAUTH_REQUIRED" },
-    );
+  const accepts: ReauthAccepts = [];
+  if (purpose === "add" && auth.user.passwordHash) accepts.push("password");
+  if (purpose === "weaken" || (await secondFactorsOf(deps.db, auth.user.id)).some((m) => m !== "passkey")) {
+    accepts.push("code");
   }
+  const details = { reason: REAUTH_REQUIRED, accepts };
+  const given =
+    proof.password !== undefined && accepts.includes("password")
+      ? "password"
+      : proof.code !== undefined && accepts.includes("code")
+        ? "code"
+        : null;
+  if (!given) throw new AppError("FORBIDDEN", reauthMessage(purpose, accepts), details);
   const challenge = await admitSignIn(deps, request, reply, auth.user.username);
   if (challenge) throw new AppError("RATE_LIMITED", "Too many wrong codes. Sign in again to continue.");
-  if (!(await spendCode(deps, auth.user.id, code))) {
-    await deps.throttle.failed({ account: auth.user.username, ip: request.ip });
-    throw new AppError("FORBIDDEN", "That code is not correct.", { reason: "REAUTH_REQUIRED" });
+  const attempts = await deps.state.increment(reauthAttemptsKey(auth.user.id), REAUTH_WINDOW_MS);
+  if (attempts > REAUTH_MAX_ATTEMPTS) {
+    throw new AppError(
+      "RATE_LIMITED",
+      "Too many wrong codes or passwords. Sign out and sign in again to change your second factors.",
+    );
   }
+  const right =
+    given === "password"
+      ? await verifyPassword(auth.user.passwordHash, proof.password!)
+      : (await spendCode(deps, auth.user.id, proof.code!)) !== null;
+  if (!right) {
+    await deps.throttle.failed({ account: auth.user.username, ip: request.ip });
+    const message = given === "password" ? "That password is not correct." : "That code is not correct.";
+    throw new AppError("FORBIDDEN", message, details);
+  }
+  await deps.state.delete(reauthAttemptsKey(auth.user.id));
+}
+
+function reauthMessage(purpose: "weaken" | "add", accepts: ReauthAccepts): string {
+  if (purpose === "weaken") {
+    return "For your security, enter a current code from your authenticator app (or a recovery code), or sign in again.";
+  }
+  if (accepts.includes("password") && accepts.includes("code")) {
+    return "For your security, enter your password (or a current code from your authenticator app or a recovery code) to add a second factor, or sign in again.";
+  }
+  if (accepts.includes("password")) {
+    return "For your security, enter your password to add a second factor, or sign in again.";
+  }
+  if (accepts.includes("code")) {
+    return "For your security, enter a current code from your authenticator app (or a recovery code) to add a second factor, or sign in again.";
+  }
+  return "For your security, sign out and sign in again (your last sign-in was more than 10 minutes ago) to add a second factor.";
+}
+
+const NOTICES = {
+  totp_enabled: "An authenticator app was set up as a second factor",
+  totp_disabled: "The authenticator app was turned off as a second factor",
+  passkey_added: "A passkey was added",
+  passkey_removed: "A passkey was removed",
+  recovery_codes: "New recovery codes were made (the old ones no longer work)",
+} as const;
+
+/**
+ * Emails the account's verified address that its second factors changed (not awaited: the change is made and
+ * answered whatever the mail server does). The owner learns of a factor a thief added or removed.
+ */
+function notifyFactorChange(
+  deps: TwoFactorDeps,
+  request: FastifyRequest,
+  auth: Auth,
+  change: keyof typeof NOTICES,
+  name?: string,
+) {
+  const to = auth.user.email;
+  if (!to) return;
+  const what = name ? `${NOTICES[change]}: "${name}"` : NOTICES[change];
+  const when = new Date().toUTCString();
+  void deps.mailer
+    .send({
+      to,
+      subject: "Your CPXTB Pay sign-in settings changed",
+      text: `${what} on the CPXTB Pay account "${auth.user.username}" (${when}).\n\nIf this was you, there is nothing to do.\n\nIf it was not you, sign in now, check "Two-factor sign-in" in your profile (${deps.config.publicUrl}/profile#two-factor), remove what you do not recognise and change your password.`,
+    })
+    .catch((error) => request.log.error({ err: error }, "could not send the two-factor change email"));
 }
 
 async function assertNotRequired(
@@ -284,7 +412,7 @@ export async function disableTotp(
 ) {
   const totp = await repo.findTotp(deps.db, auth.user.id);
   if (!totp?.confirmedAt) throw new AppError("NOT_FOUND", "The authenticator app is not set up.");
-  await requireRecentSignIn(deps, request, reply, auth, code);
+  await requireOwnerProof(deps, request, reply, auth, { code }, "weaken");
   const keys = await repo.listPasskeys(deps.db, auth.user.id);
   const business = await assertNotRequired(deps, auth.user.id, { totp: false, passkeys: keys.length });
   await deps.db.transaction(async (tx) => {
@@ -296,6 +424,7 @@ export async function disableTotp(
       metadata: { method: "totp" },
     });
   });
+  notifyFactorChange(deps, request, auth, "totp_disabled");
 }
 
 export async function regenerateRecoveryCodes(
@@ -310,9 +439,9 @@ export async function regenerateRecoveryCodes(
   if (!totp?.confirmedAt && keys.length === 0) {
     throw new AppError("CONFLICT", "Turn on two-factor sign-in first.");
   }
-  await requireRecentSignIn(deps, request, reply, auth, code);
+  await requireOwnerProof(deps, request, reply, auth, { code }, "weaken");
   const business = await repo.findOwnedBusiness(deps.db, auth.user.id);
-  return deps.db.transaction(async (tx) => {
+  const codes = await deps.db.transaction(async (tx) => {
     const codes = await issueRecoveryCodes(tx, auth.user.id);
     await recordAudit(tx, auditContext(request, auth.user.id), {
       action: "two_factor.recovery_codes_regenerated",
@@ -320,6 +449,8 @@ export async function regenerateRecoveryCodes(
     });
     return codes;
   });
+  notifyFactorChange(deps, request, auth, "recovery_codes");
+  return codes;
 }
 
 /** Owner only (the business is looked up by owner): turning it on needs the owner's own second factor. */
@@ -354,10 +485,18 @@ export async function setRequireTwoFactor(
 /** The WebAuthn library (with its X.509 and ASN.1 parsers) is loaded with the first passkey request, not at start. */
 const webauthn = () => import("@simplewebauthn/server");
 
-export async function passkeyRegistrationOptions(deps: TwoFactorDeps, auth: Auth) {
+/** Needs a recent sign-in or a proof (`requireOwnerProof`); the registration then needs this challenge. */
+export async function passkeyRegistrationOptions(
+  deps: TwoFactorDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  auth: Auth,
+  proof: AddFactorProof,
+) {
   const rp = relyingParty(deps.config);
   const existing = await repo.listPasskeys(deps.db, auth.user.id);
   if (existing.length >= 20) throw new AppError("CONFLICT", "An account can have at most 20 passkeys.");
+  await requireOwnerProof(deps, request, reply, auth, proof, "add");
   const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: rp.rpName,
@@ -400,7 +539,7 @@ export async function registerPasskey(
   const business = await repo.findOwnedBusiness(deps.db, auth.user.id);
   const codesLeft = await repo.countUnusedRecoveryCodes(deps.db, auth.user.id);
   try {
-    return await deps.db.transaction(async (tx) => {
+    const created = await deps.db.transaction(async (tx) => {
       const row = await repo.insertPasskey(tx, {
         id: createId("pky"),
         userId: auth.user.id,
@@ -418,8 +557,10 @@ export async function registerPasskey(
         target: row.id,
         metadata: { name: row.name },
       });
-      return { id: row.id, recoveryCodes };
+      return { id: row.id, name: row.name, recoveryCodes };
     });
+    notifyFactorChange(deps, request, auth, "passkey_added", created.name);
+    return { id: created.id, recoveryCodes: created.recoveryCodes };
   } catch (error) {
     if (
       (error as { cause?: { code?: string } }).cause?.code === "23505" ||
@@ -442,7 +583,7 @@ export async function removePasskey(
   const keys = await repo.listPasskeys(deps.db, auth.user.id);
   const target = keys.find((k) => k.id === id);
   if (!target) throw new AppError("NOT_FOUND", "No such passkey.");
-  await requireRecentSignIn(deps, request, reply, auth, code);
+  await requireOwnerProof(deps, request, reply, auth, { code }, "weaken");
   const totp = await repo.findTotp(deps.db, auth.user.id);
   const business = await assertNotRequired(deps, auth.user.id, {
     totp: Boolean(totp?.confirmedAt),
@@ -459,6 +600,7 @@ export async function removePasskey(
       metadata: { name: target.name },
     });
   });
+  notifyFactorChange(deps, request, auth, "passkey_removed", target.name);
 }
 
 /**
@@ -502,6 +644,8 @@ export async function signInWithPasskey(
   if (boundTo !== "-" && found?.hash !== boundTo) {
     throw new AppError("UNAUTHENTICATED", "This sign-in has expired (5 minutes). Please sign in again.");
   }
+  // As a second factor, counted before it is checked (like a code).
+  const attempts = found ? await countAttempt(deps, reply, found.hash) : 0;
   const key = await repo.findPasskeyByCredentialId(deps.db, credential.id);
   if (!key || (found && key.userId !== found.pending.userId)) {
     if (found)
@@ -511,6 +655,7 @@ export async function signInWithPasskey(
         reply,
         { hash: found.hash, ...found.pending },
         "unknown_passkey",
+        attempts,
       );
     throw refused();
   }
@@ -549,6 +694,7 @@ export async function signInWithPasskey(
         reply,
         { hash: found.hash, ...found.pending },
         "passkey_failed",
+        attempts,
       );
     await deps.throttle.failed({ account: user.username, ip: request.ip });
     await auditFailure(deps, auditContext(request, user.id), user.id, "passkey_failed");

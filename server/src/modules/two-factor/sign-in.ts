@@ -109,8 +109,12 @@ export async function readPending(
   return { hash, pending };
 }
 
+/**
+ * Ends a pending sign-in. Its attempt count is left to expire with it (PENDING_TTL_MS): a guess already past
+ * `readPending` when it ends must still find the count at its cap, not start a fresh one.
+ */
 export async function endPending(state: SharedState, reply: FastifyReply, hash: string) {
-  await Promise.all([state.delete(pendingKey(hash)), state.delete(pendingAttemptsKey(hash))]);
+  await state.delete(pendingKey(hash));
   reply.clearCookie(PENDING_COOKIE, {
     path: "/api",
     httpOnly: true,
