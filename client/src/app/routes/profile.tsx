@@ -71,7 +71,7 @@ export default function ProfilePage() {
           <AccountSection user={user} />
           <EmailSection user={user} />
           <PasswordSection user={user} />
-          <TwoFactorSection />
+          <TwoFactorSection hasPassword={user.hasPassword} />
           <LinkedWalletsSection user={user} signer={signLinkMessage} />
           <LinkedSocialAccountsSection />
           <SessionsSection />

@@ -1,4 +1,4 @@
-import type { TotpEnrolment, TwoFactorStatus } from "@common/two-factor";
+import type { AddFactorProof, TotpEnrolment, TwoFactorStatus } from "@common/two-factor";
 import { queryOptions } from "@tanstack/react-query";
 import { apiRequest, getQueryFn } from "@/lib/api-client";
 
@@ -16,7 +16,9 @@ export function twoFactorQueryOptions() {
 const json = async <T>(method: string, url: string, data?: unknown): Promise<T> =>
   (await apiRequest(method, url, data)).json();
 
-export const startTotpSetup = () => json<TotpEnrolment>("POST", "/api/user/two-factor/totp", {});
+/** `proof`: the password or a current code, needed when the sign-in is not recent. */
+export const startTotpSetup = (proof: AddFactorProof = {}) =>
+  json<TotpEnrolment>("POST", "/api/user/two-factor/totp", proof);
 
 export const confirmTotp = (code: string) =>
   json<{ recoveryCodes: string[] }>("POST", "/api/user/two-factor/totp/confirm", { code });
@@ -31,8 +33,8 @@ export const setRequireTwoFactor = (requireTwoFactor: boolean) =>
   json<{ requireTwoFactor: boolean }>("PUT", "/api/merchant/require-two-factor", { requireTwoFactor });
 
 /** Creates a passkey on this device; the browser library loads only now. */
-export async function addPasskey(name: string) {
-  const options = await json<Record<string, unknown>>("POST", "/api/user/passkeys/options", {});
+export async function addPasskey(name: string, proof: AddFactorProof = {}) {
+  const options = await json<Record<string, unknown>>("POST", "/api/user/passkeys/options", proof);
   const { startRegistration } = await import("@simplewebauthn/browser");
   const credential = await startRegistration({ optionsJSON: options as never });
   return json<{ id: string; recoveryCodes: string[] | null }>("POST", "/api/user/passkeys", {

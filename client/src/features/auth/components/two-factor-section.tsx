@@ -1,4 +1,9 @@
-import { confirmTotpRequest, type TotpEnrolment } from "@common/two-factor";
+import {
+  type AddFactorProof,
+  confirmTotpRequest,
+  REAUTH_REQUIRED,
+  type TotpEnrolment,
+} from "@common/two-factor";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Check, Copy, Fingerprint, KeyRound, ShieldCheck, ShieldOff, Trash2 } from "lucide-react";
 import * as React from "react";
@@ -7,6 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/hooks/use-toast";
+import { isApiError } from "@/lib/api-client";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 import {
   addPasskey,
@@ -159,44 +165,93 @@ function TotpEnrolmentPanel({
   );
 }
 
-/** A current code, asked for only when the session is not recent (changes that weaken sign-in). */
-function ReauthField({
-  status,
-  value,
-  onChange,
+/** Whether the server asked the user to prove again that it is them (the session is no longer recent). */
+function needsReauth(error: unknown): boolean {
+  if (!isApiError(error) || error.status !== 403) return false;
+  const body = error.body as { error?: { details?: { reason?: unknown } } } | undefined;
+  return body?.error?.details?.reason === REAUTH_REQUIRED;
+}
+
+/**
+ * "Confirm it is you", shown when the session is not recent: changing the second factors then needs the password
+ * (to add one) or a current code (for any change), or a new sign-in. Without either, the way is to sign in again.
+ */
+function IdentityCheck({
+  hasPassword,
+  anyFactor,
+  password,
+  code,
+  onPassword,
+  onCode,
 }: {
-  status: TwoFactorState;
-  value: string;
-  onChange: (v: string) => void;
+  hasPassword: boolean;
+  anyFactor: boolean;
+  password: string;
+  code: string;
+  onPassword: (v: string) => void;
+  onCode: (v: string) => void;
 }) {
-  if (status.recentSignIn) return null;
+  const what =
+    hasPassword && anyFactor
+      ? "Enter your password to add a second factor, or a current code for any change."
+      : hasPassword
+        ? "Enter your password to add a second factor."
+        : anyFactor
+          ? "Enter a current code from your authenticator app (or a recovery code) to change your second factors."
+          : "Sign out and sign in again to add a second factor.";
   return (
-    <Field
-      label="Current code (authenticator app or recovery code)"
-      name="reauth-code"
-      autoComplete="one-time-code"
-      value={value}
-      onChange={(event) => onChange(event.currentTarget.value)}
-      hint="You signed in more than 10 minutes ago: confirm it is still you to turn off or change two-factor sign-in."
-      className="font-mono"
-    />
+    <section
+      aria-labelledby="identity-check-heading"
+      className="flex flex-col gap-3 rounded-lg border border-border bg-muted/40 p-4"
+    >
+      <h3 id="identity-check-heading" className="font-semibold">
+        Confirm it is you
+      </h3>
+      <p className="text-sm" id="identity-check-text">
+        You signed in more than 10 minutes ago. {what}
+      </p>
+      {hasPassword ? (
+        <Field
+          label="Your password"
+          name="reauth-password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => onPassword(event.currentTarget.value)}
+        />
+      ) : null}
+      {anyFactor ? (
+        <Field
+          label="Current code (authenticator app or recovery code)"
+          name="reauth-code"
+          autoComplete="one-time-code"
+          value={code}
+          onChange={(event) => onCode(event.currentTarget.value)}
+          className="font-mono"
+        />
+      ) : null}
+    </section>
   );
 }
 
 function PasskeysPanel({
   status,
   reauthCode,
+  addProof,
   onCodes,
+  onFailed,
 }: {
   status: TwoFactorState;
   reauthCode: string;
+  addProof: AddFactorProof;
   onCodes: (codes: string[]) => void;
+  onFailed: (title: string) => (error: Error) => void;
 }) {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: TWO_FACTOR_QUERY_KEY });
   const [name, setName] = React.useState("");
   const add = useMutation({
-    mutationFn: () => addPasskey(name.trim() || "Passkey"),
+    mutationFn: () => addPasskey(name.trim() || "Passkey", addProof),
     onSuccess: (result) => {
       setName("");
       toast({
@@ -206,8 +261,7 @@ function PasskeysPanel({
       if (result.recoveryCodes) onCodes(result.recoveryCodes);
       return refresh();
     },
-    onError: (error) =>
-      toast({ title: "Passkey not added", description: describeError(error), variant: "destructive" }),
+    onError: onFailed("Passkey not added"),
   });
   const remove = useMutation({
     mutationFn: (id: string) => removePasskey(id, reauthCode || undefined),
@@ -215,8 +269,7 @@ function PasskeysPanel({
       toast({ title: "Passkey removed" });
       return refresh();
     },
-    onError: (error) =>
-      toast({ title: "Passkey not removed", description: describeError(error), variant: "destructive" }),
+    onError: onFailed("Passkey not removed"),
   });
   return (
     <div className="flex flex-col gap-3">
@@ -281,19 +334,31 @@ function PasskeysPanel({
   );
 }
 
-export function TwoFactorSection() {
+export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
   const queryClient = useQueryClient();
   const status = useQuery(twoFactorQueryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: TWO_FACTOR_QUERY_KEY });
   const [enrolment, setEnrolment] = React.useState<TotpEnrolment | null>(null);
   const [codes, setCodes] = React.useState<string[] | null>(null);
   const [reauthCode, setReauthCode] = React.useState("");
-  const failed = (title: string) => (error: Error) =>
+  const [reauthPassword, setReauthPassword] = React.useState("");
+  const addProof: AddFactorProof = {
+    ...(reauthPassword ? { password: reauthPassword } : {}),
+    ...(reauthCode.trim() ? { code: reauthCode.trim() } : {}),
+  };
+  const failed = (title: string) => (error: Error) => {
     toast({ title, description: describeError(error), variant: "destructive" });
+    // The session stopped being recent since the page loaded: show the "Confirm it is you" fields.
+    if (needsReauth(error)) void refresh();
+  };
 
   const setup = useMutation({
-    mutationFn: startTotpSetup,
-    onSuccess: setEnrolment,
+    mutationFn: () => startTotpSetup(addProof),
+    onSuccess: (result) => {
+      setReauthPassword("");
+      setReauthCode("");
+      setEnrolment(result);
+    },
     onError: failed("Could not start"),
   });
   const disable = useMutation({
@@ -358,6 +423,16 @@ export function TwoFactorSection() {
         ) : (
           <>
             {codes ? <RecoveryCodes codes={codes} onDone={() => setCodes(null)} /> : null}
+            {data.recentSignIn ? null : (
+              <IdentityCheck
+                hasPassword={hasPassword}
+                anyFactor={anyFactor}
+                password={reauthPassword}
+                code={reauthCode}
+                onPassword={setReauthPassword}
+                onCode={setReauthCode}
+              />
+            )}
             <div className="flex flex-col gap-3">
               <h3 className="flex items-center gap-2 font-semibold">
                 <KeyRound aria-hidden="true" className="size-5" /> Authenticator app
@@ -387,14 +462,19 @@ export function TwoFactorSection() {
                 </div>
               )}
             </div>
-            <PasskeysPanel status={data} reauthCode={reauthCode} onCodes={setCodes} />
+            <PasskeysPanel
+              status={data}
+              reauthCode={reauthCode}
+              addProof={addProof}
+              onCodes={setCodes}
+              onFailed={failed}
+            />
             {anyFactor ? (
               <div className="flex flex-col gap-3">
                 <h3 className="font-semibold">Recovery codes and changes</h3>
                 <p className="text-muted-foreground text-sm">
                   {data.recoveryCodesLeft} of 10 recovery codes left.
                 </p>
-                <ReauthField status={data} value={reauthCode} onChange={setReauthCode} />
                 <div className="flex flex-wrap gap-2">
                   <Button
                     type="button"
