@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { loadSocialConfig } from "../src/config-social.ts";
 import { managedWallets, socialAccounts } from "../src/db/schema.ts";
+import { requestOrigin } from "../src/lib/public-origin.ts";
 import { publicLocation, sameOriginPath } from "../src/modules/social-auth/redirect-url.ts";
 import { createTestApp } from "./helpers.ts";
 
@@ -327,6 +329,18 @@ describe("refused answers", () => {
       `${ORIGIN}/auth?twoFactor=required&next=%2Fpay`,
     );
     for (const raw of OFF_SITE) expect(() => sameOriginPath(raw, [ORIGIN])).toThrow(/address on this site/);
+  });
+
+  it("the Location keeps the loopback name the browser used (its cookie is there), never another Host", () => {
+    const local = { publicUrl: "http://localhost:5000", publicUrlFromListen: true };
+    const at = (host: string) => publicLocation("/pay", requestOrigin(local, { host } as FastifyRequest));
+    expect(at("127.0.0.1:5000")).toBe("http://127.0.0.1:5000/pay");
+    expect(at("localhost:5000")).toBe("http://localhost:5000/pay");
+    expect(at("evil.example")).toBe("http://localhost:5000/pay");
+    const deployed = { publicUrl: ORIGIN, publicUrlFromListen: false };
+    expect(
+      publicLocation("/pay", requestOrigin(deployed, { host: "127.0.0.1:5000" } as FastifyRequest)),
+    ).toBe(`${ORIGIN}/pay`);
   });
 
   it("an unknown provider is 404 in the error shape", async () => {

@@ -19,10 +19,11 @@ export function sameOriginPath(raw: string | undefined, origins: string[]): stri
 }
 
 /**
- * The absolute `Location` for a path of this site on the public origin. The path is checked again here (a flow
- * stored by an older instance, or a path built from one, must not become `//host`); anything else goes home.
+ * The absolute `Location` for a path of this site on `siteOrigin` (the public origin, or in development the
+ * loopback name of it the browser used; see `requestOrigin`). The path is checked again here (a flow stored by an
+ * older instance, or a path built from one, must not become `//host`); anything else goes home.
  */
-export function publicLocation(path: string, publicOrigin: string): string {
-  const origin = new URL(publicOrigin).origin;
+export function publicLocation(path: string, siteOrigin: string): string {
+  const origin = new URL(siteOrigin).origin;
   return (sameOriginUrl(path, [origin]) ?? new URL("/", origin)).href;
 }

@@ -213,7 +213,7 @@ export function createSocialAuth(deps: SocialDeps) {
   /**
    * The provider sent the browser back: the state must be the one this browser started (cookie) and unused, then
    * the code is exchanged with PKCE (and nonce for OIDC). Answers where to send the browser next: an absolute
-   * URL on the public origin, its path checked again (`publicLocation`).
+   * URL on this site's origin, its path checked again (`publicLocation`).
    */
   async function complete(
     request: FastifyRequest,
@@ -222,7 +222,9 @@ export function createSocialAuth(deps: SocialDeps) {
     params: Record<string, string | undefined>,
     auth: Auth | null,
   ): Promise<string> {
-    return publicLocation(await completeFlow(request, reply, provider, params, auth), deps.config.publicUrl);
+    // The public origin, or the loopback name of it this browser used (its session cookie is there), never Host.
+    const origin = requestOrigin(deps.config, request);
+    return publicLocation(await completeFlow(request, reply, provider, params, auth), origin);
   }
 
   async function completeFlow(
