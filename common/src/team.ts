@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { memberRole } from "./merchant.ts";
+import { type MemberRole, memberRole } from "./merchant.ts";
 
 /** What each role may do (decision 021). The server checks it inside its queries; the client only hides. */
 export const MANAGER_ROLES = ["owner", "admin"] as const;
@@ -8,6 +8,19 @@ export const ALL_ROLES = ["owner", "admin", "staff"] as const;
 /** The roles an invitation can give: ownership is only ever transferred. */
 export const invitableRole = z.enum(["admin", "staff"]);
 export type InvitableRole = z.infer<typeof invitableRole>;
+
+/**
+ * Who may invite (and whose invitation may still be accepted) for each role an invitation gives: checked when the
+ * invitation is sent and again, under a lock on the inviter's membership, when it is accepted.
+ */
+export const INVITER_ROLES = {
+  admin: MANAGER_ROLES,
+  staff: MANAGER_ROLES,
+} as const satisfies Record<InvitableRole, readonly MemberRole[]>;
+
+export function mayInvite(inviterRole: MemberRole | null | undefined, role: InvitableRole): boolean {
+  return inviterRole != null && (INVITER_ROLES[role] as readonly MemberRole[]).includes(inviterRole);
+}
 
 export const INVITATION_TTL_DAYS = 7;
 

@@ -429,6 +429,140 @@ describe("ownership", () => {
   });
 });
 
+describe("an invitation counts only while its sender may still invite", () => {
+  /** Admin D of a fresh business invites another address of theirs as admin: the link and D's second account. */
+  async function adminInvitesThemself() {
+    const shop = await createMerchant(app, { name: "Tea Room" });
+    const admin = await join(shop.cookie, "admin");
+    const { token } = await invite(admin.cookie, email(), "admin");
+    const secondAccount = await signUp(app);
+    return { shop, admin, token, secondAccount };
+  }
+
+  async function expectWithdrawn(token: string, cookie: string, shopId: string) {
+    const preview = await call("GET", `/api/invitations/${token}`);
+    expectError(preview, 410, "GONE");
+    expect(preview.json().error.message).toMatch(/withdrawn/);
+    const accepted = await call("POST", `/api/invitations/${token}/accept`, cookie);
+    expectError(accepted, 410, "GONE");
+    expect(accepted.json().error.message).toMatch(/withdrawn/);
+    const me = (await call("GET", "/api/user", cookie)).json().id as string;
+    expect(
+      await rows(sql`select 1 from business_members where merchant_id = ${shopId} and user_id = ${me}`),
+    ).toEqual([]);
+    expectError(await call("GET", "/api/merchant", cookie), 404, "NOT_FOUND");
+  }
+
+  it("a removed admin's invitation is withdrawn with them and cannot bring them back", async () => {
+    const { shop, admin, token, secondAccount } = await adminInvitesThemself();
+    expect((await call("DELETE", `/api/merchant/team/members/${admin.id}`, shop.cookie)).statusCode).toBe(
+      204,
+    );
+    await expectWithdrawn(token, secondAccount.cookie, shop.id);
+    const revoked = await rows(
+      sql`select metadata from audit_events where business_id = ${shop.id} and action = 'invitation.revoked'`,
+    );
+    expect(revoked).toHaveLength(1);
+    expect(revoked[0]!.metadata).toMatchObject({
+      reason: "inviter_lost_role",
+      inviter: admin.id,
+      role: "admin",
+    });
+    // The owner's team page no longer lists it.
+    const team = await call("GET", "/api/merchant/team", shop.cookie);
+    expect(team.json().invitations).toEqual([]);
+  });
+
+  it("an admin demoted to staff: what they sent is withdrawn in the same transaction", async () => {
+    const { shop, admin, token, secondAccount } = await adminInvitesThemself();
+    const { token: staffToken } = await invite(admin.cookie, email(), "staff");
+    const demoted = await call("PATCH", `/api/merchant/team/members/${admin.id}`, shop.cookie, {
+      role: "staff",
+    });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    expect(demoted.json().invitations).toEqual([]);
+    await expectWithdrawn(token, secondAccount.cookie, shop.id);
+    await expectWithdrawn(staffToken, (await signUp(app)).cookie, shop.id);
+  });
+
+  it("the owner's pending invitations are withdrawn when the ownership moves", async () => {
+    const shop = await createMerchant(app, { name: "Print Shop" });
+    const { token } = await invite(shop.cookie, email(), "admin");
+    const heir = await join(shop.cookie, "admin");
+    const { token: heirsToken } = await invite(heir.cookie, email(), "staff");
+    const moved = await call("POST", "/api/merchant/team/transfer-ownership", shop.cookie, {
+      userId: heir.id,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await expectWithdrawn(token, (await signUp(app)).cookie, shop.id);
+    // An invitation sent by someone whose role still allows it stays good.
+    const joiner = await signUp(app);
+    const accepted = await call("POST", `/api/invitations/${heirsToken}/accept`, joiner.cookie);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+  });
+
+  it("is checked at accept time too: an inviter demoted without the withdrawal (an older invitation) still counts for nothing", async () => {
+    const { shop, admin, token, secondAccount } = await adminInvitesThemself();
+    // As a database written before withdrawals existed would hold it: demoted, the invitation still pending.
+    await app.database.db.execute(
+      sql`update business_members set role = 'staff' where merchant_id = ${shop.id} and user_id = ${admin.id}`,
+    );
+    await expectWithdrawn(token, secondAccount.cookie, shop.id);
+    const [row] = await rows(
+      sql`select accepted_at from business_invitations where invited_by = ${admin.id}`,
+    );
+    expect(row!.accepted_at).toBeNull();
+    // Promoted again, their invitation counts again (it was never spent).
+    await app.database.db.execute(
+      sql`update business_members set role = 'admin' where merchant_id = ${shop.id} and user_id = ${admin.id}`,
+    );
+    expect((await call("POST", `/api/invitations/${token}/accept`, secondAccount.cookie)).statusCode).toBe(
+      200,
+    );
+  });
+
+  it.runIf(process.env.DATABASE_URL)(
+    "a demotion racing the accept cannot slip between the role check and the membership insert",
+    async () => {
+      const { shop, admin, token, secondAccount } = await adminInvitesThemself();
+      let releaseDemotion!: () => void;
+      const held = new Promise<void>((resolve) => {
+        releaseDemotion = resolve;
+      });
+      let demotionLocked!: () => void;
+      const locked = new Promise<void>((resolve) => {
+        demotionLocked = resolve;
+      });
+      // The demotion takes the inviter's membership row first and holds it while the accept arrives.
+      const demotion = app.database.db.transaction(async (tx) => {
+        await tx.execute(
+          sql`update business_members set role = 'staff' where merchant_id = ${shop.id} and user_id = ${admin.id}`,
+        );
+        demotionLocked();
+        await held;
+        await tx.execute(sql`update business_invitations set revoked_at = now()
+          where invited_by = ${admin.id} and accepted_at is null and revoked_at is null`);
+      });
+      await locked;
+      const accept = call("POST", `/api/invitations/${token}/accept`, secondAccount.cookie);
+      // The accept waits on the row lock (seen in pg_locks) rather than reading the old role.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const waiting = await rows(sql`select 1 from pg_locks l join pg_stat_activity a on a.pid = l.pid
+          where not l.granted and a.datname = current_database()`);
+        if (waiting.length > 0) break;
+        if (Date.now() > deadline) throw new Error("the accept never waited for the demotion's row lock");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      releaseDemotion();
+      await demotion;
+      const accepted = await accept;
+      expectError(accepted, 410, "GONE");
+      expectError(await call("GET", "/api/merchant", secondAccount.cookie), 404, "NOT_FOUND");
+    },
+  );
+});
+
 describe("required two-factor sign-in", () => {
   it("refuses a member without a second factor on the business's routes until they enrol", async () => {
     const shop = await createMerchant(app, { name: "Tea House" });

@@ -1,6 +1,6 @@
 import type { MemberRole } from "@common/merchant.ts";
-import { MANAGER_ROLES } from "@common/team.ts";
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { INVITER_ROLES, type InvitableRole, MANAGER_ROLES } from "@common/team.ts";
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
 import { businessInvitations, businessMembers, merchants, users } from "../../db/schema.ts";
 import { merchantIdOf } from "../merchants/repository.ts";
@@ -56,7 +56,7 @@ export async function insertInvitation(
     insert into business_invitations (id, merchant_id, email, role, token_hash, invited_by, expires_at, created_at)
     select ${values.id}, m.id, ${values.email}, ${values.role}, ${values.tokenHash}, ${values.invitedBy ?? null},
       ${values.expiresAt.toISOString()}::timestamptz, ${(values.createdAt ?? new Date()).toISOString()}::timestamptz
-    from merchants m where m.id = ${managedMerchantId(managerId)}
+    from merchants m where m.id = ${merchantIdOf({ userId: managerId, roles: INVITER_ROLES[values.role] })}
     returning id`);
   if (rowsOf<{ id: string }>(rows).length === 0) return undefined;
   const [row] = await tx.select().from(businessInvitations).where(eq(businessInvitations.id, values.id));
@@ -79,13 +79,67 @@ export async function revokeInvitation(tx: DbOrTx, managerId: string, id: string
   return row;
 }
 
+/** The invitation, its business's name and the inviter's role in that business today (null: no longer a member). */
 export async function findInvitationByTokenHash(db: DbOrTx, tokenHash: string) {
   const [row] = await db
-    .select({ invitation: businessInvitations, businessName: merchants.name })
+    .select({
+      invitation: businessInvitations,
+      businessName: merchants.name,
+      inviterRole: sql<MemberRole | null>`(select r.role from business_members r
+        where r.merchant_id = ${businessInvitations.merchantId} and r.user_id = ${businessInvitations.invitedBy})`,
+    })
     .from(businessInvitations)
     .innerJoin(merchants, eq(merchants.id, businessInvitations.merchantId))
     .where(eq(businessInvitations.tokenHash, tokenHash));
   return row;
+}
+
+/**
+ * The inviter's role in the business, read with their membership row locked (`for share`) until the accepting
+ * transaction ends: a concurrent removal, demotion or ownership transfer (each updates or deletes that row, then
+ * revokes the inviter's invitations) waits for the accept, or the accept waits for it and reads the new role.
+ * Locked before the invitation row, in the same order as those actions take them, so the two cannot deadlock.
+ */
+export async function lockInviterRole(
+  tx: DbOrTx,
+  merchantId: string,
+  inviterId: string | null,
+): Promise<MemberRole | null> {
+  if (!inviterId) return null;
+  const rows = await tx.execute(sql`select role from business_members
+    where merchant_id = ${merchantId} and user_id = ${inviterId} for share`);
+  return rowsOf<{ role: MemberRole }>(rows)[0]?.role ?? null;
+}
+
+/**
+ * Withdraws the pending invitations `inviterId` sent for the business for `roles`: run in the transaction that
+ * removes or demotes them or moves the ownership away from them, so nothing they sent can bring anyone in afterwards.
+ */
+export async function revokeInvitationsSentBy(
+  tx: DbOrTx,
+  merchantId: string,
+  inviterId: string,
+  roles: readonly InvitableRole[],
+  now: Date,
+) {
+  if (roles.length === 0) return [];
+  return tx
+    .update(businessInvitations)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(businessInvitations.merchantId, merchantId),
+        eq(businessInvitations.invitedBy, inviterId),
+        inArray(businessInvitations.role, [...roles]),
+        isNull(businessInvitations.acceptedAt),
+        isNull(businessInvitations.revokedAt),
+      ),
+    )
+    .returning({
+      id: businessInvitations.id,
+      email: businessInvitations.email,
+      role: businessInvitations.role,
+    });
 }
 
 /** Spends the invitation: true for exactly one caller, and only while it is unused, unrevoked and unexpired. */

@@ -3,11 +3,13 @@ import {
   INVITATION_TTL_DAYS,
   type Invitation,
   type InviteMemberRequest,
+  invitableRole,
   MANAGER_ROLES,
+  mayInvite,
   type Team,
 } from "@common/team.ts";
 import type { Config } from "../../config.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId, createToken } from "../../lib/ids.ts";
 import type { Mailer } from "../../lib/mailer.ts";
@@ -141,6 +143,13 @@ function unusable(found: Awaited<ReturnType<typeof repo.findInvitationByTokenHas
   return new AppError("CONFLICT", "This invitation cannot be used now. Try again.");
 }
 
+/** Sent by someone who may no longer invite for this role (removed, demoted): withdrawn, as their actions revoke. */
+const inviterGone = () =>
+  new AppError(
+    "GONE",
+    "This invitation was withdrawn: the person who sent it can no longer invite to this business. Ask its owner for a new one.",
+  );
+
 export async function previewInvitation(deps: TeamDeps, token: string) {
   const found = await repo.findInvitationByTokenHash(deps.db, hashToken(token));
   const at = now(deps);
@@ -151,6 +160,7 @@ export async function previewInvitation(deps: TeamDeps, token: string) {
     found.invitation.expiresAt.getTime() <= at.getTime()
   )
     throw unusable(found, at);
+  if (!mayInvite(found.inviterRole, found.invitation.role)) throw inviterGone();
   return {
     businessName: found.businessName,
     role: found.invitation.role,
@@ -160,16 +170,26 @@ export async function previewInvitation(deps: TeamDeps, token: string) {
 }
 
 /**
- * Accepts with the signed-in account: one conditional update spends the invitation (reuse, revocation and expiry
- * refused by the same statement), the membership is inserted and becomes the business the user acts for, and the
- * audit row is written, all in one transaction.
+ * Accepts with the signed-in account, all in one transaction: the inviter's membership row is locked and their
+ * role checked (an invitation counts only while its sender may still invite for that role: a removed or demoted
+ * admin's invitations bring nobody in, even one racing the removal), then one conditional update spends the
+ * invitation (reuse, revocation and expiry refused by the same statement), the membership is inserted and becomes
+ * the business the user acts for, and the audit row is written.
  */
 export async function acceptInvitation(deps: TeamDeps, actor: Actor, token: string) {
   const tokenHash = hashToken(token);
   const at = now(deps);
   return deps.db.transaction(async (tx) => {
+    const found = await repo.findInvitationByTokenHash(tx, tokenHash);
+    if (!found) throw unusable(found, at);
+    const inviterRole = await repo.lockInviterRole(
+      tx,
+      found.invitation.merchantId,
+      found.invitation.invitedBy,
+    );
     const invitation = await repo.consumeInvitation(tx, tokenHash, actor.userId, at);
     if (!invitation) throw unusable(await repo.findInvitationByTokenHash(tx, tokenHash), at);
+    if (!mayInvite(inviterRole, invitation.role)) throw inviterGone();
     if (!(await repo.insertMember(tx, invitation.merchantId, actor.userId, invitation.role)))
       throw new AppError("CONFLICT", "You are already a member of this business.");
     await setActiveMerchant(tx, actor.userId, invitation.merchantId);
@@ -179,9 +199,32 @@ export async function acceptInvitation(deps: TeamDeps, actor: Actor, token: stri
       target: actor.userId,
       metadata: { invitationId: invitation.id, role: invitation.role, email: invitation.email },
     });
-    const found = await repo.findInvitationByTokenHash(tx, tokenHash);
-    return { merchantId: invitation.merchantId, businessName: found!.businessName, role: invitation.role };
+    return { merchantId: invitation.merchantId, businessName: found.businessName, role: invitation.role };
   });
+}
+
+/**
+ * Withdraws, in the caller's transaction, the pending invitations `inviterId` sent that their new role (null:
+ * removed, or no longer the owner) may not send, with one audit row each.
+ */
+async function revokeSentBy(
+  tx: DbOrTx,
+  actor: Actor,
+  at: Date,
+  merchantId: string,
+  inviterId: string,
+  newRole: MemberRole | null,
+) {
+  const roles = invitableRole.options.filter((role) => !mayInvite(newRole, role));
+  const revoked = await repo.revokeInvitationsSentBy(tx, merchantId, inviterId, roles, at);
+  for (const row of revoked) {
+    await recordAudit(tx, actor, {
+      action: "invitation.revoked",
+      businessId: merchantId,
+      target: row.id,
+      metadata: { email: row.email, role: row.role, reason: "inviter_lost_role", inviter: inviterId },
+    });
+  }
 }
 
 export async function changeRole(deps: TeamDeps, actor: Actor, userId: string, role: "admin" | "staff") {
@@ -194,6 +237,8 @@ export async function changeRole(deps: TeamDeps, actor: Actor, userId: string, r
         "NOT_FOUND",
         "No member of your business with this id (the owner's role is changed only by transferring ownership).",
       );
+    // Invitations they sent count only while they may still send them: withdrawn with the role they needed.
+    await revokeSentBy(tx, actor, now(deps), row.merchantId, userId, role);
     await recordAudit(tx, actor, {
       action: "member.role_changed",
       businessId: row.merchantId,
@@ -213,6 +258,7 @@ export async function removeMember(deps: TeamDeps, actor: Actor, userId: string)
         "NOT_FOUND",
         "No member of your business with this id (the owner cannot be removed).",
       );
+    await revokeSentBy(tx, actor, now(deps), row.merchantId, userId, null);
     await recordAudit(tx, actor, {
       action: "member.removed",
       businessId: row.merchantId,
@@ -233,8 +279,10 @@ export async function transferOwnership(deps: TeamDeps, actor: Actor, newOwnerId
       if (!target) throw new AppError("NOT_FOUND", "No member of your business with this id.");
       if (!(await repo.transferOwnership(tx, actor.userId, merchant.id, newOwnerId)))
         throw new AppError("FORBIDDEN", "Only the owner can transfer ownership.");
-      // The former owner stays on as admin of this business (it is no longer "the one they own").
+      // The former owner stays on as admin of this business (it is no longer "the one they own"); what they sent
+      // as the owner is withdrawn with the ownership (the new owner decides who joins from now on).
       await setActiveMerchant(tx, actor.userId, merchant.id);
+      await revokeSentBy(tx, actor, now(deps), merchant.id, actor.userId, null);
       await recordAudit(tx, actor, {
         action: "ownership.transferred",
         businessId: merchant.id,
