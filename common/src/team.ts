@@ -4,6 +4,7 @@ import { type MemberRole, memberRole } from "./merchant.ts";
 /** What each role may do (decision 021). The server checks it inside its queries; the client only hides. */
 export const MANAGER_ROLES = ["owner", "admin"] as const;
 export const ALL_ROLES = ["owner", "admin", "staff"] as const;
+export const OWNER_ONLY = ["owner"] as const;
 
 /** The roles an invitation can give: ownership is only ever transferred. */
 export const invitableRole = z.enum(["admin", "staff"]);

@@ -32,6 +32,7 @@ import { claimRoutes } from "./modules/claims/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { liveUsersPlugin } from "./modules/live-users/plugin.ts";
 import { startRetention } from "./modules/maintenance/retention.ts";
+import { registerMerchantAccess } from "./modules/merchants/access.ts";
 import { notificationsPlugin } from "./modules/notifications/plugin.ts";
 import type { NotificationsOptions, NotificationsRuntime } from "./modules/notifications/runtime.ts";
 import { paymentsPlugin } from "./modules/payments/plugin.ts";
@@ -193,6 +194,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     return ipClientKey(request);
   };
   registerRateLimits(app, { config, state: sharedState, challenges, clientKey });
+  // Every /api/merchant route registered from here on declares who may call it and is checked in one place.
+  registerMerchantAccess(app, { db: database.db });
 
   let payments: PaymentsRuntime | null = null;
   let publicRead: ((reference: string) => Promise<PublicPayment>) | null = null;

@@ -8,8 +8,7 @@ import { MANAGER_ROLES } from "@common/team.ts";
 import type { Db } from "../../db/client.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { ownerContext } from "../audit/record.ts";
-import { requireAuth } from "../merchants/require-auth.ts";
-import { findMerchantOfMember } from "../merchants/service.ts";
+import { authOf, memberOf } from "../merchants/access.ts";
 import * as repo from "./repository.ts";
 import * as service from "./service.ts";
 
@@ -17,29 +16,45 @@ import * as service from "./service.ts";
 export async function apiKeyRoutes(app: FastifyZod, { db }: { db: Db }) {
   app.get(
     "/api/merchant/api-keys",
-    { schema: { response: { 200: listApiKeysResponse } } },
-    async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      await findMerchantOfMember(db, auth.user.id, MANAGER_ROLES);
-      const rows = await repo.listActiveApiKeysOfOwner(db, auth.user.id);
+    {
+      config: { merchant: { roles: MANAGER_ROLES, noBusiness: "empty" } },
+      schema: { response: { 200: listApiKeysResponse } },
+    },
+    async (request) => {
+      const rows = await repo.listActiveApiKeysOfOwner(db, authOf(request).user.id);
       return { items: rows.map(service.toApiKeyResponse) };
     },
   );
 
   app.post(
     "/api/merchant/api-keys",
-    { schema: { body: createApiKeyRequest, response: { 201: createdApiKeyResponse } } },
+    {
+      config: { merchant: { roles: MANAGER_ROLES } },
+      schema: { body: createApiKeyRequest, response: { 201: createdApiKeyResponse } },
+    },
     async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      const created = await service.createApiKey(db, ownerContext(request, auth), request.body);
+      const created = await service.createApiKey(
+        db,
+        ownerContext(request, authOf(request)),
+        memberOf(request),
+        request.body,
+      );
       // The secret travels once: never cached by the browser or a proxy.
       return reply.status(201).header("Cache-Control", "no-store").send(created);
     },
   );
 
-  app.delete("/api/merchant/api-keys/:id", { schema: { params: apiKeyIdParams } }, async (request, reply) => {
-    const auth = await requireAuth(db, request, reply);
-    await service.revokeApiKey(db, ownerContext(request, auth), request.params.id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    "/api/merchant/api-keys/:id",
+    { config: { merchant: { roles: MANAGER_ROLES } }, schema: { params: apiKeyIdParams } },
+    async (request, reply) => {
+      await service.revokeApiKey(
+        db,
+        ownerContext(request, authOf(request)),
+        memberOf(request),
+        request.params.id,
+      );
+      return reply.status(204).send();
+    },
+  );
 }

@@ -7,13 +7,12 @@ import {
   type CreateApiKeyRequest,
   MAX_API_KEYS,
 } from "@common/api-keys.ts";
-import { MANAGER_ROLES } from "@common/team.ts";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
 import { type AuditContext, recordAudit } from "../audit/record.ts";
-import { requireMerchant } from "../merchants/service.ts";
+import type { MemberMerchant } from "../merchants/service.ts";
 import * as repo from "./repository.ts";
 
 /** Last use is written at most this often per key: a busy integration costs no write per request. */
@@ -47,10 +46,10 @@ export function toApiKeyResponse(row: repo.ApiKeyRow): ApiKey {
 export async function createApiKey(
   db: Db,
   context: AuditContext & { userId: string },
+  /** The business as the route's access check found it (owner or admin). */
+  merchant: MemberMerchant,
   input: CreateApiKeyRequest & { scopes: string[] },
 ) {
-  const ownerId = context.userId;
-  const merchant = await requireMerchant(db, ownerId, MANAGER_ROLES);
   if ((await repo.countActiveApiKeys(db, merchant.id)) >= MAX_API_KEYS) {
     throw new AppError(
       "CONFLICT",
@@ -78,8 +77,12 @@ export async function createApiKey(
   return { ...toApiKeyResponse(row), secret };
 }
 
-export async function revokeApiKey(db: Db, context: AuditContext & { userId: string }, id: string) {
-  const merchant = await requireMerchant(db, context.userId, MANAGER_ROLES);
+export async function revokeApiKey(
+  db: Db,
+  context: AuditContext & { userId: string },
+  merchant: MemberMerchant,
+  id: string,
+) {
   await db.transaction(async (tx) => {
     if (!(await repo.revokeApiKeyOfOwner(tx, context.userId, id, new Date()))) {
       throw new AppError("NOT_FOUND", "No such key (or it was already revoked).");

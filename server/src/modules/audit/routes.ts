@@ -3,8 +3,7 @@ import { MANAGER_ROLES } from "@common/team.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
-import { requireAuth } from "../merchants/require-auth.ts";
-import { findMerchantOfMember } from "../merchants/service.ts";
+import { authOf } from "../merchants/access.ts";
 import * as repo from "./repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -22,10 +21,12 @@ function utcDay(day: string): Date {
 export async function auditRoutes(app: FastifyZod, { db }: { db: Db }) {
   app.get(
     "/api/merchant/audit-events",
-    { schema: { querystring: auditEventsQuery, response: { 200: auditEventsResponse } } },
-    async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      await findMerchantOfMember(db, auth.user.id, MANAGER_ROLES);
+    {
+      config: { merchant: { roles: MANAGER_ROLES, noBusiness: "empty" } },
+      schema: { querystring: auditEventsQuery, response: { 200: auditEventsResponse } },
+    },
+    async (request) => {
+      const auth = authOf(request);
       const { action, from, to, cursor, limit } = request.query;
       const fromDate = from ? utcDay(from) : undefined;
       const toDate = to ? new Date(utcDay(to).getTime() + DAY_MS) : undefined;

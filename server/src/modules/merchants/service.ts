@@ -197,10 +197,11 @@ export async function findMerchantOfMember(
 export async function updateMerchant(
   db: Db,
   actor: AuditContext & { userId: string },
+  /** The business as the route's access check found it (decision 021: owner or admin). */
+  current: MemberMerchant,
   input: UpdateMerchantRequest,
 ) {
   const ownerId = actor.userId;
-  const current = await requireMerchant(db, ownerId, MANAGER_ROLES);
   const { proof, walletAddress: rawAddress, ...fields } = input;
   const values: Parameters<typeof repo.updateMerchantOfOwner>[2] = { ...fields };
   if (rawAddress) {

@@ -6,10 +6,11 @@ import {
   refundTokenParams,
   submitRefundAddressRequest,
 } from "@common/refunds.ts";
+import { MANAGER_ROLES } from "@common/team.ts";
 import type { Config } from "../../config.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { ownerContext } from "../audit/record.ts";
-import { requireAuth } from "../merchants/require-auth.ts";
+import { authOf } from "../merchants/access.ts";
 import * as refunds from "./refunds.ts";
 import * as service from "./service.ts";
 
@@ -23,6 +24,7 @@ export async function refundRoutes(
   app.post(
     "/api/merchant/payments/:id/refunds",
     {
+      config: { merchant: { roles: MANAGER_ROLES } },
       schema: {
         params: paymentIdParams,
         body: recordRefundRequest,
@@ -30,10 +32,9 @@ export async function refundRoutes(
       },
     },
     async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
       const payment = await refunds.recordRefund(
         deps,
-        ownerContext(request, auth),
+        ownerContext(request, authOf(request)),
         request.params.id,
         request.body,
       );
@@ -43,12 +44,16 @@ export async function refundRoutes(
 
   app.post(
     "/api/merchant/payments/:id/refund-links",
-    { schema: { params: paymentIdParams, response: { 201: createdRefundLinkResponse } } },
+    {
+      config: { merchant: { roles: MANAGER_ROLES } },
+      schema: { params: paymentIdParams, response: { 201: createdRefundLinkResponse } },
+    },
     async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
       return reply
         .status(201)
-        .send(await refunds.createRefundLink(deps, ownerContext(request, auth), request.params.id));
+        .send(
+          await refunds.createRefundLink(deps, ownerContext(request, authOf(request)), request.params.id),
+        );
     },
   );
 

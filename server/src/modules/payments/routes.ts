@@ -12,12 +12,12 @@ import {
   submitTxRequest,
   transferIdParams,
 } from "@common/payments.ts";
+import { ALL_ROLES } from "@common/team.ts";
 import * as z from "zod";
 import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
-import { requireAuth } from "../merchants/require-auth.ts";
-import { findMerchantOfMember, requireMerchant } from "../merchants/service.ts";
+import { authOf } from "../merchants/access.ts";
 import type { PublicPaymentCache } from "./public-cache.ts";
 import * as repo from "./repository.ts";
 import * as service from "./service.ts";
@@ -36,55 +36,48 @@ export async function paymentRoutes(
   const { db } = deps;
   // Payment links travel (QR codes, emails, the merchant's own site): always the public origin (decision 010).
   const baseUrl = (_request: unknown) => config.publicUrl;
-  // Every route checks the member first (403 for a removed member, a role that may not, a missing second
-  // factor), and the query that reads the data checks the membership again (decision 021).
-  const ownPayment = async (userId: string, id: string) => {
-    await requireMerchant(db, userId);
-    return service.getPaymentOfOwner(db, userId, id);
-  };
+  // Every member may work with payments: the access hook checks the member first (403 for a removed member, a
+  // missing second factor), and the query that reads the data checks the membership again (decision 021).
+  const members = { merchant: { roles: ALL_ROLES } };
+  const ownPayment = (userId: string, id: string) => service.getPaymentOfOwner(db, userId, id);
   const detail = (payment: repo.PaymentRow, url: string) =>
     service.paymentDetail(db, payment, url, deps.now());
 
   app.post(
     "/api/merchant/payments",
-    { schema: { body: createPaymentRequest, response: { 201: paymentResponse } } },
+    { config: members, schema: { body: createPaymentRequest, response: { 201: paymentResponse } } },
     async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      await requireMerchant(db, auth.user.id);
       // The merchant is read by the insert itself, scoped by the membership again.
-      const payment = await service.createPayment(deps, { ownerId: auth.user.id }, request.body);
+      const payment = await service.createPayment(deps, { ownerId: authOf(request).user.id }, request.body);
       return reply.status(201).send(toPaymentResponse(payment, baseUrl(request)));
     },
   );
 
   app.get(
     "/api/merchant/payments",
-    { schema: { querystring: listPaymentsQuery, response: { 200: listPaymentsResponse } } },
-    async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      await findMerchantOfMember(db, auth.user.id);
-      const rows = await repo.listPaymentsOfOwner(db, auth.user.id, request.query);
+    {
+      config: { merchant: { roles: ALL_ROLES, noBusiness: "empty" } },
+      schema: { querystring: listPaymentsQuery, response: { 200: listPaymentsResponse } },
+    },
+    async (request) => {
+      const rows = await repo.listPaymentsOfOwner(db, authOf(request).user.id, request.query);
       return service.toPaymentPage(rows, request.query.limit, baseUrl(request));
     },
   );
 
   app.get(
     "/api/merchant/payments/:id",
-    { schema: { params: paymentIdParams, response: { 200: paymentDetailResponse } } },
-    async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      return detail(await ownPayment(auth.user.id, request.params.id), baseUrl(request));
-    },
+    { config: members, schema: { params: paymentIdParams, response: { 200: paymentDetailResponse } } },
+    async (request) => detail(await ownPayment(authOf(request).user.id, request.params.id), baseUrl(request)),
   );
 
   app.post(
     "/api/merchant/payments/:id/regenerate",
-    { schema: { params: paymentIdParams, response: { 201: paymentResponse } } },
+    { config: members, schema: { params: paymentIdParams, response: { 201: paymentResponse } } },
     async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
       const payment = await service.regeneratePayment(
         deps,
-        await ownPayment(auth.user.id, request.params.id),
+        await ownPayment(authOf(request).user.id, request.params.id),
       );
       return reply.status(201).send(toPaymentResponse(payment, baseUrl(request)));
     },
@@ -92,40 +85,42 @@ export async function paymentRoutes(
 
   app.post(
     "/api/merchant/payments/:id/tx",
-    { schema: { params: paymentIdParams, body: submitTxRequest, response: { 200: paymentDetailResponse } } },
-    async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
+    {
+      config: members,
+      schema: { params: paymentIdParams, body: submitTxRequest, response: { 200: paymentDetailResponse } },
+    },
+    async (request) => {
+      const auth = authOf(request);
       const payment = await ownPayment(auth.user.id, request.params.id);
       await service.submitTransaction(deps, payment, request.body.txHash as `0x${string}`);
       return detail(await ownPayment(auth.user.id, request.params.id), baseUrl(request));
     },
   );
 
-  app.get("/api/merchant/inbox", { schema: { response: { 200: inboxResponse } } }, async (request, reply) => {
-    const auth = await requireAuth(db, request, reply);
-    const merchant = await requireMerchant(db, auth.user.id);
-    const decimals = deps.chain?.token.decimals ?? 18;
-    void merchant;
-    return {
-      items: (await repo.listInboxOfOwner(db, auth.user.id)).map((t) => toTransferResponse(t, decimals)),
-    };
-  });
+  app.get(
+    "/api/merchant/inbox",
+    { config: members, schema: { response: { 200: inboxResponse } } },
+    async (request) => {
+      const decimals = deps.chain?.token.decimals ?? 18;
+      const transfers = await repo.listInboxOfOwner(db, authOf(request).user.id);
+      return { items: transfers.map((t) => toTransferResponse(t, decimals)) };
+    },
+  );
 
   app.post(
     "/api/merchant/inbox/:id/assign",
     {
+      config: members,
       schema: {
         params: transferIdParams,
         body: assignTransferRequest,
         response: { 200: paymentDetailResponse },
       },
     },
-    async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      await requireMerchant(db, auth.user.id);
+    async (request) => {
       const payment = await service.assignTransfer(
         deps,
-        auth.user.id,
+        authOf(request).user.id,
         request.params.id,
         request.body.paymentId,
       );

@@ -1,30 +1,29 @@
 import { Readable } from "node:stream";
 import { reportRangeQuery, reportSummaryResponse } from "@common/reports.ts";
+import { ALL_ROLES } from "@common/team.ts";
 import type { Db } from "../../db/client.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
-import { requireAuth } from "../merchants/require-auth.ts";
-import { requireMerchant } from "../merchants/service.ts";
+import { authOf } from "../merchants/access.ts";
 import * as service from "./service.ts";
 
 export async function reportRoutes(app: FastifyZod, { db, tokenSymbol }: { db: Db; tokenSymbol: string }) {
   app.get(
     "/api/merchant/reports/summary",
-    { schema: { querystring: reportRangeQuery, response: { 200: reportSummaryResponse } } },
+    {
+      config: { merchant: { roles: ALL_ROLES } },
+      schema: { querystring: reportRangeQuery, response: { 200: reportSummaryResponse } },
+    },
     async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      await requireMerchant(db, auth.user.id);
       reply.header("cache-control", "no-store");
-      return service.getSummary(db, auth.user.id, request.query, tokenSymbol);
+      return service.getSummary(db, authOf(request).user.id, request.query, tokenSymbol);
     },
   );
 
   app.get(
     "/api/merchant/reports/payments.csv",
-    { schema: { querystring: reportRangeQuery } },
+    { config: { merchant: { roles: ALL_ROLES } }, schema: { querystring: reportRangeQuery } },
     async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      await requireMerchant(db, auth.user.id);
-      const chunks = service.csvChunks(db, auth.user.id, request.query);
+      const chunks = service.csvChunks(db, authOf(request).user.id, request.query);
       // The first page is read before answering, so a refusal (an unknown zone) is still a 400 in the error shape.
       const first = await chunks.next();
       const body = Readable.from(

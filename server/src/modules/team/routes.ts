@@ -7,13 +7,16 @@ import {
   invitationResponse,
   invitationTokenParams,
   inviteMemberRequest,
+  MANAGER_ROLES,
   memberParams,
+  OWNER_ONLY,
   switchBusinessRequest,
   teamResponse,
   transferOwnershipRequest,
 } from "@common/team.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { ownerContext } from "../audit/record.ts";
+import { authOf, memberOf } from "../merchants/access.ts";
 import { requireAuth } from "../merchants/require-auth.ts";
 import * as service from "./service.ts";
 
@@ -21,37 +24,48 @@ import * as service from "./service.ts";
 export async function teamRoutes(app: FastifyZod, deps: service.TeamDeps) {
   const { db } = deps;
 
-  app.get("/api/merchant/team", { schema: { response: { 200: teamResponse } } }, async (request, reply) => {
-    const auth = await requireAuth(db, request, reply);
-    reply.header("cache-control", "no-store");
-    return service.getTeam(deps, auth.user.id);
-  });
+  const managers = { merchant: { roles: MANAGER_ROLES } };
+
+  app.get(
+    "/api/merchant/team",
+    { config: managers, schema: { response: { 200: teamResponse } } },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return service.getTeam(deps, authOf(request).user.id);
+    },
+  );
 
   app.post(
     "/api/merchant/team/invitations",
-    { schema: { body: inviteMemberRequest, response: { 201: invitationResponse } } },
+    { config: managers, schema: { body: inviteMemberRequest, response: { 201: invitationResponse } } },
     async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      const invitation = await service.inviteMember(deps, ownerContext(request, auth), request.body);
+      const invitation = await service.inviteMember(
+        deps,
+        ownerContext(request, authOf(request)),
+        memberOf(request),
+        request.body,
+      );
       return reply.status(201).send(invitation);
     },
   );
 
   app.delete(
     "/api/merchant/team/invitations/:id",
-    { schema: { params: invitationParams } },
+    { config: managers, schema: { params: invitationParams } },
     async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      await service.revokeInvitation(deps, ownerContext(request, auth), request.params.id);
+      await service.revokeInvitation(deps, ownerContext(request, authOf(request)), request.params.id);
       return reply.status(204).send();
     },
   );
 
   app.patch(
     "/api/merchant/team/members/:userId",
-    { schema: { params: memberParams, body: changeRoleRequest, response: { 200: teamResponse } } },
-    async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
+    {
+      config: managers,
+      schema: { params: memberParams, body: changeRoleRequest, response: { 200: teamResponse } },
+    },
+    async (request) => {
+      const auth = authOf(request);
       await service.changeRole(deps, ownerContext(request, auth), request.params.userId, request.body.role);
       return service.getTeam(deps, auth.user.id);
     },
@@ -59,40 +73,45 @@ export async function teamRoutes(app: FastifyZod, deps: service.TeamDeps) {
 
   app.delete(
     "/api/merchant/team/members/:userId",
-    { schema: { params: memberParams } },
+    { config: managers, schema: { params: memberParams } },
     async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      await service.removeMember(deps, ownerContext(request, auth), request.params.userId);
+      await service.removeMember(deps, ownerContext(request, authOf(request)), request.params.userId);
       return reply.status(204).send();
     },
   );
 
   app.post(
     "/api/merchant/team/transfer-ownership",
-    { schema: { body: transferOwnershipRequest, response: { 200: teamResponse } } },
-    async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      await service.transferOwnership(deps, ownerContext(request, auth), request.body.userId);
+    {
+      config: { merchant: { roles: OWNER_ONLY } },
+      schema: { body: transferOwnershipRequest, response: { 200: teamResponse } },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      await service.transferOwnership(
+        deps,
+        ownerContext(request, auth),
+        memberOf(request),
+        request.body.userId,
+      );
       return service.getTeam(deps, auth.user.id);
     },
   );
 
   app.get(
     "/api/merchant/businesses",
-    { schema: { response: { 200: businessesResponse } } },
-    async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      return service.listBusinesses(deps, auth.user.id);
-    },
+    // The account's memberships, whichever business it acts for (and even if it was removed from that one).
+    { config: { merchant: "account" }, schema: { response: { 200: businessesResponse } } },
+    async (request) => service.listBusinesses(deps, authOf(request).user.id),
   );
 
   app.put(
     "/api/merchant/active-business",
-    { schema: { body: switchBusinessRequest, response: { 200: businessesResponse } } },
-    async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      return service.switchBusiness(deps, auth.user.id, request.body.merchantId);
+    {
+      config: { merchant: "account" },
+      schema: { body: switchBusinessRequest, response: { 200: businessesResponse } },
     },
+    async (request) => service.switchBusiness(deps, authOf(request).user.id, request.body.merchantId),
   );
 
   // Public: what the invitation page shows before accepting (rate limited like refund links).

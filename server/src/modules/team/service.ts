@@ -18,7 +18,7 @@ import { isUniqueViolation } from "../auth/service.ts";
 import { hashToken } from "../auth/session.ts";
 import type { SessionCache } from "../auth/session-cache.ts";
 import { setActiveMerchant } from "../merchants/repository.ts";
-import { requireMerchant } from "../merchants/service.ts";
+import { type MemberMerchant, requireMerchant } from "../merchants/service.ts";
 import * as repo from "./repository.ts";
 
 export type TeamDeps = { db: Db; config: Config; mailer: Mailer; sessions: SessionCache; now?: () => Date };
@@ -38,6 +38,10 @@ function toInvitation(row: repo.InvitationRow, invitedBy: string | null): Invita
   };
 }
 
+/**
+ * The team page. The routes' access check (merchants/access.ts) let the actor through already; the business and
+ * the actor's role are read here again because an action just answered (a transfer) may have changed them.
+ */
 export async function getTeam(deps: TeamDeps, userId: string): Promise<Team> {
   const merchant = await requireMerchant(deps.db, userId, MANAGER_ROLES);
   const [members, invitations] = await Promise.all([
@@ -63,8 +67,12 @@ export async function getTeam(deps: TeamDeps, userId: string): Promise<Team> {
  * Invites by email: a 256-bit token in the link, only its SHA-256 stored, 7 days, single use. The answer is the
  * same whether or not the address has an account (nothing about accounts is looked up).
  */
-export async function inviteMember(deps: TeamDeps, actor: Actor, input: InviteMemberRequest) {
-  const merchant = await requireMerchant(deps.db, actor.userId, MANAGER_ROLES);
+export async function inviteMember(
+  deps: TeamDeps,
+  actor: Actor,
+  merchant: MemberMerchant,
+  input: InviteMemberRequest,
+) {
   const token = createToken(32);
   const at = now(deps);
   const email = input.email.trim().toLowerCase();
@@ -117,7 +125,6 @@ async function sendInvitation(deps: TeamDeps, email: string, business: string, r
 }
 
 export async function revokeInvitation(deps: TeamDeps, actor: Actor, id: string) {
-  await requireMerchant(deps.db, actor.userId, MANAGER_ROLES);
   await deps.db.transaction(async (tx) => {
     const row = await repo.revokeInvitation(tx, actor.userId, id, now(deps));
     if (!row) throw new AppError("NOT_FOUND", "No pending invitation has this id.");
@@ -228,7 +235,6 @@ async function revokeSentBy(
 }
 
 export async function changeRole(deps: TeamDeps, actor: Actor, userId: string, role: "admin" | "staff") {
-  await requireMerchant(deps.db, actor.userId, MANAGER_ROLES);
   if (userId === actor.userId) throw new AppError("CONFLICT", "You cannot change your own role.");
   await deps.db.transaction(async (tx) => {
     const row = await repo.updateMemberRole(tx, actor.userId, userId, role);
@@ -250,7 +256,6 @@ export async function changeRole(deps: TeamDeps, actor: Actor, userId: string, r
 }
 
 export async function removeMember(deps: TeamDeps, actor: Actor, userId: string) {
-  await requireMerchant(deps.db, actor.userId, MANAGER_ROLES);
   await deps.db.transaction(async (tx) => {
     const row = await repo.deleteMember(tx, actor.userId, userId);
     if (!row)
@@ -270,8 +275,12 @@ export async function removeMember(deps: TeamDeps, actor: Actor, userId: string)
   await deps.sessions.changed(userId, { ended: true });
 }
 
-export async function transferOwnership(deps: TeamDeps, actor: Actor, newOwnerId: string) {
-  const merchant = await requireMerchant(deps.db, actor.userId, ["owner"]);
+export async function transferOwnership(
+  deps: TeamDeps,
+  actor: Actor,
+  merchant: MemberMerchant,
+  newOwnerId: string,
+) {
   if (newOwnerId === actor.userId) throw new AppError("CONFLICT", "You already own this business.");
   try {
     await deps.db.transaction(async (tx) => {

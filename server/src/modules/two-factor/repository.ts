@@ -119,11 +119,12 @@ export async function findOwnedBusiness(db: DbOrTx, userId: string) {
   return row;
 }
 
-export async function setRequireTwoFactor(db: DbOrTx, ownerId: string, value: boolean) {
+/** Sets the requirement on `merchantId` while `ownerId` still owns it (checked by the update itself). */
+export async function setRequireTwoFactor(db: DbOrTx, ownerId: string, merchantId: string, value: boolean) {
   const [row] = await db
     .update(merchants)
     .set({ requireTwoFactor: value, updatedAt: new Date() })
-    .where(eq(merchants.ownerId, ownerId))
+    .where(and(eq(merchants.id, merchantId), eq(merchants.ownerId, ownerId)))
     .returning({ id: merchants.id, requireTwoFactor: merchants.requireTwoFactor });
   return row;
 }

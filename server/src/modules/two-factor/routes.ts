@@ -1,4 +1,5 @@
 import { okResponse, userResponse } from "@common/auth.ts";
+import { OWNER_ONLY } from "@common/team.ts";
 import {
   addFactorRequest,
   confirmTotpRequest,
@@ -20,6 +21,7 @@ import * as z from "zod";
 import { AppError, errorBody } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { SignInChallenge, toUserResponse } from "../auth/service.ts";
+import { authOf, memberOf } from "../merchants/access.ts";
 import { requireAuth } from "../merchants/require-auth.ts";
 import * as service from "./service.ts";
 import { readPending, secondFactorsOf } from "./sign-in.ts";
@@ -189,10 +191,18 @@ export async function twoFactorRoutes(app: FastifyZod, deps: service.TwoFactorDe
 
   app.put(
     "/api/merchant/require-two-factor",
-    { schema: { body: requireTwoFactorRequest, response: { 200: requireTwoFactorResponse } } },
-    async (request, reply) => {
-      const auth = await requireAuth(db, request, reply);
-      return service.setRequireTwoFactor(deps, request, auth, request.body.requireTwoFactor);
+    {
+      // The owner's setting (decision 019): for the business they act for, as its owner.
+      config: { merchant: { roles: OWNER_ONLY } },
+      schema: { body: requireTwoFactorRequest, response: { 200: requireTwoFactorResponse } },
     },
+    async (request) =>
+      service.setRequireTwoFactor(
+        deps,
+        request,
+        authOf(request),
+        memberOf(request),
+        request.body.requireTwoFactor,
+      ),
   );
 }

@@ -21,6 +21,7 @@ import { verifyPassword } from "../auth/passwords.ts";
 import * as accounts from "../auth/repository.ts";
 import { admitSignIn, type SignInChallenge } from "../auth/service.ts";
 import type { Auth } from "../auth/session.ts";
+import { findMembership } from "../merchants/repository.ts";
 import type { ChallengeService } from "../security/challenge-service.ts";
 import type { ClientKeyResolver } from "../security/rate-limit.ts";
 import * as repo from "./repository.ts";
@@ -196,12 +197,14 @@ export async function status(
   deps: TwoFactorDeps,
   auth: Auth,
 ): Promise<TwoFactorStatus & { requireTwoFactor: boolean | null }> {
-  const [totp, keys, codesLeft, business] = await Promise.all([
+  const [totp, keys, codesLeft, membership] = await Promise.all([
     repo.findTotp(deps.db, auth.user.id),
     repo.listPasskeys(deps.db, auth.user.id),
     repo.countUnusedRecoveryCodes(deps.db, auth.user.id),
-    repo.findOwnedBusiness(deps.db, auth.user.id),
+    findMembership(deps.db, auth.user.id),
   ]);
+  // The setting is offered for the business the user acts for, when they own it (as its route allows).
+  const business = membership?.role === "owner" ? membership.merchant : null;
   return {
     totpEnabled: Boolean(totp?.confirmedAt),
     recoveryCodesLeft: codesLeft,
@@ -458,10 +461,10 @@ export async function setRequireTwoFactor(
   deps: TwoFactorDeps,
   request: FastifyRequest,
   auth: Auth,
+  /** The business the owner acts for, as the route's access check found it. */
+  business: { id: string },
   value: boolean,
 ) {
-  const business = await repo.findOwnedBusiness(deps.db, auth.user.id);
-  if (!business) throw new AppError("NOT_FOUND", "You have not registered a business yet.");
   if (value) {
     const totp = await repo.findTotp(deps.db, auth.user.id);
     const keys = await repo.listPasskeys(deps.db, auth.user.id);
@@ -470,7 +473,8 @@ export async function setRequireTwoFactor(
     }
   }
   return deps.db.transaction(async (tx) => {
-    const row = await repo.setRequireTwoFactor(tx, auth.user.id, value);
+    const row = await repo.setRequireTwoFactor(tx, auth.user.id, business.id, value);
+    if (!row) throw new AppError("FORBIDDEN", "Only the owner of this business can change this setting.");
     await recordAudit(tx, auditContext(request, auth.user.id), {
       action: "two_factor.required_changed",
       businessId: business.id,

@@ -1,4 +1,3 @@
-import { MANAGER_ROLES } from "@common/team.ts";
 import {
   type CreateWebhookEndpointRequest,
   type UpdateWebhookEndpointRequest,
@@ -11,7 +10,7 @@ import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
 import { type AuditContext, recordAudit } from "../audit/record.ts";
-import { requireMerchant } from "../merchants/service.ts";
+import type { MemberMerchant } from "../merchants/service.ts";
 
 /** The signed-in owner acting, with where they act from (for the audit log). */
 type Actor = AuditContext & { userId: string };
@@ -78,7 +77,6 @@ async function checkTarget(url: string, allowPrivate: boolean) {
 }
 
 export async function listEndpoints(deps: WebhooksDeps, ownerId: string) {
-  await requireMerchant(deps.db, ownerId, MANAGER_ROLES);
   const rows = await repo.listEndpointsOfOwner(deps.db, ownerId);
   return { items: rows.map((row) => toEndpointResponse(row)) };
 }
@@ -86,10 +84,10 @@ export async function listEndpoints(deps: WebhooksDeps, ownerId: string) {
 export async function createEndpoint(
   deps: WebhooksDeps,
   actor: Actor,
+  /** The business as the route's access check found it (owner or admin). */
+  merchant: MemberMerchant,
   input: CreateWebhookEndpointRequest & { events: WebhookEndpoint["events"] },
 ): Promise<WebhookEndpointWithSecret> {
-  const ownerId = actor.userId;
-  const merchant = await requireMerchant(deps.db, ownerId, MANAGER_ROLES);
   await checkTarget(input.url, deps.allowPrivate);
   if ((await repo.countEndpointsOfMerchant(deps.db, merchant.id)) >= MAX_ENDPOINTS)
     throw new AppError("CONFLICT", `A business can have at most ${MAX_ENDPOINTS} webhook endpoints.`);
@@ -114,7 +112,6 @@ export async function createEndpoint(
 }
 
 async function requireEndpoint(deps: WebhooksDeps, ownerId: string, id: string) {
-  await requireMerchant(deps.db, ownerId, MANAGER_ROLES);
   const row = await repo.findEndpointOfOwner(deps.db, ownerId, id);
   if (!row) throw new AppError("NOT_FOUND", "No webhook endpoint has this id.");
   return row;
@@ -195,7 +192,6 @@ export async function listDeliveries(deps: WebhooksDeps, ownerId: string, endpoi
 }
 
 export async function replayDelivery(deps: WebhooksDeps, ownerId: string, id: string) {
-  await requireMerchant(deps.db, ownerId, MANAGER_ROLES);
   const row = await repo.replayDeliveryOfOwner(deps.db, ownerId, id, new Date());
   if (!row) {
     if (await repo.findDeliveryOfOwner(deps.db, ownerId, id))
