@@ -124,6 +124,8 @@ describe("every /api/merchant route", () => {
     expect(keys.size).toBeGreaterThan(30);
     for (const key of [...STAFF_MAY, ...ACCOUNT, ...OWNER_ONLY]) expect(keys, key).toContain(key);
     expect(keys).toContain("PATCH /api/merchant/webhooks/:id");
+    // GET routes answer HEAD too: those are walked as well.
+    expect(merchantRoutes().some((r) => r.method === "HEAD")).toBe(true);
   });
 
   it("answers 401 to a signed-out caller", async () => {

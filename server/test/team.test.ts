@@ -521,44 +521,72 @@ describe("an invitation counts only while its sender may still invite", () => {
     );
   });
 
-  it.runIf(process.env.DATABASE_URL)(
-    "a demotion racing the accept cannot slip between the role check and the membership insert",
-    async () => {
-      const { shop, admin, token, secondAccount } = await adminInvitesThemself();
-      let releaseDemotion!: () => void;
-      const held = new Promise<void>((resolve) => {
-        releaseDemotion = resolve;
-      });
-      let demotionLocked!: () => void;
-      const locked = new Promise<void>((resolve) => {
-        demotionLocked = resolve;
-      });
-      // The demotion takes the inviter's membership row first and holds it while the accept arrives.
-      const demotion = app.database.db.transaction(async (tx) => {
-        await tx.execute(
-          sql`update business_members set role = 'staff' where merchant_id = ${shop.id} and user_id = ${admin.id}`,
-        );
-        demotionLocked();
-        await held;
-        await tx.execute(sql`update business_invitations set revoked_at = now()
-          where invited_by = ${admin.id} and accepted_at is null and revoked_at is null`);
-      });
-      await locked;
-      const accept = call("POST", `/api/invitations/${token}/accept`, secondAccount.cookie);
-      // The accept waits on the row lock (seen in pg_locks) rather than reading the old role.
-      const deadline = Date.now() + 30_000;
+  /**
+   * Demotes `adminId` to staff in a transaction that takes their membership row, holds it until `request` is seen
+   * waiting on a lock (pg_locks), then withdraws their invitations and commits, as `changeRole` does.
+   */
+  async function raceWithDemotion(shopId: string, adminId: string, request: () => Promise<Res>) {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let markLocked!: () => void;
+    const locked = new Promise<void>((resolve) => {
+      markLocked = resolve;
+    });
+    const demotion = app.database.db.transaction(async (tx) => {
+      await tx.execute(
+        sql`update business_members set role = 'staff' where merchant_id = ${shopId} and user_id = ${adminId}`,
+      );
+      markLocked();
+      await held;
+      await tx.execute(sql`update business_invitations set revoked_at = now()
+        where invited_by = ${adminId} and accepted_at is null and revoked_at is null`);
+    });
+    await locked;
+    const response = request();
+    const deadline = Date.now() + 30_000;
+    try {
       for (;;) {
         const waiting = await rows(sql`select 1 from pg_locks l join pg_stat_activity a on a.pid = l.pid
           where not l.granted and a.datname = current_database()`);
         if (waiting.length > 0) break;
-        if (Date.now() > deadline) throw new Error("the accept never waited for the demotion's row lock");
+        if (Date.now() > deadline) throw new Error("the request never waited for the demotion's row lock");
         await new Promise((r) => setTimeout(r, 20));
       }
-      releaseDemotion();
+    } finally {
+      release();
       await demotion;
-      const accepted = await accept;
+    }
+    return response;
+  }
+
+  it.runIf(process.env.DATABASE_URL)(
+    "a demotion racing the accept cannot slip between the role check and the membership insert",
+    async () => {
+      const { shop, admin, token, secondAccount } = await adminInvitesThemself();
+      const accepted = await raceWithDemotion(shop.id, admin.id, () =>
+        call("POST", `/api/invitations/${token}/accept`, secondAccount.cookie),
+      );
       expectError(accepted, 410, "GONE");
       expectError(await call("GET", "/api/merchant", secondAccount.cookie), 404, "NOT_FOUND");
+    },
+  );
+
+  it.runIf(process.env.DATABASE_URL)(
+    "a demotion racing a new invitation: the invitation is not written behind the withdrawal",
+    async () => {
+      const shop = await createMerchant(app, { name: "Key Cutter" });
+      const admin = await join(shop.cookie, "admin");
+      const sent = await raceWithDemotion(shop.id, admin.id, () =>
+        call("POST", "/api/merchant/team/invitations", admin.cookie, { email: email(), role: "admin" }),
+      );
+      expectError(sent, 403, "FORBIDDEN");
+      expect(
+        await rows(
+          sql`select id from business_invitations where invited_by = ${admin.id} and revoked_at is null`,
+        ),
+      ).toEqual([]);
     },
   );
 });

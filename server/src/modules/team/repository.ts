@@ -99,6 +99,7 @@ export async function findInvitationByTokenHash(db: DbOrTx, tokenHash: string) {
  * transaction ends: a concurrent removal, demotion or ownership transfer (each updates or deletes that row, then
  * revokes the inviter's invitations) waits for the accept, or the accept waits for it and reads the new role.
  * Locked before the invitation row, in the same order as those actions take them, so the two cannot deadlock.
+ * Sending an invitation takes the same lock, so one cannot be written behind a removal's withdrawal either.
  */
 export async function lockInviterRole(
   tx: DbOrTx,

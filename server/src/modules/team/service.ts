@@ -77,6 +77,10 @@ export async function inviteMember(
   const at = now(deps);
   const email = input.email.trim().toLowerCase();
   const row = await deps.db.transaction(async (tx) => {
+    // The inviter's membership row is held until the invitation is written: a removal or demotion racing this
+    // either waits and then withdraws the new invitation, or has already happened and nothing is written.
+    if (!mayInvite(await repo.lockInviterRole(tx, merchant.id, actor.userId), input.role))
+      throw new AppError("FORBIDDEN", "You no longer manage this business.");
     const inserted = await repo.insertInvitation(tx, actor.userId, {
       id: createId("inv"),
       email,
