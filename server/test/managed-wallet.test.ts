@@ -2,8 +2,9 @@ import { sql } from "drizzle-orm";
 import { erc20Abi, formatUnits, getAddress, type Hex, parseUnits, toHex } from "viem";
 import { HDKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { App } from "../src/app.ts";
+import { type App, buildApp } from "../src/app.ts";
 import { connectChain } from "../src/chain/service.ts";
+import { type Config, testConfig } from "../src/config.ts";
 import { loadSocialConfig } from "../src/config-social.ts";
 import { rowsOf } from "../src/db/client.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
@@ -22,6 +23,8 @@ const ORIGIN = "http://pay.example.test";
 const HOST = { host: "pay.example.test" };
 let chain: TestChain;
 let app: App;
+/** The configuration `app` was built with (a second instance gets the same). */
+let appConfig: Partial<Config>;
 let tools: ReturnType<typeof chainTools>;
 /** Every response body of this file, to prove no key ever leaves the server. */
 const bodies: string[] = [];
@@ -36,15 +39,13 @@ beforeAll(async () => {
     "development",
     { publicUrl: ORIGIN, host: "127.0.0.1" },
   );
-  app = await createTestApp(
-    {
-      ...paymentTestConfig(),
-      publicUrl: ORIGIN,
-      social: social.social,
-      wallet: { ...social.wallet, masterSeed: SEED },
-    },
-    { chain: connected },
-  );
+  appConfig = {
+    ...paymentTestConfig(),
+    publicUrl: ORIGIN,
+    social: social.social,
+    wallet: { ...social.wallet, masterSeed: SEED },
+  };
+  app = await createTestApp(appConfig, { chain: connected });
   await app.payments.indexer!.runOnce();
 });
 afterAll(async () => {
@@ -164,6 +165,125 @@ describe("managed wallets", () => {
     const second = await call(payer, "POST", "/api/wallet/pay", { ...body, idempotencyKey: "race-key-0002" });
     expect(second.statusCode).toBe(409);
   });
+
+  it("once per payment, not per key: a second key (another tab, a click after a reload) gets 409 and the first send", async () => {
+    const payer = await socialUser("two-tabs@example.com");
+    const { address } = await wallet(payer);
+    await chain.mint(address, tokens("100"));
+    const merchant = await createMerchant(app);
+    const payment = await createPayment(app, merchant.cookie, { currency: "CPXTB", amount: "4" });
+    const first = await call(payer, "POST", "/api/wallet/pay", {
+      reference: payment.reference,
+      idempotencyKey: "tab-one-0001",
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    // Before the indexer has seen the transfer: the payment still reads pending, the send is on its way.
+    const second = await call(payer, "POST", "/api/wallet/pay", {
+      reference: payment.reference,
+      idempotencyKey: "tab-two-0001",
+    });
+    expect(second.statusCode, second.body).toBe(409);
+    expect(second.json().error).toMatchObject({
+      code: "CONFLICT",
+      message: "This payment is already being paid.",
+      details: { reason: "payment_in_flight", send: { id: first.json().id, txHash: first.json().txHash } },
+    });
+    await tools.test.waitForTransactionReceipt({ hash: first.json().txHash, pollingInterval: 20 });
+    expect(await tokenOf(getAddress(merchant.wallet.address))).toBe(BigInt(payment.amountDueBase));
+  });
+
+  it("20 concurrent pays with 20 keys, from two accounts, send exactly one transfer", async () => {
+    const payers = [await socialUser("burst-a@example.com"), await socialUser("burst-b@example.com")];
+    for (const payer of payers) await chain.mint((await wallet(payer)).address, tokens("100"));
+    const merchant = await createMerchant(app);
+    const payment = await createPayment(app, merchant.cookie, { currency: "CPXTB", amount: "2" });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(payers[i % 2]!, "POST", "/api/wallet/pay", {
+          reference: payment.reference,
+          idempotencyKey: `burst-key-${String(i).padStart(4, "0")}`,
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.statusCode).sort();
+    expect(statuses, answers.map((a) => a.body).join("\n")).toEqual([200, ...Array(19).fill(409)]);
+    const sent = answers.find((a) => a.statusCode === 200)!.json();
+    await tools.test.waitForTransactionReceipt({ hash: sent.txHash, pollingInterval: 20 });
+    expect(await tokenOf(getAddress(merchant.wallet.address))).toBe(BigInt(payment.amountDueBase));
+    const sends = rowsOf<{ n: string }>(
+      await app.database.db.execute(
+        sql`select count(*)::text as n from wallet_sends where payment_reference = ${payment.reference}`,
+      ),
+    );
+    expect(sends[0]!.n).toBe("1");
+  });
+
+  it("a partial payment's top-up sends only what remains, once, however many ask", async () => {
+    const payer = await socialUser("top-up@example.com");
+    const { address } = await wallet(payer);
+    await chain.mint(address, tokens("100"));
+    const merchant = await createMerchant(app);
+    const payment = await createPayment(app, merchant.cookie, { currency: "CPXTB", amount: "10" });
+    // 4 CPXTB from another wallet, tied to the payment by its hash: partial once confirmed.
+    const outside = await tools.pay(await tools.payer(), merchant.wallet.address, tokens("4"));
+    const tied = await api(app).post(`/api/payments/public/${payment.reference}/tx`, {
+      txHash: outside.hash,
+    });
+    expect(tied.statusCode, tied.body).toBe(200);
+    await tools.mine(2);
+    await sync();
+    expect((await getPayment(app, merchant.cookie, payment.id)).status).toBe("partial");
+    const remaining = BigInt(payment.amountDueBase) - tokens("4");
+    const answers = await Promise.all(
+      ["top-a-0001", "top-b-0001", "top-c-0001"].map((idempotencyKey) =>
+        call(payer, "POST", "/api/wallet/pay", { reference: payment.reference, idempotencyKey }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409]);
+    const sent = answers.find((a) => a.statusCode === 200)!.json();
+    expect(tokens(sent.amount)).toBe(remaining);
+    await tools.test.waitForTransactionReceipt({ hash: sent.txHash, pollingInterval: 20 });
+    await tools.mine(2);
+    await sync();
+    const done = await getPayment(app, merchant.cookie, payment.id);
+    expect(done.status).toBe("completed");
+    expect(await tokenOf(getAddress(merchant.wallet.address))).toBe(BigInt(payment.amountDueBase));
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    "two instances on one PostgreSQL: 20 concurrent pays over both send one transfer",
+    async () => {
+      const second = await buildApp(testConfig({ clientDist: "/nonexistent", ...appConfig }), {
+        database: app.database,
+        chain: app.chain!,
+      });
+      try {
+        const payer = await socialUser("instances@example.com");
+        await chain.mint((await wallet(payer)).address, tokens("100"));
+        const merchant = await createMerchant(app);
+        const payment = await createPayment(app, merchant.cookie, { currency: "CPXTB", amount: "1.5" });
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            (i % 2 ? second : app).inject({
+              method: "POST",
+              url: "/api/wallet/pay",
+              payload: {
+                reference: payment.reference,
+                idempotencyKey: `inst-key-${String(i).padStart(4, "0")}`,
+              },
+              headers: { ...HOST, cookie: payer },
+            }),
+          ),
+        );
+        expect(answers.map((a) => a.statusCode).sort()).toEqual([200, ...Array(19).fill(409)]);
+        const sent = answers.find((a) => a.statusCode === 200)!.json();
+        await tools.test.waitForTransactionReceipt({ hash: sent.txHash, pollingInterval: 20 });
+        expect(await tokenOf(getAddress(merchant.wallet.address))).toBe(BigInt(payment.amountDueBase));
+      } finally {
+        await second.close();
+      }
+    },
+  );
 
   it("the daily limit holds", async () => {
     const holder = await socialUser("limit@example.com");

@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
-import { managedWallets, walletSends, walletSigners } from "../../db/schema.ts";
+import { chainTransfers, managedWallets, payments, walletSends, walletSigners } from "../../db/schema.ts";
 
 export type ManagedWalletRow = typeof managedWallets.$inferSelect;
 export type WalletSendRow = typeof walletSends.$inferSelect;
@@ -91,4 +91,45 @@ export async function setSignerNonce(db: DbOrTx, address: string, nextNonce: num
     .update(walletSigners)
     .set({ nextNonce, updatedAt: new Date() })
     .where(eq(walletSigners.address, address));
+}
+
+/**
+ * Locks the payment for this transaction (every managed-wallet payment of it is decided under this lock, on
+ * every instance) and returns what it still asks for.
+ */
+export async function lockPaymentForSend(db: DbOrTx, reference: string) {
+  const [row] = await db
+    .select({
+      id: payments.id,
+      status: payments.status,
+      amountDue: payments.amountDue,
+      amountSeen: payments.amountSeen,
+    })
+    .from(payments)
+    .where(eq(payments.reference, reference))
+    .for("update");
+  return row;
+}
+
+/**
+ * The managed-wallet payments of a payment that are on their way and not yet credited to it: reserved, signed or
+ * broadcast, and no live transfer of their transaction is credited to the payment. Oldest first.
+ */
+export async function inFlightPaymentSends(db: DbOrTx, paymentId: string, reference: string) {
+  return db
+    .select()
+    .from(walletSends)
+    .where(
+      and(
+        eq(walletSends.paymentReference, reference),
+        eq(walletSends.kind, "pay"),
+        ne(walletSends.status, "failed"),
+        sql`(${walletSends.txHash} is null or not exists (
+          select 1 from ${chainTransfers}
+          where ${chainTransfers.paymentId} = ${paymentId}
+            and ${chainTransfers.txHash} = ${walletSends.txHash}
+            and ${chainTransfers.orphanedAt} is null))`,
+      ),
+    )
+    .orderBy(walletSends.createdAt);
 }

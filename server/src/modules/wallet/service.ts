@@ -111,12 +111,16 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
     };
   }
 
-  /** Writes the send (or finds the one with this key) under the wallet's lock, after the daily limit check. */
+  /**
+   * Writes the send (or finds the one with this key) under the wallet's lock, after the daily limit check.
+   * `settle`, called inside that transaction, may lower the amount (or refuse) from rows it locks there.
+   */
   async function reserve(
     chain: Chain,
     userId: string,
     wallet: repo.ManagedWalletRow,
     input: { kind: "pay" | "withdraw"; to: Address; amount: bigint; key: string; reference: string | null },
+    settle?: (tx: DbOrTx) => Promise<bigint>,
   ): Promise<repo.WalletSendRow> {
     const existing = await repo.findSendByKey(db, userId, input.key);
     if (existing) return existing;
@@ -131,9 +135,10 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
       await repo.lockSigner(tx, wallet.address);
       const again = await repo.findSendByKey(tx, userId, input.key);
       if (again) return again;
+      const amount = settle ? await settle(tx) : input.amount;
       const spent = await repo.sumSentSince(tx, userId, new Date(Date.now() - DAY_MS));
       const limit = dailyLimitBase(chain);
-      if (spent + input.amount > limit) {
+      if (spent + amount > limit) {
         throw new AppError(
           "UNPROCESSABLE",
           `This would pass your daily limit of ${config.wallet.dailyLimitTokens} ${chain.token.symbol} (already sent in the last 24 hours: ${formatUnits(spent, chain.token.decimals)}).`,
@@ -149,7 +154,7 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
         fromAddress: wallet.address,
         toAddress: input.to,
         tokenAddress: chain.token.address,
-        amountBase: input.amount,
+        amountBase: amount,
         paymentReference: input.reference,
       });
     });
@@ -302,6 +307,13 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
     }
   }
 
+  /** What a payment asks a payer to send now: all of it while nothing was seen, what remains of a partial one. */
+  function stillAsked(p: { status: string; amountDue: bigint; amountSeen: bigint }): bigint {
+    if (p.status === "pending" && p.amountSeen === 0n) return p.amountDue;
+    if (p.status === "partial") return p.amountDue - p.amountSeen;
+    throw new AppError("CONFLICT", `This payment cannot be paid now (it is ${p.status}).`);
+  }
+
   async function pay(auth: Auth, input: { reference: string; idempotencyKey: string }) {
     const chain = requireChain();
     const wallet = await walletOf(auth.user.id);
@@ -318,17 +330,43 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
     if (p.chainId !== chain.chainId || p.tokenAddress.toLowerCase() !== chain.token.address.toLowerCase()) {
       throw new AppError("CONFLICT", "This payment is on another chain or token than this wallet.");
     }
-    let amount: bigint;
-    if (p.status === "pending" && p.amountSeen === 0n) amount = p.amountDue;
-    else if (p.status === "partial") amount = p.amountDue - p.amountReceived;
-    else throw new AppError("CONFLICT", `This payment cannot be paid now (it is ${p.status}).`);
-    const row = await reserve(chain, auth.user.id, wallet, {
-      kind: "pay",
-      to: getAddress(p.receivingAddress),
-      amount,
-      key: input.idempotencyKey,
-      reference: input.reference,
-    });
+    const amount = stillAsked(p);
+    // Once per payment, not per key: under the payment's lock (on every instance), what managed wallets have on
+    // the way to it and the chain has not yet credited counts as paid. Two tabs, a second click after a reload or
+    // two accounts never send twice; a partial payment's top-up sends only what is left after them.
+    const settle = async (tx: DbOrTx) => {
+      const locked = await repo.lockPaymentForSend(tx, input.reference);
+      if (!locked) throw new AppError("NOT_FOUND", "There is no payment with this reference.");
+      const asked = stillAsked(locked);
+      const inFlight = await repo.inFlightPaymentSends(tx, locked.id, input.reference);
+      const underway = inFlight.reduce((sum, send) => sum + send.amountBase, 0n);
+      if (underway > 0n && asked - underway <= 0n) {
+        const first = inFlight[0]!;
+        throw new AppError("CONFLICT", "This payment is already being paid.", {
+          reason: "payment_in_flight",
+          send: {
+            id: first.id,
+            status: first.status,
+            txHash: first.txHash,
+            amountBase: first.amountBase.toString(),
+          },
+        });
+      }
+      return asked - underway;
+    };
+    const row = await reserve(
+      chain,
+      auth.user.id,
+      wallet,
+      {
+        kind: "pay",
+        to: getAddress(p.receivingAddress),
+        amount,
+        key: input.idempotencyKey,
+        reference: input.reference,
+      },
+      settle,
+    );
     if (row.kind !== "pay" || row.paymentReference !== input.reference) {
       throw new AppError("CONFLICT", "This idempotencyKey was already used for a different request.");
     }
