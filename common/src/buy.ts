@@ -54,10 +54,30 @@ export const returnToPath = z
   .max(300)
   .regex(/^\/(?!\/)[A-Za-z0-9\-._~/?=&%]*$/, "must be a path on this site");
 
+/**
+ * Proof that the buyer controls `buyerAddress`: an EIP-191 signature of the message from
+ * `POST /api/buy/wallet-challenge`. Not needed for a wallet linked to the signed-in account or its managed wallet.
+ */
+export const buyWalletProof = z.object({
+  nonce: z.string().min(16).max(64),
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte hex signature"),
+});
+export type BuyWalletProof = z.infer<typeof buyWalletProof>;
+
+export const buyWalletChallengeRequest = z.object({ address });
+export const buyWalletChallengeResponse = z.object({
+  address: z.string(),
+  nonce: z.string(),
+  message: z.string(),
+  expiresAt: z.string(),
+});
+export type BuyWalletChallenge = z.infer<typeof buyWalletChallengeResponse>;
+
 export const createBuyOrderRequest = z
   .object({
     method: z.enum(["eth", "paypal"]),
     buyerAddress: address,
+    proof: buyWalletProof.optional(),
     usd: buyAmountInput.shape.usd,
     tokens: buyAmountInput.shape.tokens,
     returnTo: returnToPath.nullish(),

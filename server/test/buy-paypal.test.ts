@@ -54,17 +54,27 @@ type Order = {
 };
 
 const buyerAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+/** Each order's owner cookie: the signed-out browser that created it (decision 013). */
+const owners = new Map<string, string>();
 async function paypalOrder(buyer: Address, body: Record<string, unknown> = { usd: "25" }) {
   const res = await api(app).post("/api/buy/paypal/orders", { buyerAddress: buyer, ...body });
   expect(res.statusCode, res.body).toBe(201);
   const order = res.json() as Order;
+  const owner = res.cookies.find((c) => c.name === "cpxtb_buyer")!;
+  owners.set(order.id, `cpxtb_buyer=${owner.value}`);
   const paypalId = new URL(order.approveUrl!).searchParams.get("token")!;
   return { order, paypalId };
 }
-const returnFromPaypal = (id: string, paypalId: string) =>
-  app.inject({ method: "GET", url: `/api/buy/paypal/return?order=${id}&token=${paypalId}&PayerID=PAYER1` });
-const capture = (id: string) => api(app).post(`/api/buy/orders/${id}/paypal/capture`);
-const getOrder = async (id: string) => (await api(app).get(`/api/buy/orders/${id}`)).json() as Order;
+const returnFromPaypal = (id: string, paypalId: string, cookie = owners.get(id)) =>
+  app.inject({
+    method: "GET",
+    url: `/api/buy/paypal/return?order=${id}&token=${paypalId}&PayerID=PAYER1`,
+    headers: cookie ? { cookie } : {},
+  });
+const capture = (id: string, cookie = owners.get(id)) =>
+  api(app, cookie).post(`/api/buy/orders/${id}/paypal/capture`);
+const getOrder = async (id: string) =>
+  (await api(app, owners.get(id)).get(`/api/buy/orders/${id}`)).json() as Order;
 const settle = async (times = 3) => {
   for (let i = 0; i < times; i++) await app.treasury!.runOnce();
 };
@@ -122,6 +132,26 @@ describe("PayPal purchases (Orders v2, local fake)", () => {
     expect(done.status).toBe("delivered");
     expect(done.delivery?.status).toBe("confirmed");
     expect(await tokenBalance(buyer)).toBe(tokens("2500"));
+    expect(await transfersTo(buyer)).toHaveLength(1);
+  });
+
+  it("only the browser that created a PayPal order reads, captures or completes it on return", async () => {
+    const buyer = buyerAddress();
+    const { order, paypalId } = await paypalOrder(buyer);
+    paypal.approve(paypalId);
+    const read = await api(app).get(`/api/buy/orders/${order.id}`);
+    expect(read.statusCode).toBe(404);
+    expect(read.json().error.message).toBe("No such order.");
+    expect((await capture(order.id, "cpxtb_buyer=someone-else")).statusCode).toBe(404);
+    // A visitor's hop through the return URL captures nothing and says nothing about the order.
+    const hop = await returnFromPaypal(order.id, paypalId, "");
+    expect(hop.statusCode).toBe(303);
+    expect(paypal.calls.some((c) => c.path.endsWith(`${paypalId}/capture`))).toBe(false);
+    expect((await getOrder(order.id)).status).toBe("quoted");
+    // The owner's return completes it.
+    await returnFromPaypal(order.id, paypalId);
+    expect((await getOrder(order.id)).status).toBe("paid");
+    await settle();
     expect(await transfersTo(buyer)).toHaveLength(1);
   });
 

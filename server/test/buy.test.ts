@@ -9,17 +9,18 @@ import {
   parseAbiItem,
   parseEther,
 } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../src/app.ts";
 import { ANVIL_DEV_KEYS, DEV_TREASURY_INDEX } from "../src/chain/dev-chain.ts";
 import type { Chain } from "../src/chain/service.ts";
 import { testConfig } from "../src/config.ts";
-import { treasurySends } from "../src/db/schema.ts";
+import { treasuryReceipts, treasurySends, userWallets } from "../src/db/schema.ts";
 import { connectTestChain, startTestChain, type TestChain, tokens } from "./chain-helpers.ts";
 import { createTestApp } from "./helpers.ts";
-import { api, createClock, paymentTestConfig } from "./payment-helpers.ts";
+import { api, createClock, paymentTestConfig, signUp } from "./payment-helpers.ts";
+import { TestSocket } from "./ws-client.ts";
 
 const TREASURY_KEY = ANVIL_DEV_KEYS[DEV_TREASURY_INDEX]!;
 const TREASURY = privateKeyToAccount(TREASURY_KEY).address;
@@ -59,22 +60,55 @@ type Order = {
   delivery: { status: string; txHash: string | null } | null;
 };
 
+/** A buyer: a funded wallet and a browser (its owner cookie, set by the server on its first buy request). */
 async function newBuyer() {
   const account = privateKeyToAccount(generatePrivateKey());
   await anvil().setBalance({ address: account.address, value: parseEther("10") });
   const wallet = createWalletClient({ account, chain: foundry, transport: http(testChain.url) });
-  return {
+  const buyer = {
     address: account.address,
+    account,
+    /** The browser's cookies ("" until the server set one). */
+    cookie: "",
     pay: (value: bigint, to: Address = TREASURY) => wallet.sendTransaction({ to, value }),
   };
+  return buyer;
 }
-async function order(buyerAddress: string, body: Record<string, unknown> = { usd: "25" }): Promise<Order> {
-  const res = await api(app).post("/api/buy/orders", { method: "eth", buyerAddress, ...body });
+type Buyer = Awaited<ReturnType<typeof newBuyer>>;
+/** Keeps the owner cookie the server sets on the buyer's browser. */
+function remember(buyer: { cookie: string }, res: { cookies: { name: string; value: string }[] }) {
+  const owner = res.cookies.find((c) => c.name === "cpxtb_buyer");
+  if (owner) buyer.cookie = `cpxtb_buyer=${owner.value}`;
+}
+/** Signs the server's challenge with `signer` (the buyer's own wallet unless given) from the buyer's browser. */
+async function prove(buyer: Buyer, signer: PrivateKeyAccount = buyer.account, address = buyer.address) {
+  const res = await api(app, buyer.cookie).post("/api/buy/wallet-challenge", { address });
+  expect(res.statusCode, res.body).toBe(200);
+  remember(buyer, res);
+  const { nonce, message } = res.json() as { nonce: string; message: string };
+  return { nonce, signature: await signer.signMessage({ message }) };
+}
+/** Each order's owner cookie, for the helpers that read it back. */
+const owners = new Map<string, string>();
+async function order(buyer: Buyer, body: Record<string, unknown> = { usd: "25" }): Promise<Order> {
+  const proof = await prove(buyer);
+  const res = await api(app, buyer.cookie).post("/api/buy/orders", {
+    method: "eth",
+    buyerAddress: buyer.address,
+    proof,
+    ...body,
+  });
   expect(res.statusCode, res.body).toBe(201);
-  return res.json() as Order;
+  const o = res.json() as Order;
+  owners.set(o.id, buyer.cookie);
+  return o;
 }
-const getOrder = async (id: string) => (await api(app).get(`/api/buy/orders/${id}`)).json() as Order;
-const submit = (id: string, txHash: Hex) => api(app).post(`/api/buy/orders/${id}/tx`, { txHash });
+const getOrder = async (id: string) =>
+  (await api(app, owners.get(id)).get(`/api/buy/orders/${id}`)).json() as Order;
+const submit = (id: string, txHash: Hex) =>
+  api(app, owners.get(id)).post(`/api/buy/orders/${id}/tx`, { txHash });
+const receiptsFrom = (from: Address) =>
+  app.database.db.select().from(treasuryReceipts).where(eq(treasuryReceipts.fromAddress, from));
 const waitReceipt = (hash: Hex) => chain.client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
 const tokenBalance = (address: Address) =>
   chain.client.readContract({
@@ -131,7 +165,7 @@ describe("quotes", () => {
 describe("ETH purchases", () => {
   it("delivers exactly the quoted CPXTB for an exact payment submitted by hash", async () => {
     const buyer = await newBuyer();
-    const o = await order(buyer.address);
+    const o = await order(buyer);
     expect(o).toMatchObject({
       status: "quoted",
       ethAmountWei: "12500000000000000",
@@ -152,7 +186,7 @@ describe("ETH purchases", () => {
 
   it("a closed tab still gets its tokens: the scanner finds the payment", async () => {
     const buyer = await newBuyer();
-    const o = await order(buyer.address, { tokens: "1000" });
+    const o = await order(buyer, { tokens: "1000" });
     await waitReceipt(await buyer.pay(BigInt(o.ethAmountWei)));
     await settle();
     expect((await getOrder(o.id)).status).toBe("delivered");
@@ -161,7 +195,7 @@ describe("ETH purchases", () => {
 
   it("two confirmation handlers racing deliver once", async () => {
     const buyer = await newBuyer();
-    const o = await order(buyer.address);
+    const o = await order(buyer);
     const hash = await buyer.pay(BigInt(o.ethAmountWei));
     await waitReceipt(hash);
     const [a, b] = await Promise.all([submit(o.id, hash), submit(o.id, hash), app.treasury!.runOnce()]);
@@ -175,7 +209,7 @@ describe("ETH purchases", () => {
 
   it("the same order retried after delivery stays delivered once", async () => {
     const buyer = await newBuyer();
-    const o = await order(buyer.address);
+    const o = await order(buyer);
     const hash = await buyer.pay(BigInt(o.ethAmountWei));
     await waitReceipt(hash);
     await submit(o.id, hash);
@@ -189,8 +223,8 @@ describe("ETH purchases", () => {
 
   it("one ETH transaction cannot pay a second order", async () => {
     const buyer = await newBuyer();
-    const first = await order(buyer.address);
-    const second = await order(buyer.address);
+    const first = await order(buyer);
+    const second = await order(buyer);
     const hash = await buyer.pay(BigInt(first.ethAmountWei));
     await waitReceipt(hash);
     expect((await submit(first.id, hash)).statusCode).toBe(200);
@@ -204,7 +238,7 @@ describe("ETH purchases", () => {
 
   it("an underpayment is listed for refund and delivers nothing", async () => {
     const buyer = await newBuyer();
-    const o = await order(buyer.address);
+    const o = await order(buyer);
     const hash = await buyer.pay(BigInt(o.ethAmountWei) - 1n);
     await waitReceipt(hash);
     const res = await submit(o.id, hash);
@@ -214,22 +248,27 @@ describe("ETH purchases", () => {
     expect(await transfersTo(buyer.address)).toHaveLength(0);
   });
 
-  it("a payment from another wallet is listed for refund and delivers nothing", async () => {
+  it("a payment from another wallet pays no order: refused for the order, listed for refund with its sender", async () => {
     const buyer = await newBuyer();
     const stranger = await newBuyer();
-    const o = await order(buyer.address);
+    const o = await order(buyer);
     const hash = await stranger.pay(BigInt(o.ethAmountWei));
     await waitReceipt(hash);
     const res = await submit(o.id, hash);
-    expect(res.json()).toMatchObject({ status: "wrong_sender", refundDue: true });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.message).toMatch(/not from this order's wallet.*listed for refund/);
+    expect((await getOrder(o.id)).status).toBe("quoted");
+    const [receipt] = await receiptsFrom(stranger.address);
+    expect(receipt).toMatchObject({ txHash: hash, valueWei: BigInt(o.ethAmountWei), refundDue: true });
     await settle();
+    expect(await receiptsFrom(stranger.address)).toHaveLength(1);
     expect(await transfersTo(buyer.address)).toHaveLength(0);
     expect(await transfersTo(stranger.address)).toHaveLength(0);
   });
 
   it("a transaction to another address is refused", async () => {
     const buyer = await newBuyer();
-    const o = await order(buyer.address);
+    const o = await order(buyer);
     const hash = await buyer.pay(BigInt(o.ethAmountWei), privateKeyToAccount(generatePrivateKey()).address);
     await waitReceipt(hash);
     const res = await submit(o.id, hash);
@@ -258,8 +297,8 @@ describe("ETH purchases", () => {
   // Last: it moves the chain's clock forward.
   it("an expired quote: unpaid shows expired; paid after expiry is late, listed for refund, not delivered", async () => {
     const buyer = await newBuyer();
-    const unpaid = await order(buyer.address);
-    const o = await order(buyer.address);
+    const unpaid = await order(buyer);
+    const o = await order(buyer);
     clock.advance(11 * 60_000);
     await settle(1);
     expect((await getOrder(unpaid.id)).status).toBe("expired");
@@ -271,5 +310,197 @@ describe("ETH purchases", () => {
     expect(res.json()).toMatchObject({ status: "late", refundDue: true });
     await settle();
     expect(await transfersTo(buyer.address)).toHaveLength(0);
+  });
+});
+
+describe("whose order a payment is (issue #33)", () => {
+  it("an order for a wallet the buyer has not proven is refused", async () => {
+    const victim = await newBuyer();
+    const attacker = await newBuyer();
+    const body = { method: "eth", buyerAddress: victim.address, usd: "1" };
+    const bare = await api(app).post("/api/buy/orders", body);
+    expect(bare.statusCode).toBe(403);
+    expect(bare.json().error.message).toMatch(/Prove that this wallet is yours/);
+    // A challenge for the victim's wallet signed by the attacker's.
+    const forged = await prove(attacker, attacker.account, victim.address);
+    const signed = await api(app, attacker.cookie).post("/api/buy/orders", { ...body, proof: forged });
+    expect(signed.statusCode).toBe(422);
+    expect(signed.json().error.message).toMatch(/not made by that wallet/);
+    // The victim's own signature, replayed from another browser: the challenge is bound to the victim's.
+    const victimProof = await prove(victim);
+    const replay = await api(app, attacker.cookie).post("/api/buy/orders", { ...body, proof: victimProof });
+    expect(replay.statusCode).toBe(422);
+    // The victim's browser can still use it, once.
+    const own = await api(app, victim.cookie).post("/api/buy/orders", { ...body, proof: victimProof });
+    expect(own.statusCode, own.body).toBe(201);
+    const again = await api(app, victim.cookie).post("/api/buy/orders", { ...body, proof: victimProof });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().error.message).toMatch(/unknown, used or expired/);
+  });
+
+  it("a signed-in account buys for its linked wallet without signing; not for another one", async () => {
+    const { cookie } = await signUp(app);
+    const userId = ((await api(app, cookie).get("/api/user")).json() as { id: string }).id;
+    const linked = await newBuyer();
+    await app.database.db.insert(userWallets).values({
+      id: `uw_${linked.address.slice(2, 28).toLowerCase()}`,
+      userId,
+      address: linked.address,
+      chainId: chain.chainId,
+      provenBy: "siwe_link",
+    });
+    const ok = await api(app, cookie).post("/api/buy/orders", {
+      method: "eth",
+      buyerAddress: linked.address,
+      usd: "5",
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+    const other = await newBuyer();
+    const refused = await api(app, cookie).post("/api/buy/orders", {
+      method: "eth",
+      buyerAddress: other.address,
+      usd: "5",
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it("a hash posted to an order it does not fit is not taken by it: it pays the order it fits", async () => {
+    const buyer = await newBuyer();
+    const decoy = await order(buyer, { usd: "1" });
+    const real = await order(buyer, { usd: "20" });
+    const hash = await buyer.pay(BigInt(real.ethAmountWei));
+    await waitReceipt(hash);
+    const posted = await submit(decoy.id, hash);
+    expect(posted.statusCode).toBe(409);
+    expect(posted.json().error.message).toMatch(/already paid another order/);
+    expect((await getOrder(decoy.id)).status).toBe("quoted");
+    expect((await getOrder(real.id)).status).toBe("paid");
+    const own = await submit(real.id, hash);
+    expect(own.statusCode, own.body).toBe(200);
+    await settle();
+    expect((await getOrder(real.id)).status).toBe("delivered");
+    expect((await getOrder(decoy.id)).status).toBe("quoted");
+    expect(await tokenBalance(buyer.address)).toBe(tokens("2000"));
+  });
+
+  it("the scanner picks the same order: the one whose amount fits, not the oldest", async () => {
+    const buyer = await newBuyer();
+    const older = await order(buyer, { usd: "1" });
+    const fits = await order(buyer, { usd: "20" });
+    await waitReceipt(await buyer.pay(BigInt(fits.ethAmountWei)));
+    await settle();
+    expect((await getOrder(fits.id)).status).toBe("delivered");
+    expect((await getOrder(older.id)).status).toBe("quoted");
+  });
+
+  it("only the owner reads an order: not a signed-out visitor, another browser or another account", async () => {
+    const buyer = await newBuyer();
+    const o = await order(buyer, { usd: "3" });
+    expect((await api(app, buyer.cookie).get(`/api/buy/orders/${o.id}`)).statusCode).toBe(200);
+    const visitor = await api(app).get(`/api/buy/orders/${o.id}`);
+    expect(visitor.statusCode).toBe(404);
+    expect(visitor.body).not.toContain(buyer.address);
+    const other = await newBuyer();
+    await prove(other); // another browser with an owner cookie of its own
+    expect((await api(app, other.cookie).get(`/api/buy/orders/${o.id}`)).statusCode).toBe(404);
+    const { cookie } = await signUp(app);
+    expect((await api(app, cookie).get(`/api/buy/orders/${o.id}`)).statusCode).toBe(404);
+    // Nor submits its payment.
+    const hash = await buyer.pay(BigInt(o.ethAmountWei));
+    await waitReceipt(hash);
+    expect(
+      (await api(app, other.cookie).post(`/api/buy/orders/${o.id}/tx`, { txHash: hash })).statusCode,
+    ).toBe(404);
+
+    // An order made signed in is the account's, wherever it signs in, and no one else's.
+    const account = await signUp(app);
+    const mine = await newBuyer();
+    const proof = await prove({ ...mine, cookie: account.cookie });
+    const created = await api(app, account.cookie).post("/api/buy/orders", {
+      method: "eth",
+      buyerAddress: mine.address,
+      proof,
+      usd: "3",
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = (created.json() as Order).id;
+    expect((await api(app, account.cookie).get(`/api/buy/orders/${id}`)).statusCode).toBe(200);
+    expect((await api(app, cookie).get(`/api/buy/orders/${id}`)).statusCode).toBe(404);
+    expect((await api(app).get(`/api/buy/orders/${id}`)).statusCode).toBe(404);
+  });
+
+  it("only the owner follows an order over /ws", async () => {
+    const buyer = await newBuyer();
+    const o = await order(buyer, { usd: "3" });
+    const { cookie } = await signUp(app);
+    if (!app.server.listening) await app.listen({ port: 0, host: "127.0.0.1" });
+    const url = `ws://127.0.0.1:${(app.server.address() as { port: number }).port}/ws`;
+    const open = (c: string) => TestSocket.open(url, c ? { headers: { cookie: c } } : {});
+    for (const stranger of ["", cookie]) {
+      const socket = await open(stranger);
+      socket.send({ type: "subscribeBuyOrder", id: o.id });
+      const answer = await socket.next((m) => m.type === "buyOrderError" || m.type === "buyOrderUpdate");
+      expect(answer).toMatchObject({ type: "buyOrderError", code: "NOT_FOUND" });
+      await socket.close();
+    }
+    const owner = await open(buyer.cookie);
+    owner.send({ type: "subscribeBuyOrder", id: o.id });
+    const snapshot = await owner.next((m) => m.type === "buyOrderUpdate" || m.type === "buyOrderError");
+    expect(snapshot).toMatchObject({ type: "buyOrderUpdate", order: { id: o.id } });
+    await owner.close();
+  });
+});
+
+describe("every ETH payment to the treasury is an order's or listed for refund (issue #33)", () => {
+  it("a second payment for a delivered order is listed for refund with its sender", async () => {
+    const buyer = await newBuyer();
+    const o = await order(buyer, { usd: "2" });
+    const first = await buyer.pay(BigInt(o.ethAmountWei));
+    await waitReceipt(first);
+    expect((await submit(o.id, first)).statusCode).toBe(200);
+    await settle();
+    expect((await getOrder(o.id)).status).toBe("delivered");
+    const second = await buyer.pay(BigInt(o.ethAmountWei));
+    await waitReceipt(second);
+    const res = await submit(o.id, second);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toMatch(/already paid by another transaction.*listed for refund/);
+    await settle();
+    const receipts = await receiptsFrom(buyer.address);
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]).toMatchObject({
+      txHash: second,
+      fromAddress: buyer.address,
+      valueWei: BigInt(o.ethAmountWei),
+      refundDue: true,
+      relatedOrderId: o.id,
+    });
+    expect(receipts[0]!.reason).toMatch(/No open order/);
+    expect(await transfersTo(buyer.address)).toHaveLength(1);
+  });
+
+  it("the scanner lists a repeated payment nobody submitted", async () => {
+    const buyer = await newBuyer();
+    const o = await order(buyer, { usd: "2" });
+    await waitReceipt(await buyer.pay(BigInt(o.ethAmountWei)));
+    await settle();
+    expect((await getOrder(o.id)).status).toBe("delivered");
+    const again = await buyer.pay(BigInt(o.ethAmountWei));
+    await waitReceipt(again);
+    await settle();
+    const receipts = await receiptsFrom(buyer.address);
+    expect(receipts.map((r) => [r.txHash, r.refundDue, r.relatedOrderId])).toEqual([[again, true, o.id]]);
+    expect(await transfersTo(buyer.address)).toHaveLength(1);
+  });
+
+  it("ETH from a wallet that never ordered is listed for refund too", async () => {
+    const sender = await newBuyer();
+    const hash = await sender.pay(parseEther("0.001"));
+    await waitReceipt(hash);
+    await settle();
+    const receipts = await receiptsFrom(sender.address);
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]).toMatchObject({ txHash: hash, valueWei: parseEther("0.001"), relatedOrderId: null });
+    expect(receipts[0]!.reason).toMatch(/No order was placed/);
   });
 });

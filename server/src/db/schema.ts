@@ -616,6 +616,11 @@ export const buyOrders = pgTable(
     refundDue: boolean("refund_due").notNull().default(false),
     /** A same-origin path to go back to afterwards (the pay page that sent the buyer here). */
     returnTo: text("return_to"),
+    /**
+     * SHA-256 of the owner cookie of the browser that created an order while signed out (decision 013): that
+     * browser alone reads it. An order made signed in is its account's (`user_id`) and has none.
+     */
+    ownerTokenHash: text("owner_token_hash"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -623,6 +628,51 @@ export const buyOrders = pgTable(
     index("buy_orders_open_idx").on(t.chainId, t.status, t.buyerAddress),
     index("buy_orders_refund_idx").on(t.refundDue),
   ],
+);
+
+/**
+ * A message a buyer signs with a wallet to buy CPXTB for it (EIP-191), for one owner: `user:<id>` signed in,
+ * `owner:<cookie hash>` signed out. Spent once.
+ */
+export const buyWalletChallenges = pgTable("buy_wallet_challenges", {
+  id: text("id").primaryKey(),
+  owner: text("owner").notNull(),
+  address: text("address").notNull(),
+  nonce: text("nonce").notNull().unique(),
+  message: text("message").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * ETH sent to the treasury that pays no order (a second payment for an order already paid, a transfer from a
+ * wallet with no open order that it fits): listed for refund with its sender until the operator refunds it.
+ * Together with `buy_orders.pay_tx_hash` every ETH transfer to the treasury is accounted for exactly once.
+ */
+export const treasuryReceipts = pgTable(
+  "treasury_receipts",
+  {
+    id: text("id").primaryKey(),
+    chainId: integer("chain_id").notNull(),
+    treasuryAddress: text("treasury_address").notNull(),
+    txHash: text("tx_hash").notNull().unique(),
+    fromAddress: text("from_address").notNull(),
+    valueWei: baseUnits("value_wei").notNull(),
+    block: bigint("block", { mode: "bigint" }).notNull(),
+    blockTime: timestamp("block_time", { withTimezone: true }).notNull(),
+    /** Why it pays no order, in words for the operator (and the buyer). */
+    reason: text("reason").notNull(),
+    /** The order it was sent for, when known (posted to it, or the sender's order it repeats). */
+    relatedOrderId: text("related_order_id"),
+    refundDue: boolean("refund_due").notNull().default(true),
+    /** Set by the operator once refunded (or decided otherwise: `refund_due` false with a note). */
+    refundTxHash: text("refund_tx_hash"),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("treasury_receipts_refund_idx").on(t.refundDue)],
 );
 
 /** Free test-token claims: one row per claim, checked per account, wallet, device and IP over 24 h. */

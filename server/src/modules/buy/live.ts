@@ -2,6 +2,7 @@ import { subscribeBuyOrderMessage } from "@common/buy.ts";
 import type { FastifyBaseLogger } from "fastify";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import type { RealtimeConnection, RealtimeHub } from "../realtime/hub.ts";
+import { buyerOfConnection, owns } from "./ownership.ts";
 import { type BuyDeps, findOrder, toOrderView } from "./service.ts";
 
 const CHANNEL = "buy-orders";
@@ -47,7 +48,10 @@ export class BuyLive {
       return;
     }
     const found = await findOrder(this.deps().db, id);
-    if (!found) {
+    // Only its owner follows an order: the account or browser that created it (decision 013), from the
+    // cookies of the upgrade request; anyone else is told there is no such order.
+    const buyer = await buyerOfConnection(this.deps().db, connection.cookies, new Date());
+    if (!found || !owns(buyer, found.order)) {
       connection.send({ type: "buyOrderError", id, code: "NOT_FOUND", message: "No such order." });
       return;
     }

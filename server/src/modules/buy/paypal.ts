@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { getAddress } from "viem";
 import { buyOrders } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
+import type { Buyer } from "./ownership.ts";
 import { approveLink, type PaypalCapture, PaypalError, type PaypalOrder } from "./paypal-client.ts";
 import { formatUsd } from "./quote.ts";
 import {
@@ -39,11 +40,11 @@ function toCents(value: string | undefined): bigint | null {
 export async function createPaypalOrder(
   deps: BuyDeps,
   input: Omit<CreateBuyOrderRequest, "method">,
-  userId: string | null,
+  buyer: Buyer,
 ): Promise<{ order: OrderRow; approveUrl: string }> {
   const { paypal, chain, treasury } = requirePaypal(deps);
   const q = await quote(deps, input);
-  const order = await insertOrder(deps, chain, treasury, { ...q, method: "paypal", input, userId });
+  const order = await insertOrder(deps, chain, treasury, { ...q, method: "paypal", input, buyer });
   const base = deps.config.publicUrl.replace(/\/$/, "");
   let created: PaypalOrder;
   try {

@@ -4,21 +4,48 @@ import {
   buyOrderParams,
   buyOrderResponse,
   buyQuoteResponse,
+  buyWalletChallengeRequest,
+  buyWalletChallengeResponse,
   createBuyOrderRequest,
   createPaypalOrderRequest,
   paypalReturnQuery,
   submitBuyTxRequest,
 } from "@common/buy.ts";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { formatUnits, type Hex } from "viem";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
-import { resolveAuth } from "../auth/session.ts";
+import { buyerOf, createBuyWalletChallenge, owns, proveBuyerWallet } from "./ownership.ts";
 import { capturePaypalOrder, createPaypalOrder } from "./paypal.ts";
 import { formatEth, formatUsd } from "./quote.ts";
 import * as service from "./service.ts";
 
 export async function buyRoutes(app: FastifyZod, { deps }: { deps: service.BuyDeps }) {
   const { config } = deps;
+  const site = `CPXTB Pay (${new URL(config.publicUrl).host})`;
+
+  /**
+   * The order, if this request's buyer owns it (decision 013); anyone else — another account, a signed-out
+   * visitor, a guessed id — is told there is no such order, like for an id that does not exist.
+   */
+  async function ownedOrder(request: FastifyRequest, reply: FastifyReply, id: string) {
+    const buyer = await buyerOf(deps.db, request, reply, { create: false });
+    const found = await service.findOrder(deps.db, id);
+    if (!found || !owns(buyer, found.order)) throw new AppError("NOT_FOUND", "No such order.");
+    return found;
+  }
+
+  app.post(
+    "/api/buy/wallet-challenge",
+    {
+      config: { rateLimit: "verify" },
+      schema: { body: buyWalletChallengeRequest, response: { 200: buyWalletChallengeResponse } },
+    },
+    async (request, reply) => {
+      const buyer = await buyerOf(deps.db, request, reply, { create: true });
+      return createBuyWalletChallenge(deps.db, buyer, request.body.address, site, deps.now());
+    },
+  );
 
   app.get("/api/buy/config", { schema: { response: { 200: buyConfigResponse } } }, async () => ({
     available: service.buyUnavailableReason(deps) === null,
@@ -54,8 +81,10 @@ export async function buyRoutes(app: FastifyZod, { deps }: { deps: service.BuyDe
     "/api/buy/orders",
     { schema: { body: createBuyOrderRequest, response: { 201: buyOrderResponse } } },
     async (request, reply) => {
-      const auth = await resolveAuth(deps.db, request, reply);
-      const order = await service.createOrder(deps, request.body, auth?.user.id ?? null);
+      const buyer = await buyerOf(deps.db, request, reply, { create: true });
+      const order = await service.createOrder(deps, request.body, buyer, () =>
+        proveBuyerWallet(deps.db, buyer, request.body.buyerAddress, request.body.proof, deps.now()),
+      );
       return reply.status(201).send(service.toOrderView(config, order, null, deps.now()));
     },
   );
@@ -63,9 +92,8 @@ export async function buyRoutes(app: FastifyZod, { deps }: { deps: service.BuyDe
   app.get(
     "/api/buy/orders/:id",
     { schema: { params: buyOrderParams, response: { 200: buyOrderResponse } } },
-    async (request) => {
-      const found = await service.findOrder(deps.db, request.params.id);
-      if (!found) throw new AppError("NOT_FOUND", "No such order.");
+    async (request, reply) => {
+      const found = await ownedOrder(request, reply, request.params.id);
       return service.toOrderView(config, found.order, found.send, deps.now());
     },
   );
@@ -76,8 +104,9 @@ export async function buyRoutes(app: FastifyZod, { deps }: { deps: service.BuyDe
       config: { rateLimit: "verify" },
       schema: { params: buyOrderParams, body: submitBuyTxRequest, response: { 200: buyOrderResponse } },
     },
-    async (request) => {
-      await service.verifyEthPayment(deps, request.params.id, request.body.txHash as Hex);
+    async (request, reply) => {
+      const { order } = await ownedOrder(request, reply, request.params.id);
+      await service.submitEthPayment(deps, order, request.body.txHash as Hex);
       const found = await service.findOrder(deps.db, request.params.id);
       return service.toOrderView(config, found!.order, found!.send, deps.now());
     },
@@ -87,18 +116,24 @@ export async function buyRoutes(app: FastifyZod, { deps }: { deps: service.BuyDe
     "/api/buy/paypal/orders",
     { schema: { body: createPaypalOrderRequest, response: { 201: buyOrderResponse } } },
     async (request, reply) => {
-      const auth = await resolveAuth(deps.db, request, reply);
-      const { order, approveUrl } = await createPaypalOrder(deps, request.body, auth?.user.id ?? null);
+      const buyer = await buyerOf(deps.db, request, reply, { create: true });
+      const { order, approveUrl } = await createPaypalOrder(deps, request.body, buyer);
       return reply.status(201).send(service.toOrderView(config, order, null, deps.now(), approveUrl));
     },
   );
 
-  /** PayPal's return URL: capture (verified), then the order page; a failure there shows on that page. */
+  /**
+   * PayPal's return URL: capture (verified), then the order page; a failure there shows on that page. Only the
+   * order's owner's browser captures here (anyone else is just redirected; the page retries for its owner).
+   */
   app.get(
     "/api/buy/paypal/return",
     { schema: { querystring: paypalReturnQuery } },
     async (request, reply) => {
       const id = request.query.order;
+      const buyer = await buyerOf(deps.db, request, reply, { create: false });
+      const found = await service.findOrder(deps.db, id);
+      if (!found || !owns(buyer, found.order)) return reply.redirect(`/buy-cpxtb/orders/${id}`, 303);
       await capturePaypalOrder(deps, id).catch((error: Error) =>
         request.log.warn({ orderId: id, err: error.message }, "PayPal return: capture not completed"),
       );
@@ -112,7 +147,8 @@ export async function buyRoutes(app: FastifyZod, { deps }: { deps: service.BuyDe
       config: { rateLimit: "verify" },
       schema: { params: buyOrderParams, response: { 200: buyOrderResponse } },
     },
-    async (request) => {
+    async (request, reply) => {
+      await ownedOrder(request, reply, request.params.id);
       await capturePaypalOrder(deps, request.params.id);
       const found = await service.findOrder(deps.db, request.params.id);
       return service.toOrderView(config, found!.order, found!.send, deps.now());

@@ -1,5 +1,5 @@
 import type { BuyAmountInput, BuyOrder, CreateBuyOrderRequest } from "@common/buy.ts";
-import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import {
   type Address,
   formatUnits,
@@ -11,10 +11,11 @@ import {
 import type { Chain } from "../../chain/service.ts";
 import type { Config } from "../../config.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { appMeta, buyOrders, treasurySends } from "../../db/schema.ts";
+import { appMeta, buyOrders, treasuryReceipts, treasurySends } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
 import type { Treasury, TreasurySend } from "../treasury/treasury.ts";
+import type { Buyer } from "./ownership.ts";
 import type { PaypalClient } from "./paypal-client.ts";
 import { checkLimits, computeQuote, formatEth, formatUsd } from "./quote.ts";
 
@@ -66,10 +67,15 @@ export async function quote(deps: BuyDeps, input: BuyAmountInput) {
   return { ...q, priceUpdatedAt: price.updatedAt };
 }
 
+/**
+ * An ETH order for a wallet the buyer proved is theirs (`proveWallet`, checked after the cheap refusals): the
+ * transfer that pays it is matched by its sender, so an order for someone else's wallet could take their ETH.
+ */
 export async function createOrder(
   deps: BuyDeps,
   input: CreateBuyOrderRequest,
-  userId: string | null,
+  buyer: Buyer,
+  proveWallet: () => Promise<void>,
 ): Promise<OrderRow> {
   const { chain, treasury } = requireReady(deps);
   if (input.method === "paypal") throw new AppError("BAD_REQUEST", "Use /api/buy/paypal/orders for PayPal.");
@@ -80,7 +86,8 @@ export async function createOrder(
       "Paying with ETH is unavailable: the server has no ETH/USD price (ETH_USD_FEED_ADDRESS).",
     );
   }
-  return insertOrder(deps, chain, treasury, { ...q, method: "eth", input, userId });
+  await proveWallet();
+  return insertOrder(deps, chain, treasury, { ...q, method: "eth", input, buyer });
 }
 
 export async function insertOrder(
@@ -90,7 +97,7 @@ export async function insertOrder(
   o: Awaited<ReturnType<typeof quote>> & {
     method: "eth" | "paypal";
     input: { buyerAddress: string; returnTo?: string | null };
-    userId: string | null;
+    buyer: Buyer;
     paypalOrderId?: string;
   },
 ): Promise<OrderRow> {
@@ -99,7 +106,8 @@ export async function insertOrder(
     .insert(buyOrders)
     .values({
       id: createId("ord"),
-      userId: o.userId,
+      userId: o.buyer.userId,
+      ownerTokenHash: o.buyer.userId ? null : o.buyer.ownerTokenHash,
       method: o.method,
       chainId: chain.chainId,
       buyerAddress: getAddress(o.input.buyerAddress),
@@ -181,84 +189,31 @@ export function toOrderView(
   };
 }
 
-type Verdict =
-  | { kind: "reject"; code: "UNPROCESSABLE" | "CONFLICT" | "NOT_FOUND"; message: string }
-  | { kind: "pending" }
-  | { kind: "record"; to: OrderRow["status"]; problem: string | null; refundDue: boolean };
+/** Serialises deciding which order an ETH transfer pays (scanner, submitted hashes, every instance). */
+const ASSIGN_LOCK = 7_301_155_220_013;
 
-/**
- * Verifies an ETH payment for an order: the transaction pays the treasury, succeeded, and is used by no other
- * order; then sender, time (block time against the quote's expiry), value and confirmations decide the state.
- * Used for a hash the page submits and for transfers the scanner finds; safe to run twice at once.
- */
-export async function verifyEthPayment(deps: BuyDeps, orderId: string, txHash: Hex): Promise<OrderRow> {
-  const { chain } = requireReady(deps);
-  const found = await findOrder(deps.db, orderId);
-  if (!found) throw new AppError("NOT_FOUND", "No such order.");
-  const { order } = found;
-  if (order.method !== "eth") throw new AppError("BAD_REQUEST", "This order is not paid with ETH.");
-  if (order.payTxHash && order.payTxHash !== txHash.toLowerCase()) {
-    throw new AppError("CONFLICT", "This order already has a payment transaction.");
-  }
-  if (!["quoted", "confirming", "expired"].includes(order.status)) return order;
+/** An ETH transfer to the treasury as the chain reports it. */
+export type EthTransfer = {
+  hash: Hex;
+  from: Address;
+  to: Address;
+  value: bigint;
+  block: bigint;
+  blockTime: Date;
+  confirmed: boolean;
+};
 
-  const verdict = await judge(chain, order, txHash);
-  if (verdict.kind === "reject") throw new AppError(verdict.code, verdict.message);
-  const { tx, receipt, head } = verdict.facts;
-  const confirmed = head - receipt.blockNumber + 1n >= BigInt(chain.confirmations);
-  const outcome: Verdict = confirmed ? verdict.outcome : { kind: "pending" };
-  const status = outcome.kind === "record" ? outcome.to : "confirming";
+export type ReceiptRow = typeof treasuryReceipts.$inferSelect;
 
-  let updated: OrderRow | undefined;
-  try {
-    await deps.db.transaction(async (dbTx) => {
-      [updated] = await dbTx
-        .update(buyOrders)
-        .set({
-          status,
-          payTxHash: txHash.toLowerCase(),
-          payFrom: getAddress(tx.from),
-          payValueWei: tx.value,
-          payBlock: receipt.blockNumber,
-          paidAt: verdict.blockTime,
-          problem: outcome.kind === "record" ? outcome.problem : null,
-          refundDue: outcome.kind === "record" ? outcome.refundDue : false,
-          updatedAt: deps.now(),
-        })
-        .where(
-          and(
-            eq(buyOrders.id, order.id),
-            inArray(buyOrders.status, ["quoted", "confirming", "expired"]),
-            sql`(${buyOrders.payTxHash} is null or ${buyOrders.payTxHash} = ${txHash.toLowerCase()})`,
-          ),
-        )
-        .returning();
-      if (updated?.status === "paid") {
-        await deps.treasury!.enqueue(dbTx, {
-          kind: "order",
-          refId: order.id,
-          to: getAddress(order.buyerAddress),
-          amount: order.tokenAmount,
-        });
-      }
-    });
-  } catch (error) {
-    if (isUniqueViolation(error))
-      throw new AppError("CONFLICT", "This transaction already paid another order.");
-    throw error;
-  }
-  if (!updated) return (await findOrder(deps.db, order.id))!.order;
-  if (updated.status !== order.status) {
-    deps.log.info({ orderId: order.id, from: order.status, to: updated.status, txHash }, "buy order changed");
-    if (updated.refundDue) {
-      deps.log.warn({ orderId: order.id, txHash, problem: updated.problem }, "buy order listed for refund");
-    }
-    deps.notify(order.id);
-  }
-  return updated;
-}
+/** What an ETH transfer to the treasury was recorded as; `unconfirmed`: it fits no order and waits for blocks. */
+export type Assignment =
+  | { kind: "order"; order: OrderRow }
+  | { kind: "receipt"; receipt: ReceiptRow }
+  | { kind: "unconfirmed" };
 
-async function judge(chain: Chain, order: OrderRow, txHash: Hex) {
+/** Reads a transaction: it must be a succeeded, mined ETH transfer to the treasury. */
+export async function readEthTransfer(deps: BuyDeps, txHash: Hex): Promise<EthTransfer> {
+  const { chain, treasury } = requireReady(deps);
   const client = chain.client;
   const [tx, receipt] = await Promise.all([
     client
@@ -268,59 +223,269 @@ async function judge(chain: Chain, order: OrderRow, txHash: Hex) {
       .getTransactionReceipt({ hash: txHash })
       .catch((e) => (e instanceof TransactionReceiptNotFoundError ? null : Promise.reject(e))),
   ]);
-  const reject = (code: "UNPROCESSABLE" | "NOT_FOUND", message: string) =>
-    ({ kind: "reject", code, message }) as {
-      kind: "reject";
-      code: "UNPROCESSABLE" | "NOT_FOUND";
-      message: string;
-    };
-  if (!tx) return reject("NOT_FOUND", "This transaction is not on the chain (yet). Try again in a moment.");
-  if (!tx.to || getAddress(tx.to) !== getAddress(order.treasuryAddress)) {
-    return reject("UNPROCESSABLE", "This transaction does not pay the treasury address of this order.");
+  if (!tx)
+    throw new AppError("NOT_FOUND", "This transaction is not on the chain (yet). Try again in a moment.");
+  if (!tx.to || getAddress(tx.to) !== getAddress(treasury.address)) {
+    throw new AppError("UNPROCESSABLE", "This transaction does not pay the treasury address of this order.");
   }
-  if (!receipt) return reject("NOT_FOUND", "This transaction is not mined yet. Try again in a moment.");
-  if (receipt.status !== "success") return reject("UNPROCESSABLE", "This transaction failed on chain.");
+  if (!receipt) throw new AppError("NOT_FOUND", "This transaction is not mined yet. Try again in a moment.");
+  if (receipt.status !== "success") throw new AppError("UNPROCESSABLE", "This transaction failed on chain.");
+  if (tx.value === 0n) throw new AppError("UNPROCESSABLE", "This transaction sends no ETH.");
   const [block, head] = await Promise.all([
     client.getBlock({ blockNumber: receipt.blockNumber }),
     client.getBlockNumber(),
   ]);
-  const blockTime = new Date(Number(block.timestamp) * 1000);
+  return {
+    hash: tx.hash,
+    from: getAddress(tx.from),
+    to: getAddress(tx.to),
+    value: tx.value,
+    block: receipt.blockNumber,
+    blockTime: new Date(Number(block.timestamp) * 1000),
+    confirmed: head - receipt.blockNumber + 1n >= BigInt(chain.confirmations),
+  };
+}
+
+/**
+ * How well a transfer fits an open order of its sender (lower is better; null: not at all): exact and in time,
+ * then more than due (least excess), then less than due (least short), then after the quote expired (exact
+ * first, least late first).
+ */
+function fitScore(order: OrderRow, t: EthTransfer): [number, bigint] | null {
+  if (order.buyerAddress !== t.from || getAddress(order.treasuryAddress) !== t.to) return null;
+  if (t.blockTime.getTime() > order.expiresAt.getTime() + LATE_WINDOW_MS) return null;
   const due = order.ethAmountWei!;
-  const facts = { tx, receipt, head };
-  let outcome: Extract<Verdict, { kind: "record" }>;
-  if (getAddress(tx.from) !== getAddress(order.buyerAddress)) {
-    outcome = {
-      kind: "record",
-      to: "wrong_sender",
-      problem: `Paid from ${getAddress(tx.from)}, not from the order's wallet ${order.buyerAddress}: no CPXTB is sent; the ETH is listed for refund.`,
-      refundDue: true,
-    };
-  } else if (blockTime > order.expiresAt) {
-    outcome = {
-      kind: "record",
+  // Late: the exact amount first, then the quote that expired last (the one the buyer most likely paid).
+  const late = BigInt(t.blockTime.getTime() - order.expiresAt.getTime());
+  if (late > 0n) return [t.value === due ? 3 : 4, late];
+  if (t.value === due) return [0, 0n];
+  if (t.value > due) return [1, t.value - due];
+  return [2, due - t.value];
+}
+
+/** The order a transfer pays among open orders: the best fit, then the oldest (the same answer on every path). */
+export function matchOrder(open: OrderRow[], t: EthTransfer): OrderRow | null {
+  let best: { order: OrderRow; score: [number, bigint] } | null = null;
+  for (const order of open) {
+    const score = fitScore(order, t);
+    if (!score) continue;
+    const better =
+      !best ||
+      score[0] < best.score[0] ||
+      (score[0] === best.score[0] &&
+        (score[1] < best.score[1] ||
+          (score[1] === best.score[1] &&
+            (order.createdAt < best.order.createdAt ||
+              (order.createdAt.getTime() === best.order.createdAt.getTime() && order.id < best.order.id)))));
+    if (better) best = { order, score };
+  }
+  return best?.order ?? null;
+}
+
+/** What a confirmed transfer does to the order it pays. */
+function outcomeFor(
+  order: OrderRow,
+  t: EthTransfer,
+): { to: OrderRow["status"]; problem: string | null; refundDue: boolean } {
+  const due = order.ethAmountWei!;
+  if (t.blockTime > order.expiresAt) {
+    return {
       to: "late",
       problem:
         "Paid after the quote expired: no CPXTB is sent at the old price; the ETH is listed for refund.",
       refundDue: true,
     };
-  } else if (tx.value < due) {
-    outcome = {
-      kind: "record",
-      to: "underpaid",
-      problem: `Paid ${formatEth(tx.value)} ETH of the ${formatEth(due)} ETH due: no CPXTB is sent; the ETH is listed for refund.`,
-      refundDue: true,
-    };
-  } else if (tx.value > due) {
-    outcome = {
-      kind: "record",
-      to: "paid",
-      problem: `Paid ${formatEth(tx.value - due)} ETH more than due; the excess is listed for refund.`,
-      refundDue: true,
-    };
-  } else {
-    outcome = { kind: "record", to: "paid", problem: null, refundDue: false };
   }
-  return { kind: "judged" as const, facts, outcome, blockTime };
+  if (t.value < due) {
+    return {
+      to: "underpaid",
+      problem: `Paid ${formatEth(t.value)} ETH of the ${formatEth(due)} ETH due: no CPXTB is sent; the ETH is listed for refund.`,
+      refundDue: true,
+    };
+  }
+  if (t.value > due) {
+    return {
+      to: "paid",
+      problem: `Paid ${formatEth(t.value - due)} ETH more than due; the excess is listed for refund.`,
+      refundDue: true,
+    };
+  }
+  return { to: "paid", problem: null, refundDue: false };
+}
+
+/**
+ * Records an ETH transfer to the treasury exactly once, the same way whether its hash was submitted or the
+ * scanner found it: the order of its sender that it fits (`matchOrder`), whichever order the hash was posted to;
+ * otherwise, once confirmed, a treasury receipt listed for refund with its sender. `relatedTo`: the order the
+ * hash was posted to, noted on a receipt. An order holding the transfer is settled once it is confirmed.
+ */
+export async function recordEthTransfer(
+  deps: BuyDeps,
+  t: EthTransfer,
+  relatedTo: string | null = null,
+  retried = false,
+): Promise<Assignment> {
+  const { chain, treasury } = requireReady(deps);
+  const hash = t.hash.toLowerCase();
+  let result: Assignment = { kind: "unconfirmed" };
+  let changed: { before: OrderRow["status"]; order: OrderRow } | null = null;
+  try {
+    await deps.db.transaction(async (dbTx) => {
+      await dbTx.execute(sql`select pg_advisory_xact_lock(${ASSIGN_LOCK})`);
+      const [receipt] = await dbTx.select().from(treasuryReceipts).where(eq(treasuryReceipts.txHash, hash));
+      if (receipt) {
+        result = { kind: "receipt", receipt };
+        return;
+      }
+      const [holder] = await dbTx.select().from(buyOrders).where(eq(buyOrders.payTxHash, hash));
+      let order = holder;
+      if (!order) {
+        const open = await dbTx
+          .select()
+          .from(buyOrders)
+          .where(
+            and(
+              eq(buyOrders.chainId, chain.chainId),
+              eq(buyOrders.method, "eth"),
+              eq(buyOrders.buyerAddress, t.from),
+              inArray(buyOrders.status, ["quoted", "expired"]),
+              sql`${buyOrders.payTxHash} is null`,
+              gte(buyOrders.expiresAt, new Date(t.blockTime.getTime() - LATE_WINDOW_MS)),
+            ),
+          );
+        order = matchOrder(open, t) ?? undefined;
+      }
+      if (!order) {
+        if (!t.confirmed) return;
+        const related =
+          relatedTo ??
+          (
+            await dbTx
+              .select({ id: buyOrders.id })
+              .from(buyOrders)
+              .where(and(eq(buyOrders.chainId, chain.chainId), eq(buyOrders.buyerAddress, t.from)))
+              .orderBy(desc(buyOrders.createdAt))
+              .limit(1)
+          )[0]?.id ??
+          null;
+        const reason = related
+          ? `No open order from ${t.from} fits ${formatEth(t.value)} ETH (its orders are already paid, closed or for another amount): listed for refund.`
+          : `No order was placed from ${t.from}: listed for refund.`;
+        const [row] = await dbTx
+          .insert(treasuryReceipts)
+          .values({
+            id: createId("rcp"),
+            chainId: chain.chainId,
+            treasuryAddress: getAddress(treasury.address),
+            txHash: hash,
+            fromAddress: t.from,
+            valueWei: t.value,
+            block: t.block,
+            blockTime: t.blockTime,
+            reason,
+            relatedOrderId: related,
+            createdAt: deps.now(),
+          })
+          .returning();
+        result = { kind: "receipt", receipt: row! };
+        deps.log.warn(
+          { txHash: hash, from: t.from, eth: formatEth(t.value), relatedOrderId: related },
+          "ETH to the treasury pays no order: listed for refund",
+        );
+        return;
+      }
+      if (!["quoted", "confirming", "expired"].includes(order.status)) {
+        result = { kind: "order", order };
+        return;
+      }
+      const outcome = t.confirmed ? outcomeFor(order, t) : null;
+      const [updated] = await dbTx
+        .update(buyOrders)
+        .set({
+          status: outcome?.to ?? "confirming",
+          payTxHash: hash,
+          payFrom: t.from,
+          payValueWei: t.value,
+          payBlock: t.block,
+          paidAt: t.blockTime,
+          problem: outcome?.problem ?? null,
+          refundDue: outcome?.refundDue ?? false,
+          updatedAt: deps.now(),
+        })
+        .where(
+          and(eq(buyOrders.id, order.id), inArray(buyOrders.status, ["quoted", "confirming", "expired"])),
+        )
+        .returning();
+      if (!updated) {
+        // Closed meanwhile by a path outside the lock: nothing to record on it.
+        result = { kind: "order", order };
+        return;
+      }
+      if (updated.status === "paid") {
+        await treasury.enqueue(dbTx, {
+          kind: "order",
+          refId: order.id,
+          to: getAddress(order.buyerAddress),
+          amount: order.tokenAmount,
+        });
+      }
+      result = { kind: "order", order: updated };
+      if (updated.status !== order.status) changed = { before: order.status, order: updated };
+    });
+  } catch (error) {
+    // The lock serialises every path; the unique keys (pay_tx_hash, receipt tx_hash) are the last word if
+    // anything wrote without it: read what the transfer became.
+    if (isUniqueViolation(error) && !retried) return recordEthTransfer(deps, t, relatedTo, true);
+    throw error;
+  }
+  const c = changed as { before: OrderRow["status"]; order: OrderRow } | null;
+  if (c) {
+    deps.log.info(
+      { orderId: c.order.id, from: c.before, to: c.order.status, txHash: hash },
+      "buy order changed",
+    );
+    if (c.order.refundDue) {
+      deps.log.warn(
+        { orderId: c.order.id, txHash: hash, problem: c.order.problem },
+        "buy order listed for refund",
+      );
+    }
+    deps.notify(c.order.id);
+  }
+  return result;
+}
+
+/**
+ * A hash the order page submits: recorded like the scanner would (`recordEthTransfer`), then answered for this
+ * order. A transfer that fits another order, or none, is not taken by this one.
+ */
+export async function submitEthPayment(deps: BuyDeps, order: OrderRow, txHash: Hex): Promise<OrderRow> {
+  if (order.method !== "eth") throw new AppError("BAD_REQUEST", "This order is not paid with ETH.");
+  const t = await readEthTransfer(deps, txHash);
+  const result = await recordEthTransfer(deps, t, order.id);
+  if (result.kind === "order" && result.order.id === order.id) return result.order;
+  if (result.kind === "order") {
+    throw new AppError(
+      "CONFLICT",
+      "This transaction already paid another order: its sender, amount and time fit that order.",
+    );
+  }
+  if (t.from !== order.buyerAddress) {
+    throw new AppError(
+      "UNPROCESSABLE",
+      `This transaction was sent from ${t.from}, not from this order's wallet ${order.buyerAddress}; it does not pay this order.${result.kind === "receipt" ? " The ETH is listed for refund." : ""}`,
+    );
+  }
+  if (order.payTxHash) {
+    throw new AppError(
+      "CONFLICT",
+      `This order is already paid by another transaction.${result.kind === "receipt" ? " This second payment is listed for refund." : " Once it is confirmed, this second payment is listed for refund."}`,
+    );
+  }
+  throw new AppError(
+    "UNPROCESSABLE",
+    `This transaction does not fit this order (quote expired more than a day before it, or another treasury).${result.kind === "receipt" ? " The ETH is listed for refund." : ""}`,
+  );
 }
 
 export function isUniqueViolation(error: unknown): boolean {
@@ -360,71 +525,68 @@ export function orderSendListener(deps: Pick<BuyDeps, "now" | "notify">) {
 }
 
 /**
- * The scanner (run by the treasury runtime): finds ETH payments to the treasury in new blocks, so an order whose
- * tab was closed still gets its tokens; re-checks orders waiting for confirmations; marks unpaid quotes expired.
+ * The scanner (run by the treasury runtime): records every ETH transfer to the treasury in confirmed blocks —
+ * the order it pays (so an order whose tab was closed still gets its tokens) or, paying none, a receipt listed
+ * for refund; settles orders waiting for confirmations; marks unpaid quotes expired.
  */
 export async function scanPayments(deps: BuyDeps): Promise<void> {
   const { chain, treasury } = requireReady(deps);
   const now = deps.now();
   const cursorKey = `buy-scan:${chain.chainId}:${treasury.address.toLowerCase()}`;
   const head = await chain.client.getBlockNumber();
+  const confirmedHead = head - BigInt(Math.max(chain.confirmations, 1)) + 1n;
   const [cursorRow] = await deps.db.select().from(appMeta).where(eq(appMeta.key, cursorKey));
-  let cursor = cursorRow ? BigInt(cursorRow.value) : head > 100n ? head - 100n : 0n;
+  let cursor = cursorRow ? BigInt(cursorRow.value) : confirmedHead > 100n ? confirmedHead - 100n : 0n;
 
-  const watching = await deps.db
+  const confirming = await deps.db
     .select()
     .from(buyOrders)
     .where(
       and(
         eq(buyOrders.chainId, chain.chainId),
         eq(buyOrders.method, "eth"),
-        inArray(buyOrders.status, ["quoted", "confirming", "expired"]),
-        gte(buyOrders.expiresAt, new Date(now.getTime() - LATE_WINDOW_MS)),
+        eq(buyOrders.status, "confirming"),
       ),
     )
     .orderBy(asc(buyOrders.createdAt));
-
-  for (const order of watching) {
-    if (order.status === "confirming" && order.payTxHash) {
-      await verifyEthPayment(deps, order.id, order.payTxHash as Hex).catch((error) =>
+  for (const order of confirming) {
+    if (!order.payTxHash) continue;
+    await readEthTransfer(deps, order.payTxHash as Hex)
+      .then((t) => recordEthTransfer(deps, t))
+      .catch((error) =>
         deps.log.warn({ orderId: order.id, err: String(error) }, "buy order re-check failed"),
       );
-    }
   }
-  const waiting = watching.filter((o) => o.status !== "confirming" && !o.payTxHash);
-  if (waiting.length === 0) {
-    cursor = head;
-  } else {
-    const until = head < cursor + SCAN_BLOCKS_PER_PASS ? head : cursor + SCAN_BLOCKS_PER_PASS;
-    const treasuryAddress = getAddress(treasury.address);
-    for (let n = cursor + 1n; n <= until; n++) {
+
+  const until = confirmedHead < cursor + SCAN_BLOCKS_PER_PASS ? confirmedHead : cursor + SCAN_BLOCKS_PER_PASS;
+  const treasuryAddress = getAddress(treasury.address);
+  let failure: unknown = null;
+  for (let n = cursor + 1n; n <= until && failure === null; n++) {
+    try {
       const block = await chain.client.getBlock({ blockNumber: n, includeTransactions: true });
       for (const tx of block.transactions) {
         if (!tx.to || getAddress(tx.to) !== treasuryAddress || tx.value === 0n) continue;
-        const from = getAddress(tx.from);
-        const candidates = waiting.filter((o) => o.buyerAddress === from && !o.payTxHash);
-        const match = candidates.find((o) => o.ethAmountWei === tx.value) ?? candidates[0];
-        if (!match) {
-          deps.log.warn(
-            { txHash: tx.hash, from, eth: formatEth(tx.value) },
-            "ETH to the treasury matches no open order: refund it by hand",
-          );
-          continue;
+        if (getAddress(tx.from) === treasuryAddress) continue;
+        let transfer: EthTransfer;
+        try {
+          transfer = await readEthTransfer(deps, tx.hash);
+        } catch (error) {
+          // A reverted transfer moved no ETH; anything else (the node) stops this pass here.
+          if (error instanceof AppError && error.code === "UNPROCESSABLE") continue;
+          throw error;
         }
-        await verifyEthPayment(deps, match.id, tx.hash).then(
-          (o) => {
-            match.payTxHash = o.payTxHash;
-          },
-          (error) => deps.log.warn({ orderId: match.id, err: String(error) }, "scanned payment not accepted"),
-        );
+        await recordEthTransfer(deps, transfer);
       }
       cursor = n;
+    } catch (error) {
+      failure = error;
     }
   }
   await deps.db
     .insert(appMeta)
     .values({ key: cursorKey, value: cursor.toString() })
     .onConflictDoUpdate({ target: appMeta.key, set: { value: cursor.toString(), updatedAt: now } });
+  if (failure !== null) throw failure;
 
   const expired = await deps.db
     .update(buyOrders)
