@@ -3,12 +3,15 @@ import { Coins } from "lucide-react";
 import * as React from "react";
 import { useLocation, useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
+import { useAuth } from "@/features/auth/auth-provider";
 import { BuyForm } from "@/features/buy/components/buy-form";
 import { DemoModeNotice, useDemoMode } from "@/features/social/components/social-account-card";
 
 /** The wallet code (wagmi, viem) loads only when the buyer continues. */
 const connectWallet = () =>
   import("@/features/wallet/send-eth-payment").then((m) => m.connectBrowserWallet());
+const proveWallet = (signedIn: boolean) =>
+  import("@/features/buy/prove-buyer-wallet").then((m) => m.proveBuyerWallet(signedIn));
 
 /** "Claim Test CPXTB Tokens" (the spec's "claim tokens" screen, no route of its own) loads after the form. */
 const ClaimSection = React.lazy(() => import("../claim-section"));
@@ -20,6 +23,7 @@ export default function BuyCpxtbPage() {
   const returnTo = back && returnToPath.safeParse(back).success ? back : undefined;
   const tokens = search.get("tokens");
   const demo = useDemoMode();
+  const { user } = useAuth();
   return (
     <PageFrame
       title="Buy CPXTB Tokens"
@@ -35,6 +39,7 @@ export default function BuyCpxtbPage() {
         <>
           <BuyForm
             connectWallet={connectWallet}
+            proveWallet={() => proveWallet(user !== null)}
             initialTokens={tokens && /^\d{1,15}(\.\d{1,6})?$/.test(tokens) ? tokens : undefined}
             returnTo={returnTo}
             onOrder={(id) => navigate(`/buy-cpxtb/orders/${id}`)}

@@ -2,6 +2,7 @@ import type {
   BuyConfig,
   BuyOrder,
   BuyQuote,
+  BuyWalletChallenge,
   CreateBuyOrderRequest,
   CreatePaypalOrderRequest,
 } from "@common/buy";
@@ -26,7 +27,14 @@ export function useBuyOrder(id: string) {
   return useQuery(buyOrderQueryOptions(id));
 }
 
-/** POST /api/buy/orders: locks the quote for the order's wallet. */
+/** POST /api/buy/wallet-challenge: the message the buyer's wallet signs to show it is theirs. */
+export async function createBuyWalletChallenge(address: string): Promise<BuyWalletChallenge> {
+  return (await (
+    await apiRequest("POST", "/api/buy/wallet-challenge", { address })
+  ).json()) as BuyWalletChallenge;
+}
+
+/** POST /api/buy/orders: locks the quote for the order's wallet (proven by a signature or the account). */
 export async function createBuyOrder(input: CreateBuyOrderRequest): Promise<BuyOrder> {
   const order = (await (await apiRequest("POST", "/api/buy/orders", input)).json()) as BuyOrder;
   queryClient.setQueryData(buyOrderQueryKey(order.id), order);

@@ -27,10 +27,16 @@ const quote = {
 };
 const BUYER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
-function renderForm() {
+const PROOF = { nonce: "n".repeat(24), signature: `0x${"ab".repeat(65)}` };
+
+function renderForm(onOrder: (id: string) => void = () => {}) {
   return render(
     <QueryClientProvider client={createQueryClient()}>
-      <BuyForm connectWallet={async () => BUYER} onOrder={() => {}} />
+      <BuyForm
+        connectWallet={async () => BUYER}
+        proveWallet={async () => ({ buyerAddress: BUYER, proof: PROOF })}
+        onOrder={onOrder}
+      />
     </QueryClientProvider>,
   );
 }
@@ -70,5 +76,33 @@ describe("BuyForm payment methods", () => {
       { body: string },
     ];
     expect(JSON.parse(create[1].body)).toEqual({ buyerAddress: BUYER, usd: "25", returnTo: null });
+  });
+
+  it("an ETH order carries the wallet's proof", async () => {
+    const fetch = vi.fn(async (url: string) => {
+      if (url === "/api/buy/config") return json(200, config(false));
+      if (url === "/api/buy/quote") return json(200, quote);
+      if (url === "/api/buy/orders") return json(201, { id: "ord_y" });
+      return json(404, { error: { code: "NOT_FOUND", message: "no" } });
+    });
+    vi.stubGlobal("fetch", fetch);
+    const onOrder = vi.fn();
+    renderForm(onOrder);
+    fireEvent.change(await screen.findByLabelText("Amount (USD)"), { target: { value: "25" } });
+    const buy = await screen.findByRole("button", { name: "Buy with ETH" });
+    await waitFor(() => expect((buy as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(buy);
+    await waitFor(() => expect(onOrder).toHaveBeenCalledWith("ord_y"));
+    const create = fetch.mock.calls.find(([url]) => url === "/api/buy/orders") as unknown as [
+      string,
+      { body: string },
+    ];
+    expect(JSON.parse(create[1].body)).toEqual({
+      method: "eth",
+      buyerAddress: BUYER,
+      proof: PROOF,
+      usd: "25",
+      returnTo: null,
+    });
   });
 });

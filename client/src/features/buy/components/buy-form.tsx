@@ -1,4 +1,4 @@
-import type { BuyQuote } from "@common/buy";
+import type { BuyQuote, BuyWalletProof } from "@common/buy";
 import { Coins, CreditCard, TriangleAlert, Wallet } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
@@ -8,6 +8,8 @@ import { Spinner } from "@/components/ui/spinner";
 import { createBuyOrder, createPaypalOrder, fetchQuote, useBuyConfig } from "../api/buy-api";
 
 export type ConnectWallet = () => Promise<string>;
+/** Connects the browser wallet and shows it is the buyer's (a signature, unless it is the account's own). */
+export type ProveWallet = () => Promise<{ buyerAddress: string; proof?: BuyWalletProof }>;
 
 type Edited = { field: "usd" | "tokens"; value: string };
 
@@ -23,15 +25,18 @@ function grouped(decimal: string, maxDecimals: number) {
 
 /**
  * "Buy CPXTB Tokens": the two amounts follow each other through the server's quote; continuing connects the
- * browser wallet and creates the order, which locks the quote.
+ * browser wallet and creates the order, which locks the quote. An ETH order's wallet is the one the ETH comes
+ * from, so it is proven first (`proveWallet`); PayPal only needs the address the tokens go to.
  */
 export function BuyForm({
   connectWallet,
+  proveWallet,
   initialTokens,
   returnTo,
   onOrder,
 }: {
   connectWallet: ConnectWallet;
+  proveWallet: ProveWallet;
   initialTokens?: string | undefined;
   returnTo?: string | undefined;
   onOrder: (id: string) => void;
@@ -87,10 +92,11 @@ export function BuyForm({
     setBusy(true);
     setError(null);
     try {
-      const buyerAddress = await connectWallet();
+      const { buyerAddress, proof } = await proveWallet();
       const order = await createBuyOrder({
         method: "eth",
         buyerAddress,
+        ...(proof ? { proof } : {}),
         ...(edited.field === "usd" ? { usd: edited.value } : { tokens: edited.value }),
         returnTo: returnTo ?? null,
       });
