@@ -8,6 +8,7 @@ import type {
 } from "@common/buy";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/api-client";
+import { liveSocket } from "@/lib/live-socket";
 import { queryClient } from "@/lib/query-client";
 
 export const buyConfigQueryOptions = () => queryOptions<BuyConfig>({ queryKey: ["/api/buy/config"] });
@@ -38,6 +39,9 @@ export async function createBuyWalletChallenge(address: string): Promise<BuyWall
 export async function createBuyOrder(input: CreateBuyOrderRequest): Promise<BuyOrder> {
   const order = (await (await apiRequest("POST", "/api/buy/orders", input)).json()) as BuyOrder;
   queryClient.setQueryData(buyOrderQueryKey(order.id), order);
+  // Only the order's owner follows it live, known from the cookies of the socket's upgrade request: a browser
+  // buying signed out may just have been given its owner cookie, so the socket connects again with it.
+  liveSocket.reconnect();
   return order;
 }
 
