@@ -369,7 +369,7 @@ export async function recordEthTransfer(
           )[0]?.id ??
           null;
         const reason = related
-          ? `No open order from ${t.from} fits ${formatEth(t.value)} ETH (its orders are already paid, closed or for another amount): listed for refund.`
+          ? `No open order from ${t.from} fits ${formatEth(t.value)} ETH (its orders are already paid, or their quotes expired over a day before): listed for refund.`
           : `No order was placed from ${t.from}: listed for refund.`;
         const [row] = await dbTx
           .insert(treasuryReceipts)
