@@ -67,8 +67,11 @@ export default function AboutUsPage() {
         <div className="flex gap-4 rounded-xl border border-primary/40 bg-primary/8 p-6">
           <Target className="mt-1 size-6 shrink-0 text-primary" aria-hidden="true" />
           <p className="text-pretty text-lg leading-relaxed">
-            Make accepting a token payment as ordinary, safe and clear for a small business as taking a card,
-            without anyone ever having to trust us with their money.
+            Make accepting a token payment as ordinary, safe and clear for a small business as taking a card.
+            Payments go straight to the merchant's own wallet, so a merchant never has to trust us with their
+            money. A payer who signs in with Google, Facebook, X or Apple instead of using a wallet of their
+            own gets a managed wallet: that one we hold for them (custodial, with a daily limit), and they can
+            withdraw from it at any time.
           </p>
         </div>
       </InfoSection>

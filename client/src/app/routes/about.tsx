@@ -33,7 +33,7 @@ const journey = [
   {
     icon: Blocks,
     title: "A transfer on chain",
-    text: "The payer's wallet sends the exact amount of CPXTB straight to the merchant's own wallet. Nobody holds the money in between.",
+    text: "The payer's wallet sends the exact amount of CPXTB straight to the merchant's own wallet; we never hold a merchant's money. A payer who signs in instead pays from a managed wallet we hold for them (custodial, with a daily limit, withdrawable at any time).",
   },
   {
     icon: BellRing,
@@ -120,11 +120,12 @@ export default function AboutPage() {
 
       <InfoSection id="payers" title="What payers get">
         <p className="max-w-prose text-pretty leading-relaxed">
-          Payers use the wallet they already have: a browser wallet, or a mobile wallet that scans the QR code
-          (a wallet that comes with signing in through Google, Facebook, X or Apple is coming next). The
-          payment page shows the exact amount in CPXTB and USD, a countdown, copy buttons for the address and
-          the amount, and the status as it changes. Mistakes such as sending too little are explained in plain
-          words.
+          Payers use the wallet they already have: a browser wallet, or a mobile wallet that scans the QR
+          code. A payer without one can sign in with Google, Facebook, X or Apple and pay from a managed
+          wallet, which CPXTB Pay holds for them (custodial, with a daily limit; they can withdraw at any
+          time). The payment page shows the exact amount in CPXTB and USD, a countdown, copy buttons for the
+          address and the amount, and the status as it changes. Mistakes such as sending too little are
+          explained in plain words.
         </p>
       </InfoSection>
 

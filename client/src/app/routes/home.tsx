@@ -96,7 +96,7 @@ const features: { icon: LucideIcon; title: string; text: string }[] = [
   {
     icon: Wallet,
     title: "Straight to your wallet",
-    text: "Payers send the tokens to your own address; CPXTB Pay never holds your money.",
+    text: "Payers send the tokens to your own address; CPXTB Pay never holds a merchant's money.",
   },
 ];
 

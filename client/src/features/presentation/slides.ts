@@ -59,7 +59,7 @@ export const SLIDES: Slide[] = [
     points: [
       "The QR code carries a standard EIP-681 payment URI",
       "The payer's wallet fills in token, address and exact amount",
-      "Browser wallets and mobile wallets today; social sign-in wallets next",
+      "Browser wallets, mobile wallets, or a managed wallet after signing in with Google, Facebook, X or Apple (held for the payer, custodial, withdrawable any time)",
     ],
   },
   {
