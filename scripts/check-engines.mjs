@@ -42,7 +42,9 @@ for (const [key, pkg] of Object.entries(lock.packages)) {
   const name = key.replace(/^.*node_modules\//, "");
   const check = tested[name];
   if (check && (await check(pkg.version))) {
-    console.log(`${name}@${pkg.version} declares node ${pkg.engines.node}; works on ${process.version} (checked)`);
+    console.log(
+      `${name}@${pkg.version} declares node ${pkg.engines.node}; works on ${process.version} (checked)`,
+    );
     continue;
   }
   refusing.push(`${name}@${pkg.version} (node ${pkg.engines.node})`);
