@@ -6,7 +6,7 @@ import { connectChain } from "../src/chain/service.ts";
 import { testConfig } from "../src/config.ts";
 import type { Database } from "../src/db/client.ts";
 import { webhookEndpoints } from "../src/db/schema.ts";
-import { isPublicAddress } from "../src/modules/webhooks/ssrf.ts";
+import { embeddedIpv4, ipv6Groups, isPublicAddress, PRIVATE_TARGET } from "../src/modules/webhooks/ssrf.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
 import { createTestApp, createTestDatabase } from "./helpers.ts";
 import {
@@ -385,6 +385,16 @@ describe("SSRF protection (WEBHOOKS_ALLOW_PRIVATE off)", () => {
     "https://100.64.0.1/hook",
     "https://[fd00::1]/hook",
     "https://0.0.0.0/hook",
+    // Private IPv4 addresses carried inside IPv6 forms (issue 33, item 10).
+    "https://[64:ff9b::a9fe:a9fe]/latest/meta-data",
+    "https://[64:ff9b:1::808:808]/hook",
+    "https://[2002:a00:1::1]/hook",
+    "https://[::127.0.0.1]/hook",
+    "https://[::ffff:0:10.0.0.1]/hook",
+    "https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hook",
+    // Hex and decimal IPv4 hosts, which the URL parser reads as IPv4.
+    "https://0x7f.1/hook",
+    "https://2130706433/hook",
     "http://93.184.215.14/hook",
     "https://user:pass@93.184.215.14/hook",
     "not a url",
@@ -396,6 +406,26 @@ describe("SSRF protection (WEBHOOKS_ALLOW_PRIVATE off)", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: { code: "VALIDATION_ERROR" } });
     expect(res.json().error.message.length).toBeGreaterThan(10);
+  });
+
+  it("says the same thing whatever private address a host resolved to, naming none", async () => {
+    const messages = new Set<string>();
+    for (const url of [
+      "https://localhost/hook",
+      "https://127.0.0.1/hook",
+      "https://[::1]/hook",
+      "https://[64:ff9b::a00:1]/hook",
+    ]) {
+      const res = await api(strict, owner.cookie).post("/api/merchant/webhooks", {
+        url,
+        events: ["payment.created"],
+      });
+      expect(res.statusCode).toBe(400);
+      const { message } = res.json().error as { message: string };
+      expect(message).not.toMatch(/127\.0\.0\.1|::1|10\.0\.0\.1|64:ff9b/);
+      messages.add(message);
+    }
+    expect([...messages]).toEqual([PRIVATE_TARGET]);
   });
 
   it("refuses again at send time, after DNS (an address that changed since it was saved)", async () => {
@@ -446,7 +476,85 @@ describe("address checks", () => {
     ["::ffff:7f00:1", false],
     ["::ffff:8.8.8.8", true],
     ["not-an-ip", false],
+    // IPv4-mapped, in every spelling.
+    ["::ffff:10.0.0.1", false],
+    ["0:0:0:0:0:ffff:a00:1", false],
+    ["::FFFF:A9FE:A9FE", false],
+    ["0000:0000:0000:0000:0000:ffff:192.168.1.1", false],
+    // IPv4-translated (SIIT, ::ffff:0:0:0/96).
+    ["::ffff:0:127.0.0.1", false],
+    ["::ffff:0:7f00:1", false],
+    ["::ffff:0:808:808", true],
+    // IPv4-compatible (::/96, deprecated).
+    ["::127.0.0.1", false],
+    ["::7f00:1", false],
+    ["::a9fe:a9fe", false],
+    ["::c0a8:101", false],
+    ["::8.8.8.8", true],
+    // NAT64 well-known prefix: the IPv4 address in the last 32 bits.
+    ["64:ff9b::127.0.0.1", false],
+    ["64:ff9b::a9fe:a9fe", false],
+    ["64:ff9b::10.1.2.3", false],
+    ["64:ff9b:0:0:0:0:c0a8:1", false],
+    ["64:ff9b::808:808", true],
+    ["64:ff9b::8.8.8.8", true],
+    // NAT64 local-use prefix: refused whatever it carries.
+    ["64:ff9b:1::808:808", false],
+    ["64:ff9b:1:abcd::8.8.8.8", false],
+    ["64:ff9b:1:ffff:ffff:ffff:ffff:ffff", false],
+    // 6to4: the IPv4 address in bits 16-47.
+    ["2002:7f00:1::", false],
+    ["2002:a00:1::1", false],
+    ["2002:a9fe:a9fe::1", false],
+    ["2002:c0a8:101:1::1", false],
+    ["2002:ac10:1::", false],
+    ["2002:808:808::1", true],
+    // Teredo: the server (bits 32-63) and the client (last 32 bits, inverted) must both be public.
+    ["2001:0:4136:e378:8000:63bf:f7f7:f7f7", true],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", false],
+    ["2001:0:4136:e378:8000:63bf:f5ff:fffe", false],
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", false],
+    ["2001:0:a00:1:8000:63bf:3fff:fdd2", false],
+    ["2001::7f00:1", false],
+    // ISATAP interface identifiers, under any prefix.
+    ["2606:4700::5efe:10.0.0.1", false],
+    ["2606:4700::200:5efe:192.168.0.1", false],
+    ["2606:4700::5efe:8.8.8.8", true],
+    // Outside global unicast, and the reserved parts of it.
+    ["fe80::1%eth0", false],
+    ["fec0::1", false],
+    ["fc00::1", false],
+    ["100::1", false],
+    ["100:0:0:1::1", false],
+    ["2001:db8::1", false],
+    ["2001:2::1", false],
+    ["2001:10::1", false],
+    ["2001:20::1", false],
+    ["3fff::1", false],
+    ["5f00::1", false],
+    ["4000::1", false],
+    ["::2", false],
+    ["1::", false],
+    ["2a00:1450:4001:82b::200e", true],
+    // Other IPv4 reserved ranges.
+    ["192.88.99.1", false],
+    ["198.19.255.255", false],
+    ["239.255.255.250", false],
   ])("%s is public: %s", (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
+  });
+
+  it.each([
+    ["::ffff:127.0.0.1", ["127.0.0.1"]],
+    ["64:ff9b::a9fe:a9fe", ["169.254.169.254"]],
+    ["2002:c0a8:101::1", ["192.168.1.1"]],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", ["65.54.227.120", "192.0.2.45"]],
+    ["2606:4700::1111", null],
+  ])("%s carries %j", (address, expected) => {
+    expect(embeddedIpv4(ipv6Groups(address)!)).toEqual(expected);
+  });
+
+  it.each(["1:2:3:4:5:6:7:8:9", "1::2::3", "12345::", "::g", "1:2:3:4:5:6:7"])("%s is malformed", (text) => {
+    expect(ipv6Groups(text)).toBeNull();
   });
 });

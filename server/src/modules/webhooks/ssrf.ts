@@ -2,10 +2,11 @@ import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 
 /**
- * Addresses a webhook may never reach (unless WEBHOOKS_ALLOW_PRIVATE): loopback, private, shared (CGNAT),
- * link-local (and the cloud metadata address in it), unspecified, multicast, reserved and documentation ranges.
+ * IPv4 addresses a webhook may never reach (unless WEBHOOKS_ALLOW_PRIVATE): loopback, private, shared (CGNAT),
+ * link-local (and the cloud metadata address in it), unspecified, IETF protocol assignments, the 6to4 relay
+ * anycast, benchmarking, documentation, multicast, reserved and broadcast.
  */
-const blocked = new BlockList();
+const blockedV4 = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
@@ -15,6 +16,7 @@ for (const [network, prefix] of [
   ["172.16.0.0", 12],
   ["192.0.0.0", 24],
   ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
   ["192.168.0.0", 16],
   ["198.18.0.0", 15],
   ["198.51.100.0", 24],
@@ -22,32 +24,89 @@ for (const [network, prefix] of [
   ["224.0.0.0", 4],
   ["240.0.0.0", 4],
 ] as const) {
-  blocked.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["fec0::", 10],
-  ["ff00::", 8],
-  ["2001:db8::", 32],
-  ["100::", 64],
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv6");
+  blockedV4.addSubnet(network, prefix, "ipv4");
 }
 
-/** The IPv4 address an IPv6 address carries (mapped `::ffff:a.b.c.d`, NAT64 or 6to4), if any. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return mapped[1]!;
-  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hexMapped) {
-    const high = Number.parseInt(hexMapped[1]!, 16);
-    const low = Number.parseInt(hexMapped[2]!, 16);
-    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  }
+/**
+ * IPv6 ranges refused inside global unicast (2000::/3; everything outside it is refused unless it carries an
+ * IPv4 address, see `embeddedIpv4`): ORCHID, benchmarking, documentation (old and new), segment-routing SIDs.
+ */
+const blockedV6 = new BlockList();
+for (const [network, prefix] of [
+  ["2001:2::", 48],
+  ["2001:10::", 28],
+  ["2001:20::", 28],
+  ["2001:db8::", 32],
+  ["3fff::", 20],
+  ["5f00::", 16],
+] as const) {
+  blockedV6.addSubnet(network, prefix, "ipv6");
+}
+
+/** An IPv6 address as its eight 16-bit groups (a trailing dotted IPv4 part allowed), or null when malformed. */
+export function ipv6Groups(address: string): number[] | null {
+  let text = address.toLowerCase();
+  // A zone (fe80::1%eth0) names an interface, not another address.
+  const zone = text.indexOf("%");
+  if (zone >= 0) text = text.slice(0, zone);
+  const parse = (part: string): number[] | null => {
+    if (part === "") return [];
+    const out: number[] = [];
+    const pieces = part.split(":");
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i]!;
+      if (i === pieces.length - 1 && piece.includes(".")) {
+        if (isIP(piece) !== 4) return null;
+        const [a, b, c, d] = piece.split(".").map(Number) as [number, number, number, number];
+        out.push((a << 8) | b, (c << 8) | d);
+      } else if (/^[0-9a-f]{1,4}$/.test(piece)) out.push(Number.parseInt(piece, 16));
+      else return null;
+    }
+    return out;
+  };
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const head = parse(halves[0]!);
+  const tail = halves.length === 2 ? parse(halves[1]!) : [];
+  if (!head || !tail) return null;
+  if (halves.length === 1) return head.length === 8 ? head : null;
+  const missing = 8 - head.length - tail.length;
+  if (missing < 1) return null;
+  return [...head, ...new Array<number>(missing).fill(0), ...tail];
+}
+
+const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/**
+ * The IPv4 addresses an IPv6 address carries, each of which must be public for the address to be: mapped
+ * (`::ffff:0:0/96`), translated (`::ffff:0:0:0/96`), compatible (`::/96`), NAT64 well-known prefix
+ * (`64:ff9b::/96`), 6to4 (`2002::/16`), Teredo (`2001::/32`: server and obfuscated client), ISATAP interface
+ * identifiers (`…:0:5efe:a.b.c.d`, `…:200:5efe:a.b.c.d`). Null when the address carries none.
+ */
+export function embeddedIpv4(groups: number[]): string[] | null {
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const zeroTo = (n: number) => groups.slice(0, n).every((g) => g === 0);
+  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible)
+  if (zeroTo(5) && (g5 === 0xffff || g5 === 0)) return [v4(g6, g7)];
+  // ::ffff:0:a.b.c.d (SIIT translated)
+  if (zeroTo(4) && g4 === 0xffff && g5 === 0) return [v4(g6, g7)];
+  // 64:ff9b::a.b.c.d (NAT64 well-known prefix)
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return [v4(g6, g7)];
+  // 2002:AABB:CCDD::/48 (6to4)
+  if (g0 === 0x2002) return [v4(g1, g2)];
+  // 2001:0:SSSS:SSSS:flags:port:~CCCC:~CCCC (Teredo)
+  if (g0 === 0x2001 && g1 === 0) return [v4(g2, g3), v4(g6 ^ 0xffff, g7 ^ 0xffff)];
+  // Any prefix with an ISATAP interface identifier
+  if ((g4 === 0 || g4 === 0x200) && g5 === 0x5efe) return [v4(g6, g7)];
   return null;
 }
 
@@ -55,10 +114,18 @@ function embeddedIpv4(address: string): string | null {
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  if (family === 4) return !blocked.check(address, "ipv4");
-  const v4 = embeddedIpv4(address);
-  if (v4) return isPublicAddress(v4);
-  return !blocked.check(address, "ipv6");
+  if (family === 4) return !blockedV4.check(address, "ipv4");
+  const groups = ipv6Groups(address);
+  if (!groups) return false;
+  // 64:ff9b:1::/48 is for local NAT64 translators (RFC 8215): whatever it carries, it is an internal path.
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups[2] === 1) return false;
+  const carried = embeddedIpv4(groups);
+  if (carried) return carried.every((a) => !blockedV4.check(a, "ipv4"));
+  // Only global unicast (2000::/3) leaves the host's networks: loopback, unique-local, link-local, site-local,
+  // multicast, discard and the rest of the unassigned space are refused.
+  if ((groups[0]! & 0xe000) !== 0x2000) return false;
+  const canonical = groups.map((g) => g.toString(16)).join(":");
+  return !blockedV6.check(canonical, "ipv6");
 }
 
 /** A DNS answer slower than this counts as none (a save answers, a send is retried later). */
@@ -74,6 +141,10 @@ export class UnsafeTargetError extends Error {
     this.name = "UnsafeTargetError";
   }
 }
+
+/** The one answer for a target that is, or resolves to, a private or reserved address. */
+export const PRIVATE_TARGET =
+  "The URL points to a private or reserved address; webhooks go to public addresses only.";
 
 export type ResolvedTarget = { url: URL; address: string; family: 4 | 6 };
 
@@ -124,11 +195,8 @@ export async function resolveTarget(raw: string, allowPrivate: boolean): Promise
   }
   if (addresses.length === 0) throw new UnsafeTargetError(`The host ${host} could not be resolved.`, true);
   if (!allowPrivate) {
-    const bad = addresses.find((a) => !isPublicAddress(a.address));
-    if (bad)
-      throw new UnsafeTargetError(
-        `The URL points to a private or reserved address (${bad.address}); webhooks go to public addresses only.`,
-      );
+    // One message whichever address it was: naming it would map the internal network through its DNS.
+    if (addresses.some((a) => !isPublicAddress(a.address))) throw new UnsafeTargetError(PRIVATE_TARGET);
   }
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
