@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { instant } from "./dates.ts";
 import { listPaymentsQuery } from "./payments.ts";
 
 /** What an API key may do: read its merchant's payments, create them. */
@@ -43,11 +44,8 @@ export const apiKeyIdParams = z.object({ id: z.string().regex(/^key_[0-9a-z]{26}
 
 /** `GET /api/v1/payments`: the dashboard's filters by status and creation time, newest first. */
 export const v1ListPaymentsQuery = listPaymentsQuery.pick({ status: true, limit: true }).extend({
-  from: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .describe("Created at or after this instant (ISO 8601 with `Z` or an offset)."),
-  to: z.iso.datetime({ offset: true }).optional().describe("Created before this instant."),
+  from: instant.optional().describe("Created at or after this instant (ISO 8601 with `Z` or an offset)."),
+  to: instant.optional().describe("Created before this instant."),
   cursor: listPaymentsQuery.shape.cursor.describe("The `nextCursor` of the previous page."),
 });
 export type V1ListPaymentsQuery = z.infer<typeof v1ListPaymentsQuery>;

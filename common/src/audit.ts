@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { calendarDate } from "./dates.ts";
 
 /**
  * Every action the audit log records. Others add theirs here (refunds, team) and call `recordAudit` in the
@@ -60,13 +61,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "ownership.transferred": "Ownership transferred",
 };
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use the date format YYYY-MM-DD");
-
 export const auditEventsQuery = z.object({
   action: auditAction.optional(),
   /** Inclusive UTC days. */
-  from: day.optional(),
-  to: day.optional(),
+  from: calendarDate.optional(),
+  to: calendarDate.optional(),
   /** Opaque: the last row's id of the previous page. */
   cursor: z
     .string()

@@ -1,21 +1,11 @@
 import * as z from "zod";
+import { calendarDate, isRealDate } from "./dates.ts";
 import { paymentStatus } from "./payments.ts";
 
 /** A report covers at most this many calendar days (a leap year). */
 export const MAX_REPORT_DAYS = 366;
 
 const DAY_MS = 86_400_000;
-
-function isRealDate(value: string): boolean {
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
-
-/** A calendar day `YYYY-MM-DD` (in the report's time zone). */
-export const calendarDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-01-31")
-  .refine(isRealDate, "is not a real calendar date");
 
 /** Whether this runtime knows the IANA time zone (both the browser and Node have the full list). */
 export function isTimeZone(value: string): boolean {

@@ -3,11 +3,13 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SIWE_SIGN_IN_STATEMENT } from "@common/siwe.ts";
+import { sql } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { type Config, loadConfig, type RateLimit } from "../src/config.ts";
+import type { Database } from "../src/db/client.ts";
 import type { FastifyZod } from "../src/lib/fastify-zod.ts";
 import { createMailer } from "../src/lib/mailer.ts";
 import { createTestApp } from "./helpers.ts";
@@ -138,6 +140,75 @@ describe("router errors in the error shape", () => {
     const long = await app.inject({ url: `/api/test/item/${"a".repeat(101)}`, remoteAddress: "10.9.2.2" });
     expect(long.statusCode).toBe(414);
     expect(long.json()).toEqual({ error: { code: "URI_TOO_LONG", message: expect.any(String) } });
+  });
+});
+
+describe("a value the database refuses (issue 33, item 11)", () => {
+  it("is a 400 in the error shape, logged as a warning without the statement, whatever the value", async () => {
+    const lines: string[] = [];
+    let db: Database["db"] | null = null;
+    const logged = await createTestApp(
+      { logLevel: "info" },
+      {
+        logStream: { write: (line: string) => lines.push(line) },
+        // The value goes to the database as it came: no schema in front, as for any value a schema lets through.
+        async extraRoutes(routes) {
+          routes.get("/api/test/cast", async (request) => {
+            const { value, type } = request.query as { value: string; type: string };
+            const casts: Record<string, ReturnType<typeof sql>> = {
+              date: sql`select ${value}::date as v`,
+              timestamptz: sql`select ${value}::timestamptz as v`,
+              int: sql`select ${value}::int as v`,
+              bigint: sql`select ${value}::bigint as v`,
+              numeric: sql`select ${value}::numeric(20, 2) as v`,
+              interval: sql`select ${value}::interval as v`,
+            };
+            await db!.execute(casts[type]!);
+            return { ok: true };
+          });
+          routes.get("/api/test/divide", async () => {
+            await db!.execute(sql`select 1 / 0 as v`);
+            return { ok: true };
+          });
+        },
+      },
+    );
+    db = logged.database.db;
+    try {
+      for (const [type, value] of [
+        ["date", "0000-01-01"],
+        ["date", "10000000-01-01"],
+        ["date", "2023-02-29"],
+        ["date", "not a date"],
+        ["timestamptz", "294277-01-01T00:00:00Z"],
+        ["timestamptz", "2024-01-01T24:00:01Z"],
+        ["timestamptz", "2024-01-01T00:00:00+25:00"],
+        ["int", "2147483648"],
+        ["int", "x"],
+        ["bigint", "9223372036854775808"],
+        ["numeric", "1e30"],
+        ["interval", "999999999999 years"],
+      ] as const) {
+        lines.length = 0;
+        const url = `/api/test/cast?type=${type}&value=${encodeURIComponent(value)}`;
+        const res = await logged.inject({ url });
+        expect(res.statusCode, `${type} ${value}: ${res.body}`).toBe(400);
+        expect(res.json()).toEqual({ error: { code: "VALIDATION_ERROR", message: expect.any(String) } });
+        const entries = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+        expect(
+          entries.filter((e) => e.level >= 50),
+          `${type} ${value}`,
+        ).toEqual([]);
+        expect(entries.some((e) => e.msg === "database refused a request value")).toBe(true);
+        expect(lines.join("\n")).not.toMatch(/select|Failed query/i);
+      }
+      // Our own arithmetic failing is our fault: a 500, logged as an error.
+      lines.length = 0;
+      expect((await logged.inject({ url: "/api/test/divide" })).statusCode).toBe(500);
+      expect(lines.some((line) => (JSON.parse(line) as { level: number }).level >= 50)).toBe(true);
+    } finally {
+      await logged.close();
+    }
   });
 });
 

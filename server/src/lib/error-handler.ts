@@ -1,7 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, type ErrorCode, errorBody, errorStatus } from "../errors.ts";
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./database-errors.ts";
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  databaseInputError,
+  isDatabaseUnavailable,
+} from "./database-errors.ts";
 
 /** Fastify's own error codes that are the client's fault, mapped to ours. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -34,18 +38,6 @@ function describeValidation(error: FastifyError): string {
 }
 
 /**
- * PostgreSQL refuses text it cannot store (a NUL character: 22021; 22P05 untranslatable): the input's fault,
- * wherever it came from (body, query), so a 400 rather than a 500. Drizzle wraps the driver's error in `cause`.
- */
-function isUnstorableText(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (code === "22021" || code === "22P05") return true;
-  }
-  return false;
-}
-
-/**
  * Errors the router raises before any route or hook runs (Fastify's `frameworkErrors`): a path that is not
  * valid percent-encoded UTF-8, a path parameter over the router's length limit. Same error shape as the rest.
  */
@@ -74,10 +66,14 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
       return reply.status(400).send(errorBody("VALIDATION_ERROR", describeValidation(error)));
     }
-    if (isUnstorableText(error)) {
-      return reply
-        .status(400)
-        .send(errorBody("VALIDATION_ERROR", "The request contains a character that cannot be stored (NUL)."));
+    const refused = databaseInputError(error);
+    if (refused) {
+      // Not our fault, so not an error; the statement and its parameters stay out of the log.
+      request.log.warn(
+        { sqlstate: refused.sqlstate, detail: refused.detail },
+        "database refused a request value",
+      );
+      return reply.status(400).send(errorBody("VALIDATION_ERROR", refused.message));
     }
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
     const status = mapped ? errorStatus[mapped] : (error.statusCode ?? 500);

@@ -1,4 +1,5 @@
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction, type AuditEvent } from "@common/audit";
+import { FIRST_DAY, LAST_DAY } from "@common/dates";
 import { ScrollText } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
@@ -111,6 +112,8 @@ export function AuditLog() {
           <Input
             id="audit-from"
             type="date"
+            min={FIRST_DAY}
+            max={LAST_DAY}
             value={filter.from ?? ""}
             onChange={(event) => {
               const from = event.currentTarget.value || undefined;
@@ -123,6 +126,8 @@ export function AuditLog() {
           <Input
             id="audit-to"
             type="date"
+            min={FIRST_DAY}
+            max={LAST_DAY}
             value={filter.to ?? ""}
             onChange={(event) => {
               const to = event.currentTarget.value || undefined;

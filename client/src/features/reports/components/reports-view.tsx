@@ -1,3 +1,4 @@
+import { FIRST_DAY, LAST_DAY } from "@common/dates";
 import {
   DAILY_BUCKETS_UP_TO_DAYS,
   daysInRange,
@@ -361,7 +362,8 @@ export function ReportsView({ businessName }: { businessName: string | null }) {
                 id="report-from"
                 type="date"
                 value={range.from}
-                max={range.to || undefined}
+                min={FIRST_DAY}
+                max={range.to || LAST_DAY}
                 onChange={(e) => editDate("from", e.target.value)}
                 className={selectClass}
               />
@@ -372,7 +374,8 @@ export function ReportsView({ businessName }: { businessName: string | null }) {
                 id="report-to"
                 type="date"
                 value={range.to}
-                min={range.from || undefined}
+                min={range.from || FIRST_DAY}
+                max={LAST_DAY}
                 onChange={(e) => editDate("to", e.target.value)}
                 className={selectClass}
               />
