@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import { type Database, openConfiguredDatabase } from "./db/client.ts";
 import { errorBody } from "./errors.ts";
 import { registerCsrfGuard } from "./lib/csrf.ts";
+import { registerBodyDrain } from "./lib/drain-body.ts";
 import { registerErrorHandling, sendFrameworkError } from "./lib/error-handler.ts";
 import type { FastifyZod } from "./lib/fastify-zod.ts";
 import { loggerOptions, OneLinePerRequest } from "./lib/logger.ts";
@@ -124,6 +125,10 @@ function trustProxyOption(trust: Config["trustProxy"]) {
   return (_address: string, hop: number) => hop < trust;
 }
 
+/** An answer given before a body was read waits for up to this many times BODY_LIMIT_BYTES of it, and this long. */
+const BODY_DRAIN_LIMIT_FACTOR = 16;
+const BODY_DRAIN_MS = 15_000;
+
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const app = Fastify({
     logger: loggerOptions(config, deps.logStream),
@@ -139,6 +144,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerBodyDrain(app, { maxBytes: BODY_DRAIN_LIMIT_FACTOR * config.bodyLimitBytes, maxMs: BODY_DRAIN_MS });
   const routes = trackRoutes(app);
   app.decorate("routeIndex", routes);
 

@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync } from "node:fs";
+import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -208,6 +209,109 @@ describe("a value the database refuses (issue 33, item 11)", () => {
       expect(lines.some((line) => (JSON.parse(line) as { level: number }).level >= 50)).toBe(true);
     } finally {
       await logged.close();
+    }
+  });
+});
+
+/** One POST over a real TCP connection, writing `size` bytes as fast as the socket takes them. */
+function postLarge(
+  port: number,
+  size: number,
+  chunked: boolean,
+  headers: Record<string, string> = {},
+): Promise<{ status: number | null; body: string; error: string | null }> {
+  return new Promise((resolve) => {
+    let status: number | null = null;
+    let body = "";
+    let error: string | null = null;
+    let settled = 0;
+    const done = () => {
+      // Both the answer read to its end and the request written (or failed): then we know all there is.
+      if (++settled === 2) resolve({ status, body, error });
+    };
+    const req = http.request({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path: "/api/auth/login",
+      agent: false,
+      headers: {
+        "content-type": "application/json",
+        ...(chunked ? {} : { "content-length": String(size) }),
+        ...headers,
+      },
+    });
+    let answered = false;
+    req.on("response", (res) => {
+      answered = true;
+      status = res.statusCode ?? null;
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      res.on("end", done);
+      res.on("error", (e) => {
+        error ??= `response: ${e.message}`;
+        done();
+      });
+    });
+    let requestDone = false;
+    const finishRequest = (e?: Error) => {
+      if (requestDone) return;
+      requestDone = true;
+      if (e) error ??= `request: ${(e as NodeJS.ErrnoException).code ?? e.message}`;
+      done();
+      if (e && !answered) done();
+    };
+    req.on("error", finishRequest);
+    req.on("finish", () => finishRequest());
+    const piece = Buffer.alloc(64 * 1024, 0x61);
+    piece[0] = 0x22; // '"': the body is one long JSON string
+    let sent = 0;
+    const write = () => {
+      while (sent < size) {
+        const n = Math.min(piece.length, size - sent);
+        sent += n;
+        if (!req.write(piece.subarray(0, n))) return void req.once("drain", write);
+      }
+      req.end();
+    };
+    write();
+  });
+}
+
+describe("a body over the limit, on a real connection (issue 33, item 12)", () => {
+  it("is answered 413 in the error shape every time, read to its end rather than reset mid-send", async () => {
+    const server = await createTestApp({ rateLimits: limits(1000) });
+    try {
+      await server.listen({ host: "127.0.0.1", port: 0 });
+      const { port } = server.server.address() as AddressInfo;
+      for (const chunked of [false, true]) {
+        for (let i = 0; i < 5; i++) {
+          const got = await postLarge(port, 5 * 1024 * 1024, chunked);
+          const label = `${chunked ? "chunked" : "with Content-Length"} #${i + 1}`;
+          expect(got.error, label).toBeNull();
+          expect(got.status, label).toBe(413);
+          expect(JSON.parse(got.body), label).toEqual({
+            error: { code: "PAYLOAD_TOO_LARGE", message: expect.any(String) },
+          });
+        }
+      }
+      // The same for any answer given before the body is read: not JSON (415), a foreign origin (403).
+      for (const [headers, status] of [
+        [{ "content-type": "text/plain" }, 415],
+        [{ origin: "https://evil.example" }, 403],
+      ] as const) {
+        for (const chunked of [false, true]) {
+          const got = await postLarge(port, 5 * 1024 * 1024, chunked, headers);
+          const label = `${JSON.stringify(headers)} ${chunked ? "chunked" : "with Content-Length"}`;
+          expect(got.error, label).toBeNull();
+          expect(got.status, label).toBe(status);
+          expect(JSON.parse(got.body).error.code, label).toEqual(expect.any(String));
+        }
+      }
+    } finally {
+      await server.close();
     }
   });
 });
