@@ -91,3 +91,29 @@ export const walletSendResponse = z.object({
   paymentReference: z.string().nullable(),
 });
 export type WalletSendResponse = z.infer<typeof walletSendResponse>;
+
+/** GET /api/wallet/sends: the signed-in account's own payments and withdrawals from its managed wallet. */
+export const walletSendsQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, "limit must be at least 1")
+    .max(50, "limit must be 50 or less")
+    .default(20),
+  /** The `nextCursor` of the previous page. */
+  cursor: z
+    .string()
+    .regex(/^wsd_[0-9a-z]{26}$/, "cursor must be the nextCursor of a previous page")
+    .optional(),
+});
+export const walletSendItem = walletSendResponse.extend({
+  createdAt: z.string(),
+  /** `${explorer}/tx/${hash}` when the server has a block explorer configured; else null (show the hash). */
+  txUrl: z.string().nullable(),
+});
+export const walletSendsResponse = z.object({
+  items: z.array(walletSendItem),
+  nextCursor: z.string().nullable(),
+});
+export type WalletSendItem = z.infer<typeof walletSendItem>;
+export type WalletSendsResponse = z.infer<typeof walletSendsResponse>;

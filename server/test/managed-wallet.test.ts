@@ -337,6 +337,69 @@ describe("managed wallets", () => {
     expect(res.json().error.code).toBe("NOT_FOUND");
   });
 
+  it("GET /api/wallet/sends lists only the account's own payments and withdrawals, newest first, page by page", async () => {
+    const owner = await socialUser("sends-owner@example.com");
+    const other = await socialUser("sends-other@example.com");
+    const { address } = await wallet(owner);
+    const { address: otherAddress } = await wallet(other);
+    await chain.mint(address, tokens("20"));
+    await chain.mint(otherAddress, tokens("20"));
+    const target = privateKeyToAccount(`0x${"78".repeat(32)}`).address;
+    const sent: string[] = [];
+    for (const [i, amount] of ["1", "2", "3"].entries()) {
+      const res = await call(owner, "POST", "/api/wallet/withdraw", {
+        to: target,
+        amount,
+        idempotencyKey: `sends-owner-${i}`,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      sent.push(res.json().id);
+    }
+    const theirs = await call(other, "POST", "/api/wallet/withdraw", {
+      to: target,
+      amount: "4",
+      idempotencyKey: "sends-other-0",
+    });
+    expect(theirs.statusCode, theirs.body).toBe(200);
+
+    // The first withdrawal needed gas: its top-up row is the owner's too, and is not listed.
+    const first = await call(owner, "GET", "/api/wallet/sends?limit=2");
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.headers["cache-control"]).toBe("no-store");
+    const page1 = first.json();
+    expect(page1.items.map((s: { id: string }) => s.id)).toEqual([sent[2], sent[1]]);
+    expect(page1.items[0]).toMatchObject({
+      kind: "withdraw",
+      status: "broadcast",
+      to: target,
+      amount: "3",
+      paymentReference: null,
+      txUrl: null,
+    });
+    expect(page1.items[0].txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(Date.parse(page1.items[0].createdAt)).not.toBeNaN();
+    expect(page1.nextCursor).toBe(sent[1]);
+    const page2 = (await call(owner, "GET", `/api/wallet/sends?limit=2&cursor=${page1.nextCursor}`)).json();
+    expect(page2.items.map((s: { id: string }) => s.id)).toEqual([sent[0]]);
+    expect(page2.nextCursor).toBeNull();
+
+    // The other account sees its own send only, whatever the cursor.
+    const mine = (await call(other, "GET", "/api/wallet/sends")).json();
+    expect(mine.items.map((s: { id: string }) => s.id)).toEqual([theirs.json().id]);
+    const probe = (await call(other, "GET", `/api/wallet/sends?cursor=wsd_${"z".repeat(26)}`)).json();
+    expect(probe.items.map((s: { id: string }) => s.id)).toEqual([theirs.json().id]);
+
+    // Signed out: 401; bad input: 400 in the error shape.
+    const anonymous = await api(app).get("/api/wallet/sends");
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().error.code).toBe("UNAUTHENTICATED");
+    for (const query of ["limit=0", "limit=51", "cursor=nope"]) {
+      const bad = await call(owner, "GET", `/api/wallet/sends?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().error.message).toEqual(expect.any(String));
+    }
+  });
+
   it("no private key appears in any response or any table", async () => {
     const root = HDKey.fromMasterSeed(Buffer.from(SEED.slice(2), "hex"));
     const secrets = [

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, ne, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
 import { chainTransfers, managedWallets, payments, walletSends, walletSigners } from "../../db/schema.ts";
 
@@ -132,4 +132,23 @@ export async function inFlightPaymentSends(db: DbOrTx, paymentId: string, refere
       ),
     )
     .orderBy(walletSends.createdAt);
+}
+
+/**
+ * The user's own payments and withdrawals (never gas top-ups), newest first: `limit + 1` rows from before `cursor`
+ * (an id: ids are time-sortable), so the caller knows whether there is a next page.
+ */
+export async function listSends(db: DbOrTx, userId: string, page: { cursor?: string; limit: number }) {
+  return db
+    .select()
+    .from(walletSends)
+    .where(
+      and(
+        eq(walletSends.userId, userId),
+        inArray(walletSends.kind, ["pay", "withdraw"]),
+        page.cursor ? lt(walletSends.id, page.cursor) : undefined,
+      ),
+    )
+    .orderBy(desc(walletSends.id))
+    .limit(page.limit + 1);
 }

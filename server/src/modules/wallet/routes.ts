@@ -3,6 +3,8 @@ import {
   managedWalletResponse,
   walletPayRequest,
   walletSendResponse,
+  walletSendsQuery,
+  walletSendsResponse,
   walletWithdrawRequest,
 } from "@common/social.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -38,6 +40,16 @@ export async function walletRoutes(app: FastifyZod, deps: { db: Db; wallets: Man
       const auth = await requireAuth(request, reply);
       reply.header("Cache-Control", "no-store");
       return deps.wallets.summary(auth.user.id);
+    },
+  );
+
+  app.get(
+    "/api/wallet/sends",
+    { schema: { querystring: walletSendsQuery, response: { 200: walletSendsResponse, ...errors } } },
+    async (request, reply) => {
+      const auth = await requireAuth(request, reply);
+      reply.header("Cache-Control", "no-store");
+      return deps.wallets.sends(auth.user.id, request.query);
     },
   );
 

@@ -416,8 +416,21 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
     };
   }
 
+  /** The list of sends for the profile, amounts in whole tokens (the token's decimals, as read at start). */
+  async function sends(userId: string, page: { cursor?: string; limit: number }) {
+    const decimals = requireChain().token.decimals;
+    const rows = await repo.listSends(db, userId, page);
+    const items = rows.slice(0, page.limit).map((row) => ({
+      ...toResponse(row, decimals),
+      createdAt: row.createdAt.toISOString(),
+      txUrl: row.txHash && config.explorerUrl ? `${config.explorerUrl}/tx/${row.txHash}` : null,
+    }));
+    return { items, nextCursor: rows.length > page.limit ? items[items.length - 1]!.id : null };
+  }
+
   return {
     ensureWallet,
+    sends,
     balanceOf,
     summary,
     pay,
