@@ -1,4 +1,5 @@
 import { SIWE_LINK_STATEMENT } from "@common/siwe";
+import { useQuery } from "@tanstack/react-query";
 import { Settings, UserRound } from "lucide-react";
 import * as React from "react";
 import { useLocation, useRoute, useSearch } from "wouter";
@@ -16,8 +17,15 @@ import {
 } from "@/features/auth/components/profile-sections";
 import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
 import { TwoFactorSection } from "@/features/auth/components/two-factor-section";
+import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { LinkedSocialAccountsSection } from "@/features/social/components/linked-social-accounts";
 import { toast } from "@/hooks/use-toast";
+import { lazyComponent } from "@/lib/lazy-component";
+
+/** The managed wallet's section (with viem, for the address checksum) loads only for an account that has one. */
+const ManagedWalletSection = lazyComponent(
+  () => import("@/features/social/components/managed-wallet-section"),
+);
 
 /** The wallet code loads only when a wallet is linked. */
 const signLinkMessage: WalletSigner = (getNonce) =>
@@ -48,6 +56,8 @@ export default function ProfilePage() {
   const { user, isLoading } = useAuth();
   const search = useSearch();
   const [location, navigate] = useLocation();
+  // 404 for an account without a managed wallet (no social sign-in): then the section is not loaded at all.
+  const managed = useQuery({ ...managedWalletQueryOptions(), enabled: Boolean(user) });
 
   // The email confirmation link lands here with its outcome; say it once, then clean the address bar.
   React.useEffect(() => {
@@ -62,13 +72,18 @@ export default function ProfilePage() {
     <PageFrame
       title={isSettings ? "Settings" : "My Profile"}
       icon={isSettings ? Settings : UserRound}
-      description="Your account, email, password, two-factor sign-in, wallets, sessions and preferences."
+      description="Your account, the CPXTB wallet held for you, email, password, two-factor sign-in, wallets linked for sign-in, sessions and preferences."
     >
       {isLoading ? (
         <Spinner size="lg" label="Checking your session" />
       ) : user ? (
         <>
           <AccountSection user={user} />
+          {managed.data ? (
+            <React.Suspense fallback={<Spinner label="Loading your CPXTB wallet" />}>
+              <ManagedWalletSection />
+            </React.Suspense>
+          ) : null}
           <EmailSection user={user} />
           <PasswordSection user={user} />
           <TwoFactorSection hasPassword={user.hasPassword} />

@@ -410,9 +410,11 @@ export function LinkedWalletsSection({ user, signer }: { user: SessionUser; sign
   return (
     <Card aria-labelledby="wallets-heading" data-testid="linked-wallets-section">
       <CardHeader>
-        <CardTitle id="wallets-heading">Linked wallets</CardTitle>
+        <CardTitle id="wallets-heading">Wallets linked for sign-in</CardTitle>
         <CardDescription>
-          Each of these wallets can sign in to this account with &ldquo;Sign in with Ethereum&rdquo;.
+          Wallets of your own (you hold their keys): each can sign in to this account with &ldquo;Sign in with
+          Ethereum&rdquo;. They hold no money for you here; a CPXTB wallet held for you, if you have one, is
+          shown above.
           {user.hasPassword ? "" : " Keep at least one, or set a password, so you can always get back in."}
         </CardDescription>
       </CardHeader>

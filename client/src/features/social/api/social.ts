@@ -5,8 +5,9 @@ import type {
   SocialProvider,
   SocialProvidersResponse,
   WalletSendResponse,
+  WalletSendsResponse,
 } from "@common/social";
-import { queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { apiRequest, getQueryFn } from "@/lib/api-client";
 
 export const SOCIAL_PROVIDERS_QUERY_KEY = ["/api/social-auth/providers"] as const;
@@ -30,13 +31,47 @@ export async function postSocialAuth(
   return (await apiRequest("POST", `/api/social-auth/${provider}`, body)).json();
 }
 
+/** How often a shown managed-wallet balance is read again from the chain (tokens arrive without any click here). */
+export const MANAGED_WALLET_REFRESH_MS = 15_000;
+
 export const MANAGED_WALLET_QUERY_KEY = ["/api/wallet"] as const;
-/** The signed-in social account's managed wallet; null when signed out (401). */
+/**
+ * The signed-in social account's managed wallet, its balance read from the chain by the server; null when signed
+ * out (401). Every place that shows a managed wallet's balance reads it here: it is read again every 15 s and when
+ * the window gets focus, never taken from the sign-in answer (issue 34 item 5).
+ */
 export function managedWalletQueryOptions() {
   return queryOptions({
     queryKey: MANAGED_WALLET_QUERY_KEY,
     queryFn: getQueryFn<ManagedWalletResponse | null>({ on401: "returnNull" }),
+    refetchInterval: (query) => (query.state.data ? MANAGED_WALLET_REFRESH_MS : false),
+    staleTime: 5_000,
+    refetchOnWindowFocus: true,
   });
+}
+
+export const WALLET_SENDS_QUERY_KEY = ["/api/wallet/sends"] as const;
+/** The account's payments and withdrawals from its managed wallet, newest first, a page at a time. */
+export function walletSendsQueryOptions() {
+  return infiniteQueryOptions({
+    queryKey: WALLET_SENDS_QUERY_KEY,
+    queryFn: async ({ pageParam }): Promise<WalletSendsResponse> => {
+      const query = pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : "";
+      return (await apiRequest("GET", `/api/wallet/sends${query}`)).json();
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    refetchInterval: MANAGED_WALLET_REFRESH_MS,
+    staleTime: 5_000,
+  });
+}
+
+export async function withdrawFromManagedWallet(input: {
+  to: string;
+  amount: string;
+  idempotencyKey: string;
+}): Promise<WalletSendResponse> {
+  return (await apiRequest("POST", "/api/wallet/withdraw", input)).json();
 }
 
 export async function payFromManagedWallet(input: {

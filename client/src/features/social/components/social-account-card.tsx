@@ -1,10 +1,12 @@
 import { SOCIAL_PROVIDER_NAMES } from "@common/social";
+import { useQuery } from "@tanstack/react-query";
 import { FlaskConical, LogOut, RotateCw } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { formatTokenAmount, shortAddress } from "@/features/payments/format";
+import { managedWalletQueryOptions } from "../api/social";
 import { isDemoUser, logoutSocial, useSocialSession } from "../social-session";
 import { ProviderMark } from "./provider-mark";
 
@@ -29,7 +31,12 @@ export function DemoModeBadge() {
 export function SocialAccountCard() {
   const { user, reloading } = useSocialSession();
   const [signingOut, setSigningOut] = React.useState(false);
+  // The balance is the server's chain read, refreshed (issue 34 item 5): the sign-in answer's balance is a
+  // snapshot of that moment and goes stale as soon as tokens arrive.
+  const live = useQuery({ ...managedWalletQueryOptions(), enabled: user?.mode === "account" });
   if (!user) return null;
+  const current =
+    live.data && live.data.address.toLowerCase() === user.walletAddress.toLowerCase() ? live.data : null;
   const provider = SOCIAL_PROVIDER_NAMES[user.userInfo.provider];
   const signOut = async () => {
     setSigningOut(true);
@@ -60,9 +67,11 @@ export function SocialAccountCard() {
             <dd className="text-right font-mono" title={user.walletAddress}>
               {shortAddress(user.walletAddress)}
             </dd>
-            <dt className="text-muted-foreground">Balance</dt>
+            <dt className="text-muted-foreground">{current ? "Balance" : "Balance at sign-in"}</dt>
             <dd className="text-right tabular-nums" data-testid="social-balance">
-              {formatTokenAmount(user.balance)} CPXTB
+              {current
+                ? `${formatTokenAmount(current.balance)} ${current.symbol}`
+                : `${formatTokenAmount(user.balance)} CPXTB`}
             </dd>
           </dl>
         ) : user.mode === "demo" ? (

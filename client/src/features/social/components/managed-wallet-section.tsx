@@ -1,0 +1,433 @@
+import type { ManagedWalletResponse, WalletSendItem } from "@common/social";
+import { SOCIAL_PROVIDER_NAMES, type SocialProvider } from "@common/social";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowUpRight, ExternalLink, LogIn, Send, Wallet } from "lucide-react";
+import * as React from "react";
+import { formatUnits, getAddress, isAddress, parseUnits } from "viem";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Spinner } from "@/components/ui/spinner";
+import { CopyButton } from "@/features/payments/components/copy-button";
+import { formatTokenAmount, shortAddress } from "@/features/payments/format";
+import { toast } from "@/hooks/use-toast";
+import { isApiError } from "@/lib/api-client";
+import {
+  MANAGED_WALLET_QUERY_KEY,
+  managedWalletQueryOptions,
+  realLoginUrl,
+  socialAccountsQueryOptions,
+  WALLET_SENDS_QUERY_KEY,
+  walletSendsQueryOptions,
+  withdrawFromManagedWallet,
+} from "../api/social";
+import { markRealLoginPending } from "../social-session";
+
+/** The token's decimals (CPXTB, like every ERC-20 this platform takes, has 18). */
+const DECIMALS = 18;
+/** The form's values while the payer signs in again (this tab only): they come back to the form. */
+const DRAFT_KEY = "cpxtb_withdraw_draft";
+
+type Draft = { to: string; amount: string; key: string | null };
+
+function readDraft(): Draft | null {
+  try {
+    const value = JSON.parse(window.sessionStorage.getItem(DRAFT_KEY) ?? "null") as Partial<Draft> | null;
+    if (!value || typeof value.to !== "string" || typeof value.amount !== "string") return null;
+    return {
+      to: value.to.slice(0, 100),
+      amount: value.amount.slice(0, 60),
+      key: typeof value.key === "string" && /^[A-Za-z0-9_.:-]{8,100}$/.test(value.key) ? value.key : null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+function writeDraft(draft: Draft | null) {
+  try {
+    if (draft) window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify(draft));
+    else window.sessionStorage.removeItem(DRAFT_KEY);
+  } catch {
+    // Private mode without storage: the values are only lost, nothing is sent.
+  }
+}
+
+function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `wd-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** Base units of a decimal string, or null when it is not an amount. */
+function toBase(amount: string): bigint | null {
+  if (!/^\d{1,30}(\.\d{1,18})?$/.test(amount)) return null;
+  try {
+    return parseUnits(amount, DECIMALS);
+  } catch {
+    return null;
+  }
+}
+
+/** What a failed request means, in words: the server's sentence, never "403:" or "422:". */
+function inWords(error: unknown): string {
+  if (isApiError(error)) {
+    const message = (error.body as { error?: { message?: unknown } } | undefined)?.error?.message;
+    if (typeof message === "string") return message;
+    if (error.status >= 500) return "The server could not do this right now. Try again in a moment.";
+    return "This could not be done. Check the values and try again.";
+  }
+  if (error instanceof TypeError) {
+    return "The server could not be reached. Check your connection and try again: nothing is sent twice.";
+  }
+  return "Something went wrong. Try again: nothing is sent twice.";
+}
+
+function reasonOf(error: unknown): string | null {
+  if (!isApiError(error)) return null;
+  const reason = (error.body as { error?: { details?: { reason?: unknown } } } | undefined)?.error?.details
+    ?.reason;
+  return typeof reason === "string" ? reason : null;
+}
+
+function checkAddress(to: string): { address: string | null; error: string | null } {
+  const value = to.trim();
+  if (!value) return { address: null, error: "Enter the address to send to." };
+  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) {
+    return { address: null, error: "An address is 0x followed by 40 hexadecimal characters." };
+  }
+  // Mixed case carries a checksum (EIP-55): a mistyped character fails it. All lower or upper case has none.
+  if (!isAddress(value, { strict: true })) {
+    return {
+      address: null,
+      error: "This address fails its checksum: a character is wrong. Copy it again from where you got it.",
+    };
+  }
+  return { address: getAddress(value), error: null };
+}
+
+/**
+ * /profile's "CPXTB wallet (held for you)": the managed wallet of a social sign-in (decision 012), its balance from
+ * the chain, the full address, what the daily limit leaves, a withdraw form and the list of sends. Loaded lazily
+ * (with viem, for the address checksum) only for accounts that have such a wallet.
+ */
+export default function ManagedWalletSection() {
+  const wallet = useQuery(managedWalletQueryOptions());
+  if (!wallet.data) return null;
+  const w = wallet.data;
+  const leftToday = maxBigint(toBase(w.dailyLimit)! - toBase(w.spentToday)!, 0n);
+  return (
+    <Card aria-labelledby="managed-wallet-heading" data-testid="managed-wallet-section">
+      <CardHeader>
+        <CardTitle id="managed-wallet-heading" className="flex items-center gap-2">
+          <Wallet aria-hidden="true" className="size-5" /> CPXTB wallet (held for you)
+        </CardTitle>
+        <CardDescription>
+          This wallet came with your social sign-in. CPXTB Pay holds its key for you (custodial): you pay from
+          it here and can withdraw to a wallet of your own at any time, up to a daily limit. It is not one of
+          the wallets you link for sign-in below.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-6">
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <dt className="text-muted-foreground">Balance</dt>
+          <dd className="text-right font-semibold tabular-nums" data-testid="managed-wallet-balance">
+            {formatTokenAmount(w.balance)} {w.symbol}
+          </dd>
+          <dt className="text-muted-foreground">Daily limit left</dt>
+          <dd className="text-right tabular-nums" data-testid="managed-wallet-limit-left">
+            {formatTokenAmount(formatUnits(leftToday, DECIMALS))} of {formatTokenAmount(w.dailyLimit)}{" "}
+            {w.symbol}
+          </dd>
+        </dl>
+        <div className="flex flex-col gap-2">
+          <h3 className="text-muted-foreground text-sm">Address (to receive {w.symbol} on Base)</h3>
+          <div className="flex items-start gap-2">
+            <p
+              className="min-w-0 flex-1 break-all rounded-md bg-muted px-3 py-2 font-mono text-sm"
+              data-testid="managed-wallet-address"
+            >
+              {w.address}
+            </p>
+            <CopyButton
+              value={w.address}
+              label="Wallet address"
+              copiedText="Send CPXTB to it from another wallet."
+              className="h-11 shrink-0"
+            />
+          </div>
+        </div>
+        <WithdrawForm wallet={w} leftToday={leftToday} />
+        <SendsList />
+      </CardContent>
+    </Card>
+  );
+}
+
+function maxBigint(a: bigint, b: bigint) {
+  return a > b ? a : b;
+}
+
+function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; leftToday: bigint }) {
+  const queryClient = useQueryClient();
+  const restored = React.useMemo(readDraft, []);
+  const [to, setTo] = React.useState(restored?.to ?? "");
+  const [amount, setAmount] = React.useState(restored?.amount ?? "");
+  const [errors, setErrors] = React.useState<{ to?: string | undefined; amount?: string | undefined }>({});
+  // One key per submission: kept while the same values are sent again (a retry after an error or after signing in
+  // again), so the server sends at most once; new values or a finished withdrawal get a new one.
+  const attempt = React.useRef<Draft | null>(restored?.key ? restored : null);
+  const balance = toBase(wallet.balance) ?? 0n;
+  const max = balance < leftToday ? balance : leftToday;
+
+  const withdraw = useMutation({
+    mutationFn: withdrawFromManagedWallet,
+    onSuccess: (sent) => {
+      attempt.current = null;
+      writeDraft(null);
+      setTo("");
+      setAmount("");
+      toast({
+        title: "Withdrawal sent",
+        description: `${formatTokenAmount(sent.amount)} ${wallet.symbol} to ${shortAddress(sent.to)}: it arrives when the network confirms it.`,
+      });
+    },
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: MANAGED_WALLET_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: WALLET_SENDS_QUERY_KEY });
+    },
+  });
+
+  React.useEffect(() => {
+    // Back from signing in again: the values were kept for this; they are in the form now.
+    if (restored) writeDraft(null);
+  }, [restored]);
+
+  const submit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const address = checkAddress(to);
+    const value = amount.trim();
+    const base = toBase(value);
+    let amountError: string | undefined;
+    if (!value) amountError = "Enter the amount to withdraw.";
+    else if (base === null) amountError = "Enter an amount like 12.5 (a dot for decimals, up to 18 of them).";
+    else if (base <= 0n) amountError = "The amount must be more than 0.";
+    else if (base > balance)
+      amountError = `Your wallet holds ${formatTokenAmount(wallet.balance)} ${wallet.symbol}.`;
+    else if (base > leftToday)
+      amountError = `Your daily limit leaves ${formatTokenAmount(formatUnits(leftToday, DECIMALS))} ${wallet.symbol} for now.`;
+    setErrors({ to: address.error ?? undefined, amount: amountError });
+    if (address.error || amountError || !address.address) return;
+    const same =
+      attempt.current &&
+      attempt.current.to.toLowerCase() === address.address.toLowerCase() &&
+      toBase(attempt.current.amount) === base;
+    if (!same || !attempt.current?.key)
+      attempt.current = { to: address.address, amount: value, key: newKey() };
+    withdraw.mutate({ to: address.address, amount: value, idempotencyKey: attempt.current.key! });
+  };
+
+  const needsSignIn = withdraw.isError && reasonOf(withdraw.error) === "recent_sign_in_required";
+
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      className="flex flex-col gap-4 border-border border-t pt-4"
+      aria-labelledby="withdraw-heading"
+      data-testid="withdraw-form"
+    >
+      <h3 id="withdraw-heading" className="flex items-center gap-2 font-semibold">
+        <ArrowUpRight aria-hidden="true" className="size-4" /> Withdraw to a wallet of your own
+      </h3>
+      <Field
+        label="Destination address"
+        name="to"
+        value={to}
+        onChange={(e) => setTo(e.target.value)}
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder="0x…"
+        className="font-mono"
+        error={errors.to}
+        hint="A wallet on Base that you control. Sends cannot be undone."
+      />
+      <div className="flex flex-col gap-2">
+        <Label htmlFor="withdraw-amount">Amount ({wallet.symbol})</Label>
+        <div className="flex gap-2">
+          <Input
+            id="withdraw-amount"
+            name="amount"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="0.0"
+            aria-invalid={errors.amount ? true : undefined}
+            aria-describedby={errors.amount ? "withdraw-amount-error" : "withdraw-amount-hint"}
+            className="flex-1"
+          />
+          <Button
+            type="button"
+            variant="outline"
+            className="h-11 shrink-0"
+            disabled={max <= 0n}
+            onClick={() => setAmount(formatUnits(max, DECIMALS))}
+          >
+            Max
+          </Button>
+        </div>
+        <p id="withdraw-amount-hint" className="text-muted-foreground text-sm">
+          Up to {formatTokenAmount(formatUnits(max, DECIMALS))} {wallet.symbol} now (your balance, within what
+          the daily limit leaves). The gas is on us.
+        </p>
+        {errors.amount ? (
+          <p id="withdraw-amount-error" className="font-medium text-destructive text-sm" role="alert">
+            {errors.amount}
+          </p>
+        ) : null}
+      </div>
+      <Button type="submit" className="h-11" disabled={withdraw.isPending}>
+        <Send aria-hidden="true" />
+        {withdraw.isPending ? "Sending..." : "Withdraw"}
+      </Button>
+      {needsSignIn ? (
+        <SignInAgain draft={{ to, amount, key: attempt.current?.key ?? null }} />
+      ) : withdraw.isError ? (
+        <p role="alert" className="font-medium text-destructive text-sm" data-testid="withdraw-error">
+          {inWords(withdraw.error)}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** The recent-sign-in step: the server asks for a sign-in within 15 minutes before money leaves the wallet. */
+function SignInAgain({ draft }: { draft: Draft }) {
+  const accounts = useQuery(socialAccountsQueryOptions());
+  const providers: SocialProvider[] = accounts.data?.accounts.map((a) => a.provider) ?? [];
+  const again = (provider: SocialProvider) => {
+    writeDraft(draft);
+    markRealLoginPending(provider);
+    window.location.assign(realLoginUrl(provider, "/profile"));
+  };
+  return (
+    <div
+      role="alert"
+      className="flex flex-col gap-3 rounded-lg border border-warning/60 bg-warning/10 p-4 text-sm"
+      data-testid="withdraw-sign-in-again"
+    >
+      <p>
+        For your safety, money leaves this wallet only within 15 minutes of a sign-in. Sign in again, then you
+        come back here with the address and amount you entered, and withdraw.
+      </p>
+      {accounts.isPending ? (
+        <Spinner size="sm" label="Loading your sign-in methods" />
+      ) : providers.length ? (
+        <div className="flex flex-wrap gap-2">
+          {providers.map((provider) => (
+            <Button key={provider} type="button" className="h-11" onClick={() => again(provider)}>
+              <LogIn aria-hidden="true" />
+              Sign in again with {SOCIAL_PROVIDER_NAMES[provider]}
+            </Button>
+          ))}
+        </div>
+      ) : (
+        <p>Sign out, sign in again with your social account, and come back to this page.</p>
+      )}
+    </div>
+  );
+}
+
+const STATES: Record<WalletSendItem["status"], string> = {
+  reserved: "Being prepared",
+  signed: "Being sent",
+  broadcast: "Sent to the network",
+  failed: "Not sent",
+};
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+function SendsList() {
+  const sends = useInfiniteQuery(walletSendsQueryOptions());
+  const items = sends.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <section aria-labelledby="sends-heading" className="flex flex-col gap-3 border-border border-t pt-4">
+      <h3 id="sends-heading" className="font-semibold">
+        Payments and withdrawals
+      </h3>
+      {sends.isPending ? (
+        <Spinner label="Loading what this wallet sent" />
+      ) : sends.isError ? (
+        <p role="alert" className="text-destructive text-sm">
+          The list could not be loaded: {inWords(sends.error)}
+        </p>
+      ) : items.length === 0 ? (
+        <p className="text-muted-foreground text-sm">Nothing was sent from this wallet yet.</p>
+      ) : (
+        <ul
+          className="flex flex-col divide-y divide-border rounded-lg border border-border"
+          data-testid="wallet-sends"
+        >
+          {items.map((send) => (
+            <li key={send.id} className="flex flex-col gap-1 p-3 text-sm" data-testid="wallet-send">
+              <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+                <span className="font-medium">
+                  {send.kind === "withdraw" ? "Withdrawal" : "Payment"}{" "}
+                  <span className="tabular-nums">{formatTokenAmount(send.amount)} CPXTB</span>
+                </span>
+                <span
+                  className={send.status === "failed" ? "text-destructive" : "text-muted-foreground"}
+                  data-testid="wallet-send-state"
+                >
+                  {STATES[send.status]}
+                </span>
+              </div>
+              <p className="text-muted-foreground">
+                {dateFormat.format(new Date(send.createdAt))} · to{" "}
+                <span className="font-mono" title={send.to}>
+                  {shortAddress(send.to)}
+                </span>
+                {send.paymentReference ? (
+                  <>
+                    {" · "}
+                    <a className="underline underline-offset-2" href={`/pay/${send.paymentReference}`}>
+                      the payment
+                    </a>
+                  </>
+                ) : null}
+              </p>
+              {send.txUrl ? (
+                <a
+                  href={send.txUrl}
+                  target="_blank"
+                  rel="noreferrer"
+                  className="inline-flex items-center gap-1 self-start underline underline-offset-2"
+                >
+                  View the transaction <ExternalLink aria-hidden="true" className="size-3.5" />
+                </a>
+              ) : send.txHash ? (
+                <p className="break-all font-mono text-muted-foreground text-xs" data-testid="wallet-send-tx">
+                  Transaction {send.txHash}
+                </p>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {sends.hasNextPage ? (
+        <Button
+          type="button"
+          variant="outline"
+          className="h-11 self-start"
+          disabled={sends.isFetchingNextPage}
+          onClick={() => void sends.fetchNextPage()}
+        >
+          {sends.isFetchingNextPage ? "Loading..." : "Show older"}
+        </Button>
+      ) : null}
+    </section>
+  );
+}
