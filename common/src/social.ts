@@ -46,7 +46,14 @@ export const linkedSocialAccount = z.object({
   development: z.boolean(),
   createdAt: z.string(),
 });
-export const linkedSocialAccountsResponse = z.object({ accounts: z.array(linkedSocialAccount) });
+export const linkedSocialAccountsResponse = z.object({
+  accounts: z.array(linkedSocialAccount),
+  /**
+   * Whether the account has a managed wallet (held for it since its first social sign-in or link; kept after an
+   * unlink): /profile shows that wallet's section only then, without asking GET /api/wallet for a 404.
+   */
+  managedWallet: z.boolean(),
+});
 export type LinkedSocialAccountsResponse = z.infer<typeof linkedSocialAccountsResponse>;
 
 // ---- Managed wallet ----

@@ -335,6 +335,13 @@ describe("managed wallets", () => {
     const res = await api(app, merchant.cookie).get("/api/wallet");
     expect(res.statusCode).toBe(404);
     expect(res.json().error.code).toBe("NOT_FOUND");
+    // The profile asks this list, not GET /api/wallet, whether there is a managed wallet to show.
+    const none = await api(app, merchant.cookie).get("/api/user/social-accounts");
+    expect(none.json()).toEqual({ accounts: [], managedWallet: false });
+    const holder = await socialUser("has-wallet@example.com");
+    const some = (await call(holder, "GET", "/api/user/social-accounts")).json();
+    expect(some.managedWallet).toBe(true);
+    expect(some.accounts.map((a: { provider: string }) => a.provider)).toEqual(["google"]);
   });
 
   it("GET /api/wallet/sends lists only the account's own payments and withdrawals, newest first, page by page", async () => {

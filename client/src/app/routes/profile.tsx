@@ -17,7 +17,7 @@ import {
 } from "@/features/auth/components/profile-sections";
 import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
 import { TwoFactorSection } from "@/features/auth/components/two-factor-section";
-import { managedWalletQueryOptions } from "@/features/social/api/social";
+import { socialAccountsQueryOptions } from "@/features/social/api/social";
 import { LinkedSocialAccountsSection } from "@/features/social/components/linked-social-accounts";
 import { toast } from "@/hooks/use-toast";
 import { lazyComponent } from "@/lib/lazy-component";
@@ -56,8 +56,8 @@ export default function ProfilePage() {
   const { user, isLoading } = useAuth();
   const search = useSearch();
   const [location, navigate] = useLocation();
-  // 404 for an account without a managed wallet (no social sign-in): then the section is not loaded at all.
-  const managed = useQuery({ ...managedWalletQueryOptions(), enabled: Boolean(user) });
+  // Only an account with a managed wallet (from a social sign-in) loads its section; the others never ask for it.
+  const social = useQuery({ ...socialAccountsQueryOptions(), enabled: Boolean(user) });
 
   // The email confirmation link lands here with its outcome; say it once, then clean the address bar.
   React.useEffect(() => {
@@ -79,7 +79,7 @@ export default function ProfilePage() {
       ) : user ? (
         <>
           <AccountSection user={user} />
-          {managed.data ? (
+          {social.data?.managedWallet ? (
             <React.Suspense fallback={<Spinner label="Loading your CPXTB wallet" />}>
               <ManagedWalletSection />
             </React.Suspense>

@@ -14,6 +14,7 @@ import { auditContext, recordAudit } from "../audit/record.ts";
 import * as accounts from "../auth/repository.ts";
 import { clearSessionCookie, resolveAuth } from "../auth/session.ts";
 import { findOwnedBusiness } from "../two-factor/repository.ts";
+import { findManagedWallet } from "../wallet/repository.ts";
 import { devSignInPage } from "./dev-page.ts";
 import { sameOriginPath } from "./redirect-url.ts";
 import * as service from "./service.ts";
@@ -202,7 +203,10 @@ export async function socialAuthRoutes(app: FastifyZod, deps: service.SocialDeps
     async (request, reply) => {
       const found = await requireAuth(request, reply);
       const rows = await social.listAccounts(found.user.id);
-      return { accounts: rows.map(service.toLinkedSocialAccount) };
+      return {
+        accounts: rows.map(service.toLinkedSocialAccount),
+        managedWallet: Boolean(await findManagedWallet(db, found.user.id)),
+      };
     },
   );
 
@@ -212,7 +216,10 @@ export async function socialAuthRoutes(app: FastifyZod, deps: service.SocialDeps
     async (request, reply) => {
       const found = await requireAuth(request, reply);
       const rows = await social.unlink(found, service.requireProvider(request.params.provider));
-      return { accounts: rows.map(service.toLinkedSocialAccount) };
+      return {
+        accounts: rows.map(service.toLinkedSocialAccount),
+        managedWallet: Boolean(await findManagedWallet(db, found.user.id)),
+      };
     },
   );
 }

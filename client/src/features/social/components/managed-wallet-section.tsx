@@ -171,6 +171,8 @@ function maxBigint(a: bigint, b: bigint) {
 
 function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; leftToday: bigint }) {
   const queryClient = useQueryClient();
+  // Back from signing in again: the values kept for this are in the form (the page reloads once after a sign-in,
+  // so the draft stays until the withdrawal is sent).
   const restored = React.useMemo(readDraft, []);
   const [to, setTo] = React.useState(restored?.to ?? "");
   const [amount, setAmount] = React.useState(restored?.amount ?? "");
@@ -198,11 +200,6 @@ function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; le
       void queryClient.invalidateQueries({ queryKey: WALLET_SENDS_QUERY_KEY });
     },
   });
-
-  React.useEffect(() => {
-    // Back from signing in again: the values were kept for this; they are in the form now.
-    if (restored) writeDraft(null);
-  }, [restored]);
 
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
