@@ -247,7 +247,6 @@ function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; le
         autoCapitalize="none"
         spellCheck={false}
         placeholder="0x…"
-        className="font-mono"
         error={errors.to}
         hint="A wallet on Base that you control. Sends cannot be undone."
       />
