@@ -2,18 +2,17 @@ import { referenceParams } from "@common/payments";
 import { Zap } from "lucide-react";
 import { useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
-import { usePublicPayment } from "@/features/payments/api/get-public-payment";
 import { sendWithBrowserWallet } from "@/features/payments/browser-wallet-transfer";
-import { baseToDecimal, PayView, remainingBase } from "@/features/payments/components/pay-view";
+import { PayView } from "@/features/payments/components/pay-view";
 import { PaymentLookupForm } from "@/features/payments/components/payment-lookup-form";
-import { ManagedWalletPay } from "@/features/social/components/managed-wallet-pay";
+import { PayWithoutWallet } from "@/features/social/components/pay-without-wallet";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { useDocumentTitle } from "@/lib/document-title";
 
 /**
- * /easy-payment?ref=<reference>: the fewest steps to pay one payment. A social account pays with one button from
- * its managed wallet (sign in first, right here); the pay view below still offers a browser wallet or the QR code,
- * and shows the status as the chain reports it. Without a valid reference the page asks for one.
+ * /easy-payment?ref=<reference>: the fewest steps to pay one payment. It is the pay page: the merchant and the
+ * amount first, then the ways to pay (QR code, wallet app, browser wallet, or sign in with a social account and
+ * pay from its managed wallet with one button). Without a valid reference the page asks for one.
  */
 export default function EasyPaymentPage() {
   const ref = new URLSearchParams(useSearch()).get("ref")?.trim() ?? "";
@@ -46,14 +45,12 @@ export default function EasyPaymentPage() {
 }
 
 function EasyPayment({ reference }: { reference: string }) {
-  const payment = usePublicPayment(reference).data;
-  const due = payment ? baseToDecimal(remainingBase(payment), payment.token.decimals) : null;
   return (
-    <>
-      <div className="mx-auto w-full max-w-md px-4 pt-4">
-        <ManagedWalletPay payment={payment} due={due} />
-      </div>
-      <PayView reference={reference} sendTransfer={sendWithBrowserWallet} headerEnd={<ThemeToggle />} />
-    </>
+    <PayView
+      reference={reference}
+      sendTransfer={sendWithBrowserWallet}
+      payOptions={PayWithoutWallet}
+      headerEnd={<ThemeToggle />}
+    />
   );
 }

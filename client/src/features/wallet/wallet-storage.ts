@@ -39,3 +39,27 @@ export function clearWalletKeys(address: string | undefined) {
   storage?.removeItem(deviceIdKey(address));
   storage?.removeItem(lastClaimKey(address));
 }
+
+function newDeviceId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `dev_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/**
+ * The spec's per-wallet device id and last claim time for "Claim Test CPXTB Tokens" (cleared on disconnect): one
+ * id per wallet on this device, made on first use.
+ */
+export const claimDevice = {
+  deviceIdFor(address: string): string {
+    const store = safeStorage();
+    const key = deviceIdKey(address);
+    const stored = store?.getItem(key);
+    if (stored && /^[A-Za-z0-9_-]{8,64}$/.test(stored)) return stored;
+    const id = newDeviceId();
+    store?.setItem(key, id);
+    return id;
+  },
+  rememberClaim(address: string, at: string) {
+    safeStorage()?.setItem(lastClaimKey(address), at);
+  },
+};

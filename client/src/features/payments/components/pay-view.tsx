@@ -8,6 +8,7 @@ import {
   Info,
   RefreshCw,
   ShieldCheck,
+  Smartphone,
   TimerOff,
   TriangleAlert,
   Undo2,
@@ -52,6 +53,18 @@ const STEP_LABEL: Record<TransferStep, string> = {
 
 const OPEN = new Set(["pending", "processing", "partial"]);
 
+/**
+ * The ways to pay beyond the QR code and the wallet-app link, composed in by the app layer (a social sign-in and
+ * its managed wallet). It is given the browser-wallet button to place (or leave out, when it offers its own Pay).
+ * It must render on the server and in the hydrating render exactly as the browser's first render (decision 017).
+ */
+export type PayOptionsProps = {
+  payment: PublicPayment;
+  /** What is left to pay, whole tokens. */
+  remainingText: string;
+  browserWallet: React.ReactNode;
+};
+
 /** What to send now: the server's amount to pay (a partial payment's reserved remainder, matched from any wallet). */
 export function remainingBase(payment: PublicPayment): bigint {
   return BigInt(payment.amountToPayBase);
@@ -76,10 +89,12 @@ function useNetworkName(chainId: number): string {
 export function PayView({
   reference,
   sendTransfer,
+  payOptions,
   headerEnd,
 }: {
   reference: string;
   sendTransfer: SendTransfer;
+  payOptions?: React.ComponentType<PayOptionsProps> | undefined;
   /** Controls of the page's minimal header (the app layer passes the theme toggle). */
   headerEnd?: React.ReactNode;
 }) {
@@ -132,7 +147,7 @@ export function PayView({
     <PayShell payment={payment} headerEnd={headerEnd}>
       <StatusLine payment={payment} live={live} />
       {OPEN.has(payment.status) ? (
-        <OpenPayment payment={payment} sendTransfer={sendTransfer} />
+        <OpenPayment payment={payment} sendTransfer={sendTransfer} payOptions={payOptions} />
       ) : payment.status === "completed" || payment.status === "paid_late" ? (
         <PaymentSuccess payment={payment} />
       ) : payment.status === "expired" ? (
@@ -243,7 +258,15 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState
   );
 }
 
-function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTransfer: SendTransfer }) {
+function OpenPayment({
+  payment,
+  sendTransfer,
+  payOptions: PayOptions,
+}: {
+  payment: PublicPayment;
+  sendTransfer: SendTransfer;
+  payOptions: React.ComponentType<PayOptionsProps> | undefined;
+}) {
   const [step, setStep] = React.useState<TransferStep | null>(null);
   const [problem, setProblem] = React.useState<{ title: string; text: string; buy?: boolean } | null>(null);
   const [location] = useLocation();
@@ -284,33 +307,8 @@ function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTr
     }
   };
 
-  return (
+  const browserWallet = (
     <>
-      <div className="text-center">
-        <p className="font-bold text-2xl sm:text-3xl" data-testid="amount-due">
-          <Amount value={payment.amountDue} />
-        </p>
-        {payment.amountUsd ? (
-          <p className="text-muted-foreground text-sm tabular-nums">≈ {formatUsd(payment.amountUsd)} USD</p>
-        ) : null}
-        <p className="mt-1 text-pretty text-sm" data-testid="exact-amount-note">
-          <span className="font-semibold">Send exactly this amount.</span>{" "}
-          <span className="text-muted-foreground">
-            Its last digits identify your payment: a rounded amount cannot be matched to it.
-          </span>
-        </p>
-        {partial ? (
-          <p className="mt-1 rounded-md bg-warning px-2 py-1 text-sm text-warning-foreground">
-            Received <Amount value={payment.amountReceived} /> so far: send the remaining{" "}
-            <Amount value={remainingText} /> to complete it.
-          </p>
-        ) : null}
-      </div>
-      <QrCode
-        value={payment.paymentUri}
-        label={`QR code to pay ${formatTokenAmount(remainingText)} CPXTB to ${payment.receivingAddress}`}
-        className="mx-auto w-full max-w-[200px] sm:max-w-[240px]"
-      />
       <Button
         size="lg"
         className="w-full"
@@ -338,6 +336,42 @@ function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTr
           </div>
         </div>
       ) : null}
+    </>
+  );
+
+  return (
+    <>
+      <div className="text-center">
+        <p className="font-bold text-2xl sm:text-3xl" data-testid="amount-due">
+          <Amount value={payment.amountDue} />
+        </p>
+        {payment.amountUsd ? (
+          <p className="text-muted-foreground text-sm tabular-nums">≈ {formatUsd(payment.amountUsd)} USD</p>
+        ) : null}
+        <p className="mt-1 text-pretty text-sm" data-testid="exact-amount-note">
+          <span className="font-semibold">Send exactly this amount.</span>{" "}
+          <span className="text-muted-foreground">
+            Its last digits identify your payment: a rounded amount cannot be matched to it.
+          </span>
+        </p>
+        {partial ? (
+          <p className="mt-1 rounded-md bg-warning px-2 py-1 text-sm text-warning-foreground">
+            Received <Amount value={payment.amountReceived} /> so far: send the remaining{" "}
+            <Amount value={remainingText} /> to complete it.
+          </p>
+        ) : null}
+      </div>
+      <QrCode
+        value={payment.paymentUri}
+        label={`QR code to pay ${formatTokenAmount(remainingText)} CPXTB to ${payment.receivingAddress}`}
+        className="mx-auto w-full max-w-[200px] sm:max-w-[240px]"
+      />
+      {payment.status === "processing" ? null : <WalletAppLink uri={payment.paymentUri} />}
+      {PayOptions ? (
+        <PayOptions payment={payment} remainingText={remainingText} browserWallet={browserWallet} />
+      ) : (
+        browserWallet
+      )}
       {/* Each row: the term, then its value with its copy button (a <dl> holds only dt/dd groups). */}
       <dl className="flex flex-col gap-2 text-sm">
         <div>
@@ -383,6 +417,26 @@ function OpenPayment({ payment, sendTransfer }: { payment: PublicPayment; sendTr
       ) : null}
       <TxHashForm reference={payment.reference} />
     </>
+  );
+}
+
+/**
+ * The payment as an EIP-681 link (the QR code's own URI: token, `transfer`, the merchant's address, what is left
+ * to pay): on a phone it opens the installed wallet app with the payment filled in, where a QR code on the same
+ * screen cannot be scanned.
+ */
+function WalletAppLink({ uri }: { uri: string }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <Button asChild size="lg" variant="outline" className="w-full">
+        <a href={uri} data-testid="open-in-wallet-app">
+          <Smartphone aria-hidden="true" /> Open in wallet app
+        </a>
+      </Button>
+      <p className="text-center text-muted-foreground text-xs">
+        Opens a wallet app installed on this device (MetaMask, Coinbase Wallet…) with this payment filled in.
+      </p>
+    </div>
   );
 }
 

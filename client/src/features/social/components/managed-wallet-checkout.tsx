@@ -1,0 +1,283 @@
+import type { PublicPayment } from "@common/payments";
+import type { ManagedWalletResponse, WalletSendResponse } from "@common/social";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Gift, Info, ShieldCheck, ShoppingCart, TriangleAlert, Wallet } from "lucide-react";
+import * as React from "react";
+import { Link } from "wouter";
+import { Button } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/spinner";
+import { claimStatusQueryOptions, claimTokens } from "@/features/claim/api/claims-api";
+import { CopyButton } from "@/features/payments/components/copy-button";
+import { baseToDecimal } from "@/features/payments/components/pay-view";
+import { formatTokenAmount, plainTokenAmount } from "@/features/payments/format";
+import { claimDevice } from "@/features/wallet/wallet-storage";
+import { isApiError } from "@/lib/api-client";
+import { networkName } from "@/lib/network-name";
+import { MANAGED_WALLET_QUERY_KEY, managedWalletQueryOptions, payFromManagedWallet } from "../api/social";
+
+/** While the wallet holds too little, its balance is asked again this often: Pay turns on when funds arrive. */
+const POLL_MS = 4000;
+const PAYABLE = new Set(["pending", "partial"]);
+
+/** "12.5" whole tokens -> base units, exactly (never through a float). */
+export function decimalToBase(text: string, decimals: number): bigint {
+  const [whole = "0", fraction = ""] = text.trim().split(".");
+  return (
+    BigInt(whole || "0") * 10n ** BigInt(decimals) +
+    BigInt(fraction.padEnd(decimals, "0").slice(0, decimals) || "0")
+  );
+}
+
+/** What stands between this wallet and paying `due` (base units) now, or null when it can pay. */
+export function payBlocker(
+  wallet: Pick<ManagedWalletResponse, "balance" | "dailyLimit" | "spentToday">,
+  due: bigint,
+  decimals: number,
+): { kind: "funds" | "limit"; amount: bigint } | null {
+  const balance = decimalToBase(wallet.balance, decimals);
+  if (balance < due) return { kind: "funds", amount: due - balance };
+  const left = decimalToBase(wallet.dailyLimit, decimals) - decimalToBase(wallet.spentToday, decimals);
+  if (left < due) return { kind: "limit", amount: left > 0n ? left : 0n };
+  return null;
+}
+
+/** The server's own sentence for a refused request, never a status code. */
+function errorWords(error: unknown): string {
+  if (isApiError(error)) {
+    const message = (error.body as { error?: { message?: unknown } } | undefined)?.error?.message;
+    if (typeof message === "string" && message) return message;
+    return "The server could not take this payment. Please try again.";
+  }
+  if (error instanceof TypeError)
+    return "The server could not be reached. Check your connection and try again.";
+  return error instanceof Error && error.message ? error.message : "Something went wrong. Please try again.";
+}
+
+type InFlight = { status: string; txHash: string | null };
+function inFlightSend(error: unknown): InFlight | null {
+  if (!isApiError(error) || error.status !== 409) return null;
+  const details = (error.body as { error?: { details?: { reason?: string; send?: InFlight } } } | undefined)
+    ?.error?.details;
+  return details?.reason === "payment_in_flight"
+    ? (details.send ?? { status: "broadcast", txHash: null })
+    : null;
+}
+
+const SEND_STATE: Record<string, string> = {
+  reserved: "being prepared",
+  signed: "signed, about to be sent",
+  broadcast: "sent, waiting for the network",
+  failed: "failed",
+};
+
+/**
+ * The pay page's card for a signed-in account's managed wallet (custodial: the platform holds its key). It shows
+ * the full address to receive at, the balance from the chain, what is missing for this payment and how to add it,
+ * and one Pay button, disabled with its reason until the balance suffices. While funds are missing the balance is
+ * asked again every few seconds, so Pay turns on by itself. "Paid" comes from the chain, as for any payer.
+ */
+export default function ManagedWalletCheckout({
+  payment,
+  remainingText,
+}: {
+  payment: PublicPayment;
+  remainingText: string;
+}) {
+  const queryClient = useQueryClient();
+  const decimals = payment.token.decimals;
+  const due = BigInt(payment.amountToPayBase);
+  const payable = PAYABLE.has(payment.status);
+  const wallet = useQuery({
+    ...managedWalletQueryOptions(),
+    refetchInterval: (query) =>
+      payable && query.state.data && payBlocker(query.state.data, due, decimals) ? POLL_MS : false,
+  });
+  const w = wallet.data;
+  const blocker = w ? payBlocker(w, due, decimals) : null;
+
+  // One key per payment attempt on this page: a double click or a retry never pays twice.
+  const key = React.useRef(`pay-${randomHex(16)}`);
+  const pay = useMutation<WalletSendResponse, unknown>({
+    mutationFn: () => payFromManagedWallet({ reference: payment.reference, idempotencyKey: key.current }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: MANAGED_WALLET_QUERY_KEY }),
+  });
+  if (!w) return null;
+  const symbol = w.symbol;
+  const missingText = blocker ? plainTokenAmount(baseToDecimal(blocker.amount, decimals)) : null;
+  const returnTo = `${window.location.pathname}${window.location.search}`;
+  const inFlight = pay.isError ? inFlightSend(pay.error) : null;
+  const sent = pay.isSuccess || inFlight !== null;
+
+  return (
+    <section
+      className="flex flex-col gap-3 rounded-lg border border-border p-3 text-sm"
+      aria-labelledby="managed-wallet-title"
+      data-testid="managed-wallet"
+    >
+      <h2 id="managed-wallet-title" className="flex items-center gap-2 font-semibold text-base">
+        <Wallet aria-hidden="true" className="size-5" /> Your CPXTB wallet
+      </h2>
+      <p className="text-muted-foreground text-xs">
+        Held for you by CPXTB Pay (custodial: the platform keeps its key). Daily limit{" "}
+        {formatTokenAmount(w.dailyLimit)} {symbol}; withdraw any time from your profile.
+      </p>
+      <div>
+        <p className="text-muted-foreground">
+          Address (receive CPXTB here, on {networkName(payment.chainId)})
+        </p>
+        <div className="flex items-center justify-between gap-2">
+          <span className="min-w-0 break-all font-mono text-xs" data-testid="managed-address">
+            {w.address}
+          </span>
+          <CopyButton value={w.address} label="Address" copiedText="Send CPXTB to it from any wallet." />
+        </div>
+      </div>
+      <dl className="flex items-baseline justify-between gap-2">
+        <dt className="text-muted-foreground">Balance</dt>
+        <dd className="flex items-center gap-2 tabular-nums">
+          {wallet.isFetching && blocker ? <Spinner size="sm" label="Checking the balance" /> : null}
+          <span data-testid="managed-balance">
+            {formatTokenAmount(w.balance)} {symbol}
+          </span>
+        </dd>
+      </dl>
+      {payable && blocker?.kind === "funds" && !sent ? (
+        <div className="flex flex-col gap-2 rounded-md bg-warning/15 p-3" data-testid="managed-missing">
+          <p className="font-semibold">
+            You need {missingText} more {symbol} for this payment.
+          </p>
+          <p className="text-muted-foreground">
+            Send it to the address above from another wallet or an exchange, or buy it; this page sees it
+            arrive and turns Pay on by itself.
+          </p>
+          <Button asChild variant="outline" className="h-11 self-start">
+            <Link
+              href={`/buy-cpxtb?return=${encodeURIComponent(returnTo)}&tokens=${missingText}`}
+              data-testid="managed-buy"
+            >
+              <ShoppingCart aria-hidden="true" /> Buy {missingText} {symbol}
+            </Link>
+          </Button>
+          <p className="text-muted-foreground text-xs">
+            Bought CPXTB goes to this wallet, no signature needed.
+          </p>
+          <ClaimTestTokens address={w.address} />
+        </div>
+      ) : null}
+      {payable && blocker?.kind === "limit" && !sent ? (
+        <p className="flex gap-2 rounded-md bg-warning/15 p-3" data-testid="managed-limit">
+          <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          This payment is over what your daily limit leaves today (
+          {formatTokenAmount(baseToDecimal(blocker.amount, decimals))} {symbol}). Pay it from another wallet,
+          or come back tomorrow.
+        </p>
+      ) : null}
+      {payable ? (
+        <Button
+          size="lg"
+          className="h-auto min-h-11 w-full whitespace-normal py-2"
+          disabled={blocker !== null || pay.isPending || sent}
+          onClick={() => pay.mutate()}
+          data-testid="managed-pay"
+          aria-describedby={blocker ? "managed-pay-reason" : undefined}
+        >
+          {pay.isPending ? <Spinner size="sm" /> : <ShieldCheck aria-hidden="true" />}
+          {pay.isPending
+            ? "Sending…"
+            : sent
+              ? "Sent, waiting for the network"
+              : `Pay ${formatTokenAmount(remainingText)} ${symbol} from my wallet`}
+        </Button>
+      ) : null}
+      {payable && blocker && !sent ? (
+        <p id="managed-pay-reason" className="text-center text-muted-foreground text-xs">
+          {blocker.kind === "funds"
+            ? `Pay turns on when your wallet holds ${formatTokenAmount(remainingText)} ${symbol}.`
+            : "Pay is off: this payment is over your daily limit."}
+        </p>
+      ) : null}
+      {pay.isSuccess ? (
+        <p role="status" className="break-all text-muted-foreground">
+          Transaction {pay.data.txHash ?? "being sent"}: the payment turns Paid when the network confirms it.
+        </p>
+      ) : null}
+      {inFlight ? (
+        <p role="status" className="flex gap-2" data-testid="managed-in-flight">
+          <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          <span className="break-all">
+            This payment is already being paid: its transfer is{" "}
+            {SEND_STATE[inFlight.status] ?? inFlight.status}
+            {inFlight.txHash ? ` (transaction ${inFlight.txHash})` : ""}. The status above follows it live.
+          </span>
+        </p>
+      ) : pay.isError ? (
+        <p role="alert" className="flex gap-2 text-destructive-emphasis" data-testid="managed-pay-error">
+          <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          {errorWords(pay.error)}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** "Claim Test CPXTB Tokens" for the managed wallet, where the server offers claims (nothing otherwise). */
+function ClaimTestTokens({ address }: { address: string }) {
+  const who = React.useMemo(
+    () => ({ walletAddress: address, deviceId: claimDevice.deviceIdFor(address) }),
+    [address],
+  );
+  // While the treasury sends the claim, it is followed until confirmed (the balance poll sees the tokens).
+  const status = useQuery({
+    ...claimStatusQueryOptions(who),
+    refetchInterval: (query) =>
+      query.state.data?.lastClaim && ["queued", "signed"].includes(query.state.data.lastClaim.status)
+        ? 2000
+        : false,
+  });
+  const claim = useMutation({
+    mutationFn: () => claimTokens(who),
+    onSuccess: (next) => {
+      if (next.lastClaim) claimDevice.rememberClaim(address, next.lastClaim.createdAt);
+    },
+  });
+  const s = status.data;
+  if (!s?.enabled) return null;
+  const sending = s.lastClaim && ["queued", "signed"].includes(s.lastClaim.status);
+  const waiting = s.nextClaimAt !== null && new Date(s.nextClaimAt).getTime() > Date.now();
+  return (
+    <div className="flex flex-col gap-1" data-testid="managed-claim">
+      {sending ? (
+        <p role="status" className="flex items-center gap-2">
+          <Spinner size="sm" label="Sending" /> Sending {s.lastClaim!.amount} test CPXTB to this wallet…
+        </p>
+      ) : waiting ? (
+        <p className="text-muted-foreground text-xs">
+          Free test CPXTB can be claimed again {new Date(s.nextClaimAt!).toLocaleString()} (one claim every 24
+          hours per account, wallet and device).
+        </p>
+      ) : (
+        <Button
+          variant="outline"
+          className="h-11 self-start"
+          disabled={claim.isPending}
+          onClick={() => claim.mutate()}
+        >
+          {claim.isPending ? <Spinner size="sm" /> : <Gift aria-hidden="true" />}
+          Claim {s.amount} test CPXTB
+        </Button>
+      )}
+      {claim.isError ? (
+        <p role="alert" className="text-destructive-emphasis text-xs">
+          {errorWords(claim.error)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** getRandomValues works on plain http too (randomUUID needs a secure context). */
+function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
+}
