@@ -2,6 +2,7 @@ import { encodeFunctionData, erc20Abi, type Hex } from "viem";
 import { baseURL } from "../playwright.config";
 import { expect, test, toast } from "./fixtures";
 import { createMerchant, createPayment, sendSigned } from "./support/payments";
+import { signInOnDevPage } from "./support/social";
 
 /**
  * Anvil's public development key #1 (10,000 demo CPXTB, never used on a real network): funds the managed wallets
@@ -18,44 +19,6 @@ type Page = import("@playwright/test").Page;
 const STORED_USER_KEY = "cpxtb_social_user";
 const storedUser = (page: Page) =>
   page.evaluate((key) => JSON.parse(window.localStorage.getItem(key) ?? "null"), STORED_USER_KEY);
-
-/**
- * The development provider page stands in for Google on a server without credentials (real login, the default).
- * Spec section 4: a visible "Redirecting..." and the browser leaves 1.5 s after the click; back on our page the
- * login completes and the page reloads 0.5 s later (two loads after "Continue": the return and the reload).
- */
-async function signInOnDevPage(page: Page, name: string, email: string) {
-  const leaves = page.waitForRequest(
-    (r) => r.isNavigationRequest() && /\/api\/social-auth\/google\?/.test(r.url()),
-  );
-  const clicked = Date.now();
-  await page.getByRole("button", { name: "Continue with Google" }).click();
-  await expect(page.getByRole("button", { name: "Redirecting..." })).toBeVisible();
-  await leaves;
-  expect(Date.now() - clicked).toBeGreaterThanOrEqual(1500);
-  await expect(page.getByRole("heading", { name: "Sign in with Google (development)" })).toBeVisible({
-    timeout: 15_000,
-  });
-  await expect(page.getByText("Development only")).toBeVisible();
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Email").fill(email);
-  let loads = 0;
-  const onLoad = () => loads++;
-  page.on("load", onLoad);
-  const answered = page.waitForResponse(
-    (r) => r.request().method() === "POST" && r.url().endsWith("/api/social-auth/google"),
-    { timeout: 30_000 },
-  );
-  await page.getByRole("button", { name: "Continue" }).click();
-  expect((await answered).status()).toBe(200);
-  const answeredAt = Date.now();
-  const reloaded = await page.waitForRequest((r) => r.isNavigationRequest(), { timeout: 30_000 });
-  // 0.5 s in the page; the answer reaches this test a little after the page, hence a small allowance.
-  expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(400);
-  expect(reloaded.url()).toBe(page.url());
-  await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
-  page.off("load", onLoad);
-}
 
 test("real login through the development provider page signs in and comes back", async ({ page }) => {
   await page.goto("/auth");
@@ -94,7 +57,10 @@ test("a social account pays on /easy-payment from its managed wallet; the page t
   await merchant.dispose();
 
   await page.goto(`/easy-payment?ref=${payment.reference}`);
-  await expect(page.getByTestId("managed-wallet-sign-in")).toBeVisible({ timeout: 30_000 });
+  // It tells before it asks: the merchant and the amount, then the ways to pay.
+  await expect(page.getByTestId("merchant-name")).toHaveText("Corner Coffee");
+  await expect(page.getByTestId("amount-due")).toBeVisible();
+  await page.getByTestId("pay-without-wallet").click({ timeout: 30_000 });
   await signInOnDevPage(page, "Pat Payer", `pat-${Date.now()}@example.com`);
   await expect(page).toHaveURL(new RegExp(`/easy-payment\\?ref=${payment.reference}$`));
   await expect(page.getByTestId("managed-wallet")).toBeVisible({ timeout: 30_000 });
@@ -114,12 +80,15 @@ test("a social account pays on /easy-payment from its managed wallet; the page t
   await page.reload();
   await expect(page.getByTestId("managed-balance")).toHaveText("20 CPXTB", { timeout: 30_000 });
 
+  // One Pay button once signed in: the managed wallet's (the browser-wallet button gives way to it).
+  await expect(page.getByTestId("pay-with-wallet")).toHaveCount(0);
   const shown = payment.amountDue.replace(/0+$/, "");
   await page.getByRole("button", { name: `Pay ${shown} CPXTB from my wallet` }).click();
-  await expect(page.getByTestId("balance-before")).toHaveText("20 CPXTB");
   await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible({ timeout: 30_000 });
   const left = (20 - Number(shown)).toFixed(6).replace(/\.?0+$/, "");
-  await expect(page.getByTestId("managed-balance")).toHaveText(`${left} CPXTB`);
+  await expect
+    .poll(async () => (await (await page.request.get("/api/wallet")).json()).balance, { timeout: 30_000 })
+    .toBe(left);
 });
 
 test("basic login (useBasicLogin=true) runs the provider in a window; logout clears user, balance and record", async ({

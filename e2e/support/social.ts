@@ -1,0 +1,40 @@
+import type { Page } from "@playwright/test";
+import { expect } from "../fixtures";
+
+/**
+ * The development provider page stands in for Google on a server without credentials (real login, the default).
+ * Spec section 4: a visible "Redirecting..." and the browser leaves 1.5 s after the click; back on our page the
+ * login completes and the page reloads 0.5 s later (two loads after "Continue": the return and the reload).
+ */
+export async function signInOnDevPage(page: Page, name: string, email: string) {
+  const leaves = page.waitForRequest(
+    (r) => r.isNavigationRequest() && /\/api\/social-auth\/google\?/.test(r.url()),
+  );
+  const clicked = Date.now();
+  await page.getByRole("button", { name: "Continue with Google", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Redirecting..." })).toBeVisible();
+  await leaves;
+  expect(Date.now() - clicked).toBeGreaterThanOrEqual(1500);
+  await expect(page.getByRole("heading", { name: "Sign in with Google (development)" })).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(page.getByText("Development only")).toBeVisible();
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Email").fill(email);
+  let loads = 0;
+  const onLoad = () => loads++;
+  page.on("load", onLoad);
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === "POST" && r.url().endsWith("/api/social-auth/google"),
+    { timeout: 30_000 },
+  );
+  await page.getByRole("button", { name: "Continue" }).click();
+  expect((await answered).status()).toBe(200);
+  const answeredAt = Date.now();
+  const reloaded = await page.waitForRequest((r) => r.isNavigationRequest(), { timeout: 30_000 });
+  // 0.5 s in the page; the answer reaches this test a little after the page, hence a small allowance.
+  expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(400);
+  expect(reloaded.url()).toBe(page.url());
+  await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
+  page.off("load", onLoad);
+}
