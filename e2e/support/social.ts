@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 import { expect } from "../fixtures";
 
 /**
@@ -24,16 +24,30 @@ export async function signInOnDevPage(page: Page, name: string, email: string) {
   let loads = 0;
   const onLoad = () => loads++;
   page.on("load", onLoad);
+  const navigations: Request[] = [];
+  const onRequest = (request: Request) => {
+    if (request.isNavigationRequest()) navigations.push(request);
+  };
+  page.on("request", onRequest);
   const answered = page.waitForResponse(
     (r) => r.request().method() === "POST" && r.url().endsWith("/api/social-auth/google"),
     { timeout: 30_000 },
   );
   await page.getByRole("button", { name: "Continue" }).click();
-  expect((await answered).status()).toBe(200);
-  const answeredAt = Date.now();
-  const reloaded = await page.waitForRequest((r) => r.isNavigationRequest(), { timeout: 30_000 });
-  // 0.5 s in the page; the answer reaches this test a little after the page, hence a small allowance.
-  expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(400);
+  const answer = await answered;
+  expect(answer.status()).toBe(200);
+  await answer.finished();
+  // Timed on the browser's own clock (request timings), not by when this test hears of each event: a busy machine
+  // delays the test, never the page's 0.5 s.
+  const { startTime, responseEnd } = answer.request().timing();
+  const answerEnd = startTime + responseEnd;
+  await expect
+    .poll(() => navigations.some((r) => r.timing().startTime >= answerEnd), { timeout: 30_000 })
+    .toBe(true);
+  const reloaded = navigations.find((r) => r.timing().startTime >= answerEnd)!;
+  page.off("request", onRequest);
+  // The 0.5 s start when the page has the answer, a little after its last byte: a few ms of allowance.
+  expect(reloaded.timing().startTime - answerEnd).toBeGreaterThanOrEqual(480);
   expect(reloaded.url()).toBe(page.url());
   await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
   page.off("load", onLoad);
