@@ -159,7 +159,8 @@ export default function ManagedWalletCheckout({
             </Link>
           </Button>
           <p className="text-muted-foreground text-xs">
-            Bought CPXTB goes to this wallet, no signature needed.
+            Buying is paid in ETH from a browser wallet and the CPXTB arrives in that wallet; send it on to
+            the address above from there.
           </p>
           <ClaimTestTokens address={w.address} />
         </div>
