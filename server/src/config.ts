@@ -430,7 +430,10 @@ function chainConfig(e: z.infer<typeof envSchema>): { config: ChainConfig; probl
 
 /** A configuration for tests: defaults plus overrides, no environment read. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent" }), ...overrides };
+  // Tests with Redis are about sharing: a busy machine's Redis answering after the production 50 ms deadline
+  // must not turn a shared count into a per-instance one (the deadline's own tests set theirs).
+  const env = { NODE_ENV: "test", LOG_LEVEL: "silent", REDIS_COMMAND_TIMEOUT_MS: "2000" };
+  return { ...loadConfig(env), ...overrides };
 }
 
 export type RealtimeConfig = {
