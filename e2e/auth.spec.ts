@@ -62,7 +62,9 @@ test.describe("accounts", () => {
     await expect(menu.getByText(username)).toBeVisible();
   });
 
-  test("a failed sign-in shows 'Login failed' with the server's 401", async ({ page }) => {
+  test("a failed sign-in shows 'Login failed' with the server's words, and the form says it too", async ({
+    page,
+  }) => {
     await page.goto("/auth");
     const form = page.getByRole("form", { name: "Sign in" });
     await form.getByLabel("Username or email").fill(uniqueName("nobody"));
@@ -70,7 +72,11 @@ test.describe("accounts", () => {
     await form.getByRole("button", { name: "Sign in" }).click();
     const failure = toast(page, "Login failed");
     await expect(failure).toBeVisible();
-    await expect(failure).toContainText(/401: Incorrect username or password\./);
+    // The toast keeps its title; its text is the server's sentence alone (no "401:").
+    await expect(failure).toContainText("Incorrect username or password.");
+    await expect(failure).not.toContainText("401");
+    // The form says it too, where the eye is.
+    await expect(form.getByRole("alert")).toHaveText("Incorrect username or password.");
     await expect(page).toHaveURL(/\/auth$/);
   });
 
@@ -98,7 +104,7 @@ test.describe("accounts", () => {
     await request.post("/api/register", { data: { username, password: PASSWORD } });
     await page.context().clearCookies();
     await registerThroughForm(page, username);
-    await expect(toast(page, "Registration failed")).toContainText("409: That username is already taken");
+    await expect(toast(page, "Registration failed")).toContainText("That username is already taken");
   });
 
   test("forgot and reset the password through the emailed links", async ({ page }) => {

@@ -167,7 +167,7 @@ test("a new user is asked to register the business first", async ({ page }) => {
   await page.goto("/merchant");
   await expect(page.getByRole("heading", { name: "Register your business" })).toBeVisible();
   await page.getByRole("button", { name: "Sign with wallet and register" }).click();
-  await expect(page.getByText("at least 2 characters")).toBeVisible();
+  await expect(page.getByText("The business name needs at least 2 characters.")).toBeVisible();
 });
 
 test("the dashboard creates a payment with link and QR and shows it paid live, with the notification", async ({
@@ -260,7 +260,7 @@ test("the business is edited: details, payment page look, and a new wallet prove
   await sheet.getByLabel("Business name").fill("Corner Coffee & Cake");
   await sheet.getByLabel("Brand colour (optional)").fill("teal");
   await sheet.getByRole("button", { name: "Save changes" }).click();
-  await expect(sheet.getByText("must be a colour like #1a7f5a")).toBeVisible();
+  await expect(sheet.getByText("Enter a colour like #1a7f5a")).toBeVisible();
   await sheet.getByLabel("Brand colour (optional)").fill("#0F766E");
   await sheet.getByText("Always dark").click();
   await sheet.getByLabel("Receive at the wallet connected in my browser instead").check();

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "./zod-messages.ts";
 import { instant } from "./dates.ts";
 import { listPaymentsQuery } from "./payments.ts";
 
@@ -14,10 +15,10 @@ export const API_KEY_PREFIX_LENGTH = 13;
 export const MAX_API_KEYS = 25;
 
 export const createApiKeyRequest = z.object({
-  name: z.string().trim().min(1, "Give the key a name").max(60),
+  name: z.string().trim().min(1, "Give the key a name.").max(60),
   scopes: z
     .array(apiKeyScope)
-    .min(1, "Choose at least one permission")
+    .min(1, "Choose at least one permission.")
     .max(10)
     .transform((scopes) => [...new Set(scopes)].sort()),
 });

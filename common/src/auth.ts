@@ -1,33 +1,34 @@
 import * as z from "zod";
+import "./zod-messages.ts";
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 256;
 
 export const username = z
-  .string({ error: "Username is required" })
+  .string({ error: "Username is required." })
   .trim()
-  .min(3, "Username must be at least 3 characters")
-  .max(32, "Username must be at most 32 characters")
-  .regex(USERNAME_PATTERN, "Username may contain only letters, digits, '_', '.' and '-'");
+  .min(3, "Username must be at least 3 characters.")
+  .max(32, "Username must be at most 32 characters.")
+  .regex(USERNAME_PATTERN, "Username may contain only letters, digits, '_', '.' and '-'.");
 
 export const email = z
-  .string({ error: "Email is required" })
+  .string({ error: "Email is required." })
   .trim()
-  .max(254, "Email is too long")
-  .pipe(z.email("Enter a valid email address"));
+  .max(254, "Email is too long.")
+  .pipe(z.email("Enter a valid email address."));
 
 export const newPassword = z
-  .string({ error: "Password is required" })
-  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+  .string({ error: "Password is required." })
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`);
 
 /** Sign-in takes the username or the verified email in one field. */
 export const loginRequest = z.object({
-  username: z.string({ error: "Username is required" }).trim().min(1, "Username is required").max(254),
+  username: z.string({ error: "Username is required." }).trim().min(1, "Username is required.").max(254),
   password: z
-    .string({ error: "Password is required" })
-    .min(1, "Password is required")
+    .string({ error: "Password is required." })
+    .min(1, "Password is required.")
     .max(PASSWORD_MAX_LENGTH),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
@@ -72,7 +73,7 @@ export const changePasswordRequest = z.object({
 });
 export const preferencesRequest = z
   .object({ theme: themePreference.optional(), notifyPaymentEmails: z.boolean().optional() })
-  .refine((v) => v.theme !== undefined || v.notifyPaymentEmails !== undefined, "Nothing to change");
+  .refine((v) => v.theme !== undefined || v.notifyPaymentEmails !== undefined, "Nothing to change.");
 
 export const sessionInfo = z.object({
   id: z.string(),

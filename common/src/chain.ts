@@ -2,9 +2,9 @@ import * as z from "zod";
 
 /** A 20-byte hex address; the EIP-55 checksum of mixed-case input is checked on the server. */
 export const evmAddress = z
-  .string({ error: "an Ethereum address is required" })
+  .string({ error: "Enter a wallet address." })
   .trim()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be an Ethereum address: 0x followed by 40 hexadecimal digits");
+  .regex(/^0x[0-9a-fA-F]{40}$/, "Enter a wallet address: 0x followed by 40 hexadecimal digits.");
 
 export const balanceQuery = z.object({ address: evmAddress });
 

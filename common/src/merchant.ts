@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "./zod-messages.ts";
 import { evmAddress } from "./chain.ts";
 import { BUSINESS_TYPES, MEMBER_ROLES, PAGE_THEMES } from "./merchant-values.ts";
 
@@ -20,27 +21,36 @@ export const logoUrl = z
     (v) =>
       /^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+={0,2}$/.test(v) ||
       (/^https:\/\/[^\s]+$/.test(v) && v.length <= 2048 && URL.canParse(v)),
-    "must be an https:// URL or a data:image (png, jpeg, webp, gif) of at most 64 KB",
+    "The logo must be an https:// address or an image (PNG, JPEG, WebP or GIF) of at most 64 KB.",
   );
 
 const httpsUrl = z
   .string()
   .trim()
   .max(2048)
-  .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), "must be an http(s):// URL");
+  .refine(
+    (v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v),
+    "Enter a full web address that starts with https:// or http://.",
+  );
 
 /** The pay page's look: its accent colour (6-digit hex) and theme ("auto" follows the payer's own theme). */
 export const pageTheme = z.enum(PAGE_THEMES);
 export const brandColor = z
   .string()
   .trim()
-  .regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #1a7f5a (# and 6 hex digits)")
+  .regex(/^#[0-9a-fA-F]{6}$/, "Enter a colour like #1a7f5a: # and 6 hex digits.")
   .transform((v) => v.toLowerCase());
 
 const merchantFields = {
-  name: z.string().trim().min(2, "at least 2 characters").max(100),
+  name: z
+    .string()
+    .trim()
+    .min(2, "The business name needs at least 2 characters.")
+    .max(100, "The business name can be at most 100 characters."),
   businessType: z.enum(BUSINESS_TYPES),
-  contactEmail: z.email().max(254),
+  contactEmail: z
+    .email("Enter a valid contact email, like owner@example.com.")
+    .max(254, "The contact email is too long."),
   website: httpsUrl.nullish(),
   description: z.string().trim().max(1000).nullish(),
   logoUrl: logoUrl.nullish(),
@@ -53,7 +63,7 @@ const merchantFields = {
 /** Proof that the signed-in user controls `walletAddress`: an EIP-191 signature of the server's message. */
 export const walletProof = z.object({
   nonce: z.string().min(16).max(64),
-  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte hex signature"),
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, "The signature must be 65 bytes in hex."),
 });
 
 export const walletChallengeRequest = z.object({ address: evmAddress });

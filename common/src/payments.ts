@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "./zod-messages.ts";
 import { pageTheme } from "./merchant.ts";
 import { EXPIRY_MINUTES, PAYMENT_STATUSES } from "./payment-values.ts";
 import { paymentRefundsDetail, publicRefundResponse, refundStatus } from "./refunds.ts";
@@ -16,13 +17,13 @@ export const paymentStatus = z.enum(PAYMENT_STATUSES);
 const usdAmount = z
   .string()
   .trim()
-  .regex(/^\d{1,9}(\.\d{1,2})?$/, "must be a USD amount like 12.50 (at most 2 decimals)")
-  .refine((v) => Number(v) >= 0.01, "must be at least 0.01");
+  .regex(/^\d{1,9}(\.\d{1,2})?$/, "Enter a USD amount like 12.50, with at most 2 decimals.")
+  .refine((v) => Number(v) >= 0.01, "The amount must be at least 0.01.");
 const tokenAmount = z
   .string()
   .trim()
-  .regex(/^\d{1,15}(\.\d{1,3})?$/, "must be a CPXTB amount like 100.5 (at most 3 decimals)")
-  .refine((v) => /[1-9]/.test(v), "must be greater than 0");
+  .regex(/^\d{1,15}(\.\d{1,3})?$/, "Enter a CPXTB amount like 100.5, with at most 3 decimals.")
+  .refine((v) => /[1-9]/.test(v), "The amount must be more than 0.");
 
 export const createPaymentRequest = z
   .object({
@@ -202,7 +203,7 @@ export const submitTxRequest = z.object({
   txHash: z
     .string()
     .trim()
-    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a transaction hash: 0x and 64 hex digits"),
+    .regex(/^0x[0-9a-fA-F]{64}$/, "Enter a transaction hash: 0x and 64 hex digits."),
 });
 export const assignTransferRequest = z.object({ paymentId: paymentIdParams.shape.id });
 export const inboxResponse = z.object({ items: z.array(transferResponse) });

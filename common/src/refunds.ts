@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "./zod-messages.ts";
 import { REFUND_LINK_STATES, REFUND_STATUSES } from "./refund-values.ts";
 
 export {
@@ -14,17 +15,17 @@ export const refundStatus = z.enum(REFUND_STATUSES);
 const txHash = z
   .string()
   .trim()
-  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a transaction hash: 0x and 64 hex digits");
+  .regex(/^0x[0-9a-fA-F]{64}$/, "Enter a transaction hash: 0x and 64 hex digits.");
 /** An EVM address; its checksum (EIP-55) is checked by the server when it has mixed case. */
 export const evmAddress = z
   .string()
   .trim()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a wallet address: 0x and 40 hex digits");
+  .regex(/^0x[0-9a-fA-F]{40}$/, "Enter a wallet address: 0x and 40 hex digits.");
 /** A positive token amount in base units (integer decimal string). */
 const baseAmount = z
   .string()
   .trim()
-  .regex(/^[1-9]\d{0,77}$/, "must be a positive whole number of base units");
+  .regex(/^[1-9]\d{0,77}$/, "The amount must be a positive whole number of base units.");
 
 /** `POST /api/merchant/payments/:id/refunds`: the merchant's wallet sent it; the server checks it on chain. */
 export const recordRefundRequest = z.object({

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "./zod-messages.ts";
 import { type MemberRole, memberRole } from "./merchant.ts";
 
 /** What each role may do (decision 021). The server checks it inside its queries; the client only hides. */
@@ -55,7 +56,7 @@ export const teamResponse = z.object({
 export type Team = z.infer<typeof teamResponse>;
 
 export const inviteMemberRequest = z.object({
-  email: z.email("Enter a valid email address").max(254),
+  email: z.email("Enter a valid email address.").max(254),
   role: invitableRole,
 });
 export type InviteMemberRequest = z.infer<typeof inviteMemberRequest>;

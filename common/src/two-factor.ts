@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "./zod-messages.ts";
 import { userResponse } from "./auth.ts";
 
 export const TOTP_DIGITS = 6;
@@ -27,10 +28,10 @@ export type SignInResult = z.infer<typeof signInResponse>;
 
 /** A 6-digit authenticator code or a recovery code (`xxxxx-xxxxx`); spaces and dashes are ignored. */
 export const oneTimeCode = z
-  .string({ error: "Enter the code" })
+  .string({ error: "Enter the code." })
   .trim()
-  .min(6, "Enter the 6-digit code from your app, or a recovery code")
-  .max(32, "That code is too long");
+  .min(6, "Enter the 6-digit code from your app, or a recovery code.")
+  .max(32, "That code is too long.");
 
 export const secondFactorRequest = z.object({ code: oneTimeCode });
 
@@ -62,7 +63,7 @@ export const confirmTotpRequest = z.object({
   code: z
     .string()
     .trim()
-    .regex(/^\d{6}$/, "Enter the 6-digit code"),
+    .regex(/^\d{6}$/, "Enter the 6-digit code."),
 });
 
 export const recoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
@@ -76,7 +77,7 @@ export const reauthRequest = z.object({ code: oneTimeCode.optional() });
  */
 export const addFactorRequest = z.object({
   code: oneTimeCode.optional(),
-  password: z.string({ error: "Enter your password" }).min(1, "Enter your password").max(200).optional(),
+  password: z.string({ error: "Enter your password." }).min(1, "Enter your password.").max(200).optional(),
 });
 export type AddFactorProof = z.infer<typeof addFactorRequest>;
 
@@ -89,7 +90,7 @@ export const requireTwoFactorResponse = z.object({ requireTwoFactor: z.boolean()
 
 export const passkeyIdParams = z.object({ id: z.string().regex(/^pky_[0-9a-z]{26}$/, "unknown passkey") });
 export const passkeyNameRequest = z.object({
-  name: z.string().trim().min(1, "Name the passkey").max(60, "At most 60 characters").optional(),
+  name: z.string().trim().min(1, "Name the passkey.").max(60, "At most 60 characters.").optional(),
 });
 
 /** WebAuthn JSON as @simplewebauthn/browser produces it; the server library checks every field. */

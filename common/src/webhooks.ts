@@ -1,4 +1,5 @@
 import * as z from "zod";
+import "./zod-messages.ts";
 
 /** The payment events a webhook endpoint can subscribe to (decision 016). */
 export const WEBHOOK_EVENTS = [
@@ -31,19 +32,19 @@ export const WEBHOOK_URL_MAX = 2048;
 
 const eventList = z
   .array(webhookEvent)
-  .min(1, "Choose at least one event")
+  .min(1, "Choose at least one event.")
   .max(WEBHOOK_EVENTS.length)
   .transform((events) => [...new Set(events)]);
 
 export const createWebhookEndpointRequest = z.object({
-  url: z.string().trim().min(1, "Enter the URL").max(WEBHOOK_URL_MAX),
+  url: z.string().trim().min(1, "Enter the URL.").max(WEBHOOK_URL_MAX),
   events: eventList,
 });
 export type CreateWebhookEndpointRequest = z.input<typeof createWebhookEndpointRequest>;
 
 export const updateWebhookEndpointRequest = z
   .object({ events: eventList.optional(), enabled: z.boolean().optional() })
-  .refine((v) => v.events !== undefined || v.enabled !== undefined, "Nothing to change");
+  .refine((v) => v.events !== undefined || v.enabled !== undefined, "Nothing to change.");
 export type UpdateWebhookEndpointRequest = z.input<typeof updateWebhookEndpointRequest>;
 
 export const webhookEndpoint = z.object({

@@ -441,10 +441,10 @@ describe("contact", () => {
     const body = res.json() as { error: { code: string; details: { fields: Record<string, string> } } };
     expect(body.error.code).toBe("VALIDATION_ERROR");
     expect(body.error.details.fields).toEqual({
-      name: "Name is required",
-      email: "Enter a valid email address, like name@example.com",
-      subject: "Subject must be at least 3 characters",
-      message: "Message must be at least 10 characters",
+      name: "Name is required.",
+      email: "Enter a valid email address, like name@example.com.",
+      subject: "Subject must be at least 3 characters.",
+      message: "Message must be at least 10 characters.",
     });
   });
 

@@ -1,9 +1,10 @@
 import { TriangleAlert } from "lucide-react";
 import { buttonVariants } from "@/components/ui/button-variants";
+import { errorText } from "@/lib/error-text";
 
 /** Spec section 2: the generic error screen. */
 export function ErrorScreen({ error }: { error?: unknown }) {
-  const message = error instanceof Error && error.message ? error.message : "An unexpected error occurred";
+  const message = error instanceof Error && error.message ? errorText(error) : "An unexpected error occurred";
   return (
     <div role="alert" className="flex min-h-[70vh] items-center justify-center px-4 py-16">
       <div className="flex w-full max-w-md flex-col items-center gap-4 rounded-xl border border-border bg-card p-8 text-center text-card-foreground shadow-sm">

@@ -52,7 +52,7 @@ export default function ResetPasswordPage() {
     const form = new FormData(event.currentTarget);
     const result = validate(resetPasswordRequest, { token, password: form.get("password") });
     const nextErrors = { ...result.errors };
-    if (form.get("password") !== form.get("confirm")) nextErrors.confirm = "The passwords do not match";
+    if (form.get("password") !== form.get("confirm")) nextErrors.confirm = "The passwords do not match.";
     setErrors(nextErrors);
     if (result.data && !nextErrors.confirm) mutation.mutate(result.data);
   };

@@ -17,7 +17,7 @@ export function parseContactRequest(body: unknown): ContactRequest {
   if (result.success) return result.data;
   const fields: Record<string, string> = {};
   for (const issue of result.error.issues) fields[String(issue.path[0] ?? "form")] ??= issue.message;
-  throw new AppError("VALIDATION_ERROR", `Please check the form: ${Object.values(fields).join("; ")}.`, {
+  throw new AppError("VALIDATION_ERROR", `Please check the form. ${Object.values(fields).join(" ")}`, {
     fields,
   });
 }

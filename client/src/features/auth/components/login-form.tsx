@@ -4,12 +4,17 @@ import * as React from "react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { errorText } from "@/lib/error-text";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 import { useAuth } from "../auth-provider";
 
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const { loginMutation } = useAuth();
   const [errors, setErrors] = React.useState<FieldErrors>({});
+  // The shared mutation's last failure belongs to this visit of the form, not the next one.
+  const reset = loginMutation.reset;
+  React.useEffect(() => reset, [reset]);
 
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -42,6 +47,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
         error={errors.password}
         required
       />
+      <FormError message={loginMutation.isError ? errorText(loginMutation.error) : null} />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <Button type="submit" disabled={loginMutation.isPending} className="sm:min-w-36">
           <LogIn aria-hidden="true" />

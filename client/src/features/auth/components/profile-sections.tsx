@@ -167,7 +167,7 @@ export function PasswordSection({ user }: { user: SessionUser }) {
     const nextErrors = { ...result.errors };
     if (user.hasPassword && !values.currentPassword)
       nextErrors.currentPassword = "Enter your current password";
-    if (form.get("newPassword") !== form.get("confirm")) nextErrors.confirm = "The passwords do not match";
+    if (form.get("newPassword") !== form.get("confirm")) nextErrors.confirm = "The passwords do not match.";
     setErrors(nextErrors);
     if (result.data && Object.keys(nextErrors).length === 0) mutation.mutate(result.data);
   };

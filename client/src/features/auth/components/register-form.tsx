@@ -3,12 +3,17 @@ import { UserPlus } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { errorText } from "@/lib/error-text";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 import { useAuth } from "../auth-provider";
 
 export function RegisterForm({ onSuccess }: { onSuccess: () => void }) {
   const { registerMutation } = useAuth();
   const [errors, setErrors] = React.useState<FieldErrors>({});
+  // The shared mutation's last failure belongs to this visit of the form, not the next one.
+  const reset = registerMutation.reset;
+  React.useEffect(() => reset, [reset]);
 
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -20,7 +25,7 @@ export function RegisterForm({ onSuccess }: { onSuccess: () => void }) {
     };
     const result = validate(registerRequest, values);
     const nextErrors = { ...result.errors };
-    if (form.get("password") !== form.get("confirm")) nextErrors.confirm = "The passwords do not match";
+    if (form.get("password") !== form.get("confirm")) nextErrors.confirm = "The passwords do not match.";
     setErrors(nextErrors);
     if (result.data && !nextErrors.confirm) {
       registerMutation.mutate(
@@ -67,6 +72,7 @@ export function RegisterForm({ onSuccess }: { onSuccess: () => void }) {
         error={errors.confirm}
         required
       />
+      <FormError message={registerMutation.isError ? errorText(registerMutation.error) : null} />
       <Button type="submit" disabled={registerMutation.isPending} className="sm:self-start sm:min-w-44">
         <UserPlus aria-hidden="true" />
         {registerMutation.isPending ? "Creating account..." : "Create account"}

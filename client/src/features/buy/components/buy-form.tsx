@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
+import { errorText } from "@/lib/error-text";
 import { createBuyOrder, createPaypalOrder, fetchQuote, useBuyConfig } from "../api/buy-api";
 
 export type ConnectWallet = () => Promise<string>;
@@ -75,7 +76,7 @@ export function BuyForm({
         .catch((e: Error) => {
           if (cancelled) return;
           setQuote(null);
-          setQuoteError(e.message);
+          setQuoteError(errorText(e));
         })
         .finally(() => {
           if (!cancelled) setQuoting(false);
@@ -102,7 +103,7 @@ export function BuyForm({
       });
       onOrder(order.id);
     } catch (e) {
-      setError((e as Error).message);
+      setError(errorText(e));
       setBusy(false);
     }
   };
@@ -121,7 +122,7 @@ export function BuyForm({
       if (!order.approveUrl) throw new Error("PayPal gave no approval link. Try again.");
       window.location.assign(order.approveUrl);
     } catch (e) {
-      setError((e as Error).message);
+      setError(errorText(e));
       setBusy(false);
     }
   };

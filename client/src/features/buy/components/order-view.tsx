@@ -14,6 +14,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { CopyButton } from "@/features/payments/components/copy-button";
+import { errorText } from "@/lib/error-text";
 import { capturePaypalOrder, submitBuyTx, useBuyOrder } from "../api/buy-api";
 import { useLiveOrder } from "../use-live-order";
 
@@ -132,7 +133,7 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
         console.warn("The payment will be found on chain instead:", e),
       );
     } catch (e) {
-      setProblem((e as Error).message);
+      setProblem(errorText(e));
     } finally {
       setStep(null);
     }
@@ -209,7 +210,7 @@ function PaypalPanel({ order }: { order: BuyOrder }) {
     try {
       await capturePaypalOrder(order.id);
     } catch (e) {
-      setProblem((e as Error).message);
+      setProblem(errorText(e));
     } finally {
       setBusy(false);
     }

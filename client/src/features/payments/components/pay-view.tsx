@@ -20,6 +20,7 @@ import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { useHydrated } from "@/hooks/use-hydrated";
 import { isApiError } from "@/lib/api-client";
+import { errorText } from "@/lib/error-text";
 import type { LiveState } from "@/lib/live-socket";
 import { networkName } from "@/lib/network-name";
 import { cn } from "@/lib/utils";
@@ -300,7 +301,7 @@ function OpenPayment({
               text: `This wallet holds less than ${formatTokenAmount(remainingText)} CPXTB. Top it up, or pay from another wallet with the QR code.`,
               buy: true,
             }
-          : { title: "Payment not sent", text: (error as Error).message },
+          : { title: "Payment not sent", text: errorText(error) },
       );
     } finally {
       setStep(null);
@@ -602,7 +603,7 @@ function PaymentExpired({ payment }: { payment: PublicPayment }) {
       ) : null}
       {regenerate.isError ? (
         <p role="alert" className="text-destructive-emphasis text-sm">
-          A new payment could not be made: {regenerate.error.message}
+          A new payment could not be made: {errorText(regenerate.error)}
         </p>
       ) : null}
       <TxLinks payment={payment} />

@@ -4,6 +4,7 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/hooks/use-toast";
+import { errorText } from "@/lib/error-text";
 
 /** Downloads the payer's receipt (PDF); pdf-lib and the layout load only when it is asked for. */
 export function ReceiptButton({
@@ -25,7 +26,7 @@ export function ReceiptButton({
       toast({
         variant: "destructive",
         title: "The receipt was not made",
-        description: `${(error as Error).message}. Try again, or keep this page's address as your receipt.`,
+        description: `${errorText(error).replace(/\.$/, "")}. Try again, or keep this page's address as your receipt.`,
       });
     } finally {
       setMaking(false);

@@ -15,6 +15,7 @@ import { Label } from "@/components/ui/label";
 import { formatTokenAmount, formatUsd } from "@/features/payments/format";
 import { PaymentStatusBadge } from "@/features/payments/payment-status";
 import { toast } from "@/hooks/use-toast";
+import { errorText } from "@/lib/error-text";
 import { cn } from "@/lib/utils";
 import { reportCsvUrl, useReportSummary } from "../api/get-report-summary";
 import {
@@ -343,7 +344,7 @@ export function ReportsView({ businessName }: { businessName: string | null }) {
       toast({
         variant: "destructive",
         title: "The PDF was not made",
-        description: error instanceof Error ? error.message : String(error),
+        description: errorText(error),
       });
     } finally {
       setMakingPdf(false);
@@ -436,7 +437,7 @@ export function ReportsView({ businessName }: { businessName: string | null }) {
       {report.isError ? (
         <div role="alert" className="flex flex-col items-start gap-3 rounded-xl border border-border p-4">
           <p className="font-semibold">The report could not be loaded.</p>
-          <p className="text-muted-foreground text-sm">{report.error.message}</p>
+          <p className="text-muted-foreground text-sm">{errorText(report.error)}</p>
           <Button variant="outline" onClick={() => report.refetch()}>
             <RefreshCw aria-hidden="true" /> Try again
           </Button>

@@ -68,7 +68,7 @@ describe("EditBusinessForm", () => {
     const { fetchMock } = setup(vi.fn());
     fireEvent.change(screen.getByLabelText("Brand colour (optional)"), { target: { value: "teal" } });
     fireEvent.click(screen.getByRole("button", { name: "Save changes" }));
-    expect(await screen.findByText(/must be a colour like/)).toBeTruthy();
+    expect(await screen.findByText(/Enter a colour like/)).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 

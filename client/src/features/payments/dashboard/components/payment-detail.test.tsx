@@ -124,7 +124,7 @@ describe("PaymentDetailView", () => {
     render(<Harness />);
     fireEvent.change(await screen.findByLabelText("Transaction hash"), { target: { value: "0x12" } });
     fireEvent.click(screen.getByRole("button", { name: "Verify" }));
-    expect(await screen.findByText(/must be a transaction hash/)).toBeTruthy();
+    expect(await screen.findByText(/Enter a transaction hash/)).toBeTruthy();
     fireEvent.change(screen.getByLabelText("Transaction hash"), {
       target: { value: `0x${"ab".repeat(32)}` },
     });
