@@ -48,6 +48,8 @@ test("an owner invites staff by email; staff joins with a new account, takes pay
 
   const username = unique("staff");
   const register = staff.getByRole("form", { name: "Register" });
+  // The invited address is already there: the new member has an email on file.
+  await expect(register.getByLabel("Email (optional)")).toHaveValue(email);
   await register.getByLabel("Username").fill(username);
   await register.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await register.getByLabel("Confirm password").fill(PASSWORD);
@@ -86,6 +88,28 @@ test("an owner invites staff by email; staff joins with a new account, takes pay
   await expect(menu.getByRole("link", { name: "Audit Log" })).toHaveCount(0);
   await expect(menu.getByRole("link", { name: "Team" })).toHaveCount(0);
   await staff.keyboard.press("Escape");
+
+  // Opened by address, each screen staff cannot use says so the same way, with no form to fill in vain.
+  for (const width of [390, 1280]) {
+    await staff.setViewportSize({ width, height: 900 });
+    for (const [path, sentence] of [
+      ["/developers", "Only owners and admins can create and manage API keys."],
+      ["/webhooks", "Only owners and admins can add and manage webhooks."],
+      ["/audit-log", "Only owners and admins can see the audit log."],
+      ["/team", "Only owners and admins can manage the team."],
+    ] as const) {
+      await staff.goto(path);
+      const notice = staff.getByTestId("role-notice");
+      await expect(notice).toContainText(sentence, { timeout: 30_000 });
+      await expect(notice).toContainText("You are staff of Corner Coffee.");
+      await expect(staff.locator("main form")).toHaveCount(0);
+      await expect(staff.getByText(/Check your connection/)).toHaveCount(0);
+      if (shots)
+        await staff.screenshot({ path: `${shots}/staff-${path.slice(1)}-${width}.png`, fullPage: true });
+    }
+  }
+  await staff.goto("/merchant");
+  await expect(staff.getByTestId("business-name")).toHaveText("Corner Coffee", { timeout: 30_000 });
 
   // The owner sees the payment taken by staff, and the new member in the team.
   await page.reload();

@@ -58,6 +58,8 @@ export default function AuthPage() {
 
   // Where the person was going (an invitation, a payment...): kept through the second factor too.
   const next = safeNextPath(new URLSearchParams(search).get("next"));
+  // An invitation's "Create an account" names the invited address: the new member has it on file.
+  const invitedEmail = new URLSearchParams(search).get("email") ?? undefined;
   const goToDashboard = () => {
     setRedirecting(true);
     timer.current = setTimeout(() => navigate(next), REDIRECT_DELAY_MS);
@@ -113,7 +115,7 @@ export default function AuthPage() {
                   <LoginForm onSuccess={goToDashboard} />
                 </Tabs.Content>
                 <Tabs.Content value="register" tabIndex={-1} className="outline-none">
-                  <RegisterForm onSuccess={goToDashboard} />
+                  <RegisterForm onSuccess={goToDashboard} defaultEmail={invitedEmail} />
                 </Tabs.Content>
               </Tabs.Root>
               <div className="mt-6 flex flex-col gap-6">

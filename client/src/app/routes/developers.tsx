@@ -1,3 +1,4 @@
+import { MANAGER_ROLES } from "@common/team.ts";
 import { BookOpen, Code, FileJson } from "lucide-react";
 import { PageFrame } from "@/components/layout/page-frame";
 import { Button } from "@/components/ui/button";
@@ -9,6 +10,8 @@ import { CreateApiKeyForm } from "@/features/developers/components/create-api-ke
 import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
 import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
 import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
+import { RoleNotice } from "@/features/team/components/role-notice";
+import { mayUse } from "@/features/team/role-access";
 
 function ApiReferenceLinks() {
   return (
@@ -48,6 +51,19 @@ function MerchantDevelopers() {
   if (!merchant.data) {
     return (
       <NoBusinessPrompt reason="API keys create payments for your business. Register it on the merchant dashboard first." />
+    );
+  }
+  if (!mayUse(merchant.data.role, MANAGER_ROLES)) {
+    return (
+      <div className="flex flex-col gap-6">
+        <RoleNotice
+          roles={MANAGER_ROLES}
+          what="create and manage API keys"
+          role={merchant.data.role}
+          business={merchant.data.name}
+        />
+        <ApiReferenceLinks />
+      </div>
     );
   }
   return (

@@ -1,3 +1,4 @@
+import { MANAGER_ROLES } from "@common/team.ts";
 import { Users } from "lucide-react";
 import { PageFrame } from "@/components/layout/page-frame";
 import { Spinner } from "@/components/ui/spinner";
@@ -6,7 +7,9 @@ import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
 import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
 import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
 import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
+import { RoleNotice } from "@/features/team/components/role-notice";
 import { TeamView } from "@/features/team/components/team-view";
+import { mayUse } from "@/features/team/role-access";
 
 function BusinessTeam() {
   const merchant = useMerchant();
@@ -17,11 +20,14 @@ function BusinessTeam() {
       <NoBusinessPrompt reason="Register your business on the merchant dashboard, then invite your team here." />
     );
   }
-  if (merchant.data.role === "staff") {
+  if (!mayUse(merchant.data.role, MANAGER_ROLES)) {
     return (
-      <p role="status" className="rounded-xl border border-border p-4">
-        Only the owner and admins of {merchant.data.name} manage its team.
-      </p>
+      <RoleNotice
+        roles={MANAGER_ROLES}
+        what="manage the team"
+        role={merchant.data.role}
+        business={merchant.data.name}
+      />
     );
   }
   return <TeamView />;

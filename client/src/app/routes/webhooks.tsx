@@ -1,3 +1,4 @@
+import { MANAGER_ROLES } from "@common/team.ts";
 import { Webhook } from "lucide-react";
 import { PageFrame } from "@/components/layout/page-frame";
 import { Spinner } from "@/components/ui/spinner";
@@ -6,6 +7,8 @@ import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
 import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
 import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
 import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
+import { RoleNotice } from "@/features/team/components/role-notice";
+import { mayUse } from "@/features/team/role-access";
 import { WebhooksView } from "@/features/webhooks/components/webhooks-view";
 
 function MerchantWebhooks() {
@@ -15,6 +18,16 @@ function MerchantWebhooks() {
   if (!merchant.data) {
     return (
       <NoBusinessPrompt reason="Webhooks tell your server about your business's payments. Register it on the merchant dashboard first." />
+    );
+  }
+  if (!mayUse(merchant.data.role, MANAGER_ROLES)) {
+    return (
+      <RoleNotice
+        roles={MANAGER_ROLES}
+        what="add and manage webhooks"
+        role={merchant.data.role}
+        business={merchant.data.name}
+      />
     );
   }
   return <WebhooksView />;

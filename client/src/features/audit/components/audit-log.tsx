@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
+import { errorText } from "@/lib/error-text";
 import { type AuditFilter, useAuditEvents } from "../api/get-audit-events";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
@@ -145,8 +146,8 @@ export function AuditLog() {
             <Spinner label="Loading the audit log" />
           </div>
         ) : events.isError ? (
-          <p role="alert" className="p-6 text-destructive text-sm">
-            The audit log could not be loaded. Check your connection and reload the page.
+          <p role="alert" className="p-6 text-destructive-emphasis text-sm">
+            The audit log could not be loaded. {errorText(events.error)}
           </p>
         ) : items.length === 0 ? (
           <div className="flex flex-col items-center gap-2 p-8 text-center">

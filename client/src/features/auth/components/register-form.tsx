@@ -8,7 +8,14 @@ import { errorText } from "@/lib/error-text";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 import { useAuth } from "../auth-provider";
 
-export function RegisterForm({ onSuccess }: { onSuccess: () => void }) {
+export function RegisterForm({
+  onSuccess,
+  defaultEmail,
+}: {
+  onSuccess: () => void;
+  /** Prefilled (an invitation's address); the person may still change it. */
+  defaultEmail?: string | undefined;
+}) {
   const { registerMutation } = useAuth();
   const [errors, setErrors] = React.useState<FieldErrors>({});
   // The shared mutation's last failure belongs to this visit of the form, not the next one.
@@ -52,6 +59,7 @@ export function RegisterForm({ onSuccess }: { onSuccess: () => void }) {
         name="email"
         type="email"
         autoComplete="email"
+        defaultValue={defaultEmail}
         hint="For payment notifications and password resets. We send a link to confirm it."
         error={errors.email}
       />

@@ -56,7 +56,7 @@ export function InvitationAccept({ token }: { token: string }) {
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {accept.isError ? (
-          <p role="alert" className="font-medium text-destructive text-sm">
+          <p role="alert" className="font-medium text-destructive-emphasis text-sm">
             {messageOf(accept.error)}
           </p>
         ) : null}
@@ -84,7 +84,9 @@ export function InvitationAccept({ token }: { token: string }) {
               </Link>
             </Button>
             <Button variant="outline" asChild>
-              <Link href={`/auth?tab=register&next=${encodeURIComponent(here)}`}>
+              <Link
+                href={`/auth?tab=register&email=${encodeURIComponent(email)}&next=${encodeURIComponent(here)}`}
+              >
                 <UserPlus aria-hidden="true" /> Create an account
               </Link>
             </Button>
