@@ -9,6 +9,7 @@ export const PAYMENT_STATUSES = [
   "expired",
   "paid_late",
   "invalid",
+  "cancelled",
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 

@@ -10,6 +10,7 @@ export const WEBHOOK_EVENTS = [
   "payment.expired",
   "payment.paid_late",
   "payment.invalid",
+  "payment.cancelled",
   "payment.refunded",
 ] as const;
 export const webhookEvent = z.enum(WEBHOOK_EVENTS);
@@ -25,6 +26,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   "payment.expired": "Payment expired",
   "payment.paid_late": "Paid after expiry",
   "payment.invalid": "Payment invalid",
+  "payment.cancelled": "Payment cancelled by the business",
   "payment.refunded": "Refund sent (in part or in full)",
 };
 

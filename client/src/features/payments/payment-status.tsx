@@ -1,5 +1,6 @@
 import type { PaymentStatus } from "@common/payments";
 import {
+  Ban,
   CircleAlert,
   CircleCheck,
   CircleX,
@@ -21,6 +22,7 @@ export const STATUS_INFO: Record<PaymentStatus, { label: string; icon: LucideIco
   expired: { label: "Expired", icon: TimerOff, tone: "danger" },
   paid_late: { label: "Paid late", icon: Hourglass, tone: "success" },
   invalid: { label: "Invalid", icon: CircleX, tone: "danger" },
+  cancelled: { label: "Cancelled", icon: Ban, tone: "danger" },
 };
 
 const tones: Record<Tone, string> = {

@@ -27,6 +27,12 @@ export type EvaluationContext = {
   blockNumber?: bigint | null;
   /** The USD rate now, read when a payment asked in CPXTB (no locked price) becomes paid; null if unavailable. */
   completionPrice?: () => Promise<{ priceE18: bigint; at: Date } | null>;
+  /**
+   * Credits of cancelled payments were handed back to these merchants' inboxes in the caller's transaction (a
+   * transfer matched before the cancellation committed, evaluated after it: decision 033); told to the caller, who
+   * tells the inboxes once it commits.
+   */
+  releasedToInbox?: (merchantIds: string[]) => void;
 };
 
 /** One payment to re-evaluate and why (its timeline cause: the transfer that touched it, a reorg...). */
@@ -138,6 +144,27 @@ export async function evaluatePayments(
     const list = credits.get(c.paymentId!) ?? [];
     list.push(c);
     credits.set(c.paymentId!, list);
+  }
+
+  // A cancelled payment holds no credit (decision 033): a transfer claimed for it by a match made before the
+  // cancellation committed (the payment lock, taken above, decided it) goes back to the merchant's inbox.
+  const cancelledWithCredits = locked.filter((p) => p.status === "cancelled" && credits.has(p.id));
+  if (cancelledWithCredits.length > 0) {
+    const released = await db
+      .update(chainTransfers)
+      .set({ paymentId: null, creditedBy: null })
+      .where(
+        inList(
+          chainTransfers.paymentId,
+          cancelledWithCredits.map((p) => p.id),
+        ),
+      )
+      .returning({ merchantId: chainTransfers.merchantId });
+    for (const p of cancelledWithCredits) credits.delete(p.id);
+    const merchantIds = [
+      ...new Set(released.map((r) => r.merchantId).filter((m): m is string => m !== null)),
+    ];
+    if (merchantIds.length > 0) ctx.releasedToInbox?.(merchantIds);
   }
 
   // The states, and what each payment's reservation needs (reserveRequested of one payment, PAYMENTS.md Matching 2).

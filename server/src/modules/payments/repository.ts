@@ -386,6 +386,16 @@ export async function findPaymentByAmount(
   return row;
 }
 
+/** Whether any transfer (on chain now or orphaned by a reorg) was ever credited to the payment. */
+export async function hasCredits(db: DbOrTx, paymentId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: chainTransfers.id })
+    .from(chainTransfers)
+    .where(eq(chainTransfers.paymentId, paymentId))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function insertTimeline(db: DbOrTx, values: Omit<typeof paymentTimeline.$inferInsert, "id">) {
   await db.insert(paymentTimeline).values({ id: createId("ptl"), ...values });
 }

@@ -83,6 +83,20 @@ export async function paymentRoutes(
     },
   );
 
+  // Every member may cancel a payment of the business that received nothing: staff at the counter too (decision
+  // 033; the role matrix of decision 021 lists it).
+  app.post(
+    "/api/merchant/payments/:id/cancel",
+    { config: members, schema: { params: paymentIdParams, response: { 200: paymentDetailResponse } } },
+    async (request) => {
+      const userId = authOf(request).user.id;
+      const payment = await service.cancelPayment(deps, userId, request.params.id, { userId });
+      // The pay page's cached view must not say "open" after the answer (its event is on its way too).
+      publicCache.invalidate(payment.reference);
+      return detail(payment, baseUrl(request));
+    },
+  );
+
   app.post(
     "/api/merchant/payments/:id/tx",
     {

@@ -448,6 +448,10 @@ export async function submitTransaction(deps: PaymentsDeps, payment: repo.Paymen
       });
       stored.push(row);
     }
+    // Cancelled (now, under its lock: a cancellation committed meanwhile counts): the transfers stay stored for
+    // the merchant, unclaimed, so they are in the inbox (decision 033).
+    if ((await repo.findPaymentForUpdate(tx, payment.id))?.status === "cancelled")
+      return "cancelled" as const;
     if (stored.every((r) => r.paymentId === payment.id)) return "already-here" as const;
     const free = stored.filter((r) => r.paymentId === null);
     if (free.length === 0) return "taken" as const;
@@ -487,8 +491,62 @@ export async function submitTransaction(deps: PaymentsDeps, payment: repo.Paymen
     return "credited" as const;
   });
   deps.notify();
+  if (outcome === "cancelled") {
+    deps.inboxChanged?.([payment.merchantId]);
+    throw new AppError(
+      "CONFLICT",
+      "This payment was cancelled by the business. Your transfer was received and the business can see it; contact them for a refund.",
+    );
+  }
   if (outcome === "taken")
     throw new AppError("CONFLICT", "This transaction's transfer is already credited to another payment.");
+}
+
+/**
+ * Cancels a payment that received nothing (decision 033): the merchant's counter or dashboard turns it
+ * `cancelled`, with its timeline entry and its `payment.cancelled` event (live channel, webhooks) in the same
+ * transaction. Its amount stays reserved through the monitoring window, so a transfer that comes later matches no
+ * other payment and lands in the merchant's inbox. Under the payment's row lock: a transfer being credited takes
+ * the same lock, so one of them wins and the other sees it (409 here, or the credit handed to the inbox).
+ * Cancelling a cancelled payment answers it again (idempotent).
+ */
+export async function cancelPayment(
+  deps: PaymentsDeps,
+  scope: MerchantScope,
+  id: string,
+  actor: { userId: string },
+): Promise<repo.PaymentRow> {
+  const found = await getPaymentOfOwner(deps.db, scope, id);
+  const changed = await deps.db.transaction(async (tx) => {
+    const payment = await repo.findPaymentForUpdate(tx, found.id);
+    if (!payment) throw new AppError("NOT_FOUND", "No such payment.");
+    if (payment.status === "cancelled") return false;
+    if (payment.status !== "pending" || payment.amountSeen > 0n || (await repo.hasCredits(tx, payment.id))) {
+      throw new AppError(
+        "CONFLICT",
+        payment.status === "pending" || payment.status === "processing" || payment.status === "partial"
+          ? "This payment has already received a transfer: it cannot be cancelled (refund it once it is paid)."
+          : `This payment is ${payment.status.replace("_", " ")}: only an open payment that received nothing can be cancelled.`,
+      );
+    }
+    const now = deps.now();
+    await tx.update(payments).set({ status: "cancelled", updatedAt: now }).where(eq(payments.id, payment.id));
+    await repo.insertTimeline(tx, {
+      paymentId: payment.id,
+      fromStatus: payment.status,
+      toStatus: "cancelled",
+      cause: `cancelled by member ${actor.userId}`,
+      createdAt: now,
+    });
+    await repo.insertEvent(tx, {
+      paymentId: payment.id,
+      merchantId: payment.merchantId,
+      type: "payment.cancelled",
+    });
+    return true;
+  });
+  if (changed) deps.notify();
+  return (await repo.findPaymentOfOwner(deps.db, scope, found.id))!;
 }
 
 function toNewTransfer(chain: Chain, log: TransferLog, blockTime: Date): repo.NewTransfer {
@@ -523,6 +581,8 @@ export async function assignTransfer(
   if (!payment) throw new AppError("NOT_FOUND", "No such payment.");
   if (transfer.orphanedAt)
     throw new AppError("CONFLICT", "This transfer was removed from the chain by a reorganisation.");
+  if (payment.status === "cancelled")
+    throw new AppError("CONFLICT", "This payment was cancelled: a transfer cannot be credited to it.");
   if (transfer.toAddress !== payment.receivingAddress) {
     throw new AppError("UNPROCESSABLE", "This transfer went to another address than the payment's.");
   }
@@ -583,7 +643,13 @@ export async function expireDue(deps: PaymentsDeps, chain: Chain, chainTime: Dat
     const releasable = await deps.db
       .select({ id: payments.id })
       .from(payments)
-      .where(and(eq(payments.live, true), eq(payments.status, "expired"), lte(payments.monitorUntil, now)))
+      .where(
+        and(
+          eq(payments.live, true),
+          inArray(payments.status, ["expired", "cancelled"] satisfies PaymentStatus[]),
+          lte(payments.monitorUntil, now),
+        ),
+      )
       .limit(EXPIRY_BATCH);
     if (due.length === 0 && releasable.length === 0) break;
     const evaluations: Evaluation[] = [
@@ -620,7 +686,13 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
   const key = { chainId: chain.chainId, tokenAddress: chain.token.address };
   /** Merchants with a new unmatched transfer since the last commit (told after it; extra news is harmless). */
   const inboxes = new Set<string>();
-  const batch = (head: bigint, chainTime: Date | null) => ({ ...batchContext(deps, chain, chainTime), head });
+  const batch = (head: bigint, chainTime: Date | null) => ({
+    ...batchContext(deps, chain, chainTime),
+    head,
+    releasedToInbox: (ids: string[]) => {
+      for (const id of ids) inboxes.add(id);
+    },
+  });
   return {
     async watchedAddresses(db: DbOrTx) {
       const rows = await db.select({ a: merchants.walletAddress }).from(merchants);

@@ -54,6 +54,9 @@ export function nextStatus(input: {
     case "paid_late":
       // Its crediting transfer(s) vanished below the threshold: a reorg deeper than the confirmations.
       return covered ? current : "invalid";
+    case "cancelled":
+      // Final (decision 033): a transfer for it is never credited to it; it goes to the merchant's inbox.
+      return "cancelled";
     case "invalid":
       // The same log mined again (re-credited once, by its unique key).
       if (!covered) return "invalid";
@@ -84,5 +87,7 @@ export function coverTime(
 
 export function isLive(status: PaymentStatus, now: Date, monitorUntil: Date): boolean {
   if (OPEN_STATUSES.includes(status)) return true;
-  return status === "expired" && now < monitorUntil;
+  // A cancelled payment keeps its amount reserved through the window too (decision 033): no new payment takes that
+  // amount while a late transfer for the cancelled one may still come, so such a transfer lands in the inbox.
+  return (status === "expired" || status === "cancelled") && now < monitorUntil;
 }

@@ -153,6 +153,8 @@ export function PayView({
         <PaymentSuccess payment={payment} />
       ) : payment.status === "expired" ? (
         <PaymentExpired payment={payment} />
+      ) : payment.status === "cancelled" ? (
+        <PaymentCancelled />
       ) : (
         <PaymentInvalid />
       )}
@@ -610,6 +612,19 @@ function PaymentExpired({ payment }: { payment: PublicPayment }) {
       <div className="w-full text-left">
         <TxHashForm reference={payment.reference} />
       </div>
+    </div>
+  );
+}
+
+function PaymentCancelled() {
+  const info = STATUS_INFO.cancelled;
+  return (
+    <div className="flex flex-col items-center gap-3 py-2 text-center">
+      <info.icon aria-hidden="true" className="size-12 text-destructive-emphasis" />
+      <h2 className="font-bold text-2xl">Payment cancelled</h2>
+      <p className="text-muted-foreground text-sm">
+        The merchant cancelled this request. Do not send anything for it; ask the merchant for a new one.
+      </p>
     </div>
   );
 }

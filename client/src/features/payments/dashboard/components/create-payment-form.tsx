@@ -6,10 +6,15 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
+import { usePublicPayment } from "../../api/get-public-payment";
 import { CopyButton } from "../../components/copy-button";
 import { downloadQr, QrCode } from "../../components/qr-code";
 import { errorText } from "../../error-text";
 import { formatTokenAmount, formatUsd } from "../../format";
+import { closedMessage, isPayable } from "../../payable";
+import { PaymentStatusBadge } from "../../payment-status";
+import { useLivePayment } from "../../use-live-payment";
+import { useNow } from "../../use-now";
 import { useCreatePayment } from "../api/payments";
 
 /**
@@ -117,11 +122,21 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
   );
 }
 
+/**
+ * The payment just created, with its live status (the pay page's live hook): its QR code and link are offered only
+ * while it can be paid. Once paid, confirming, expired or cancelled, the card says so instead, so the next
+ * customer's wallet never pays it again (issue 35).
+ */
 function NewPayment({ payment, onOpen }: { payment: Payment; onOpen: (id: string) => void }) {
   // Focus moves to what "Create payment" made, so a keyboard or screen-reader user lands on it.
   const region = React.useRef<HTMLElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new payment takes the focus once
   React.useEffect(() => region.current?.focus(), [payment.id]);
+  useLivePayment(payment.reference);
+  const live = usePublicPayment(payment.reference).data;
+  const now = useNow();
+  const current = { status: live?.status ?? payment.status, expiresAt: payment.expiresAt };
+  const payable = isPayable(current, now);
   return (
     <section
       ref={region}
@@ -129,10 +144,28 @@ function NewPayment({ payment, onOpen }: { payment: Payment; onOpen: (id: string
       aria-label={`New payment of ${formatTokenAmount(payment.amountDue)} CPXTB`}
       className="mt-6 flex flex-col gap-4 rounded-md border-border border-t pt-6 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60 sm:flex-row sm:items-start"
       data-testid="new-payment"
+      data-payable={payable}
     >
-      <QrCode value={payment.paymentUri} label="QR code of the new payment" className="w-40 shrink-0" />
+      {payable ? (
+        <QrCode
+          value={live?.paymentUri ?? payment.paymentUri}
+          label="QR code of the new payment"
+          className="w-40 shrink-0"
+        />
+      ) : null}
       <div className="flex min-w-0 flex-col gap-3">
-        <p className="font-bold text-2xl tabular-nums">{formatTokenAmount(payment.amountDue)} CPXTB</p>
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="font-bold text-2xl tabular-nums">{formatTokenAmount(payment.amountDue)} CPXTB</p>
+          <PaymentStatusBadge
+            status={payable || current.status !== "pending" ? current.status : "expired"}
+            data-testid="new-payment-status"
+          />
+        </div>
+        {payable ? null : (
+          <p className="font-medium" role="status">
+            {closedMessage(current, now)} Its QR code is no longer shown.
+          </p>
+        )}
         {payment.amountUsd && payment.price ? (
           <p
             className="text-muted-foreground text-sm tabular-nums"
@@ -142,25 +175,31 @@ function NewPayment({ payment, onOpen }: { payment: Payment; onOpen: (id: string
             {new Date(payment.price.at).toLocaleTimeString()}
           </p>
         ) : null}
-        <a
-          href={payment.paymentUrl}
-          className="break-all font-mono text-primary text-sm underline-offset-4 hover:underline"
-        >
-          {payment.paymentUrl}
-        </a>
-        <div className="flex flex-wrap gap-2">
-          <CopyButton value={payment.paymentUrl} label="Payment link" />
-          <Button
-            variant="outline"
-            size="sm"
-            onClick={() =>
-              downloadQr(payment.paymentUri, `cpxtb-payment-${payment.reference.slice(0, 8)}.png`)
-            }
+        {payable ? (
+          <a
+            href={payment.paymentUrl}
+            className="break-all font-mono text-primary text-sm underline-offset-4 hover:underline"
           >
-            <Download aria-hidden="true" /> Download QR
-          </Button>
+            {payment.paymentUrl}
+          </a>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          {payable ? (
+            <>
+              <CopyButton value={payment.paymentUrl} label="Payment link" />
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() =>
+                  downloadQr(payment.paymentUri, `cpxtb-payment-${payment.reference.slice(0, 8)}.png`)
+                }
+              >
+                <Download aria-hidden="true" /> Download QR
+              </Button>
+            </>
+          ) : null}
           <Button variant="outline" size="sm" onClick={() => onOpen(payment.id)}>
-            <FileSearch aria-hidden="true" /> Details, poster
+            <FileSearch aria-hidden="true" /> {payable ? "Details, poster" : "Details"}
           </Button>
         </div>
       </div>

@@ -2,6 +2,7 @@ import type { MemberRole } from "@common/merchant";
 import { submitTxRequest } from "@common/payments";
 import {
   ArrowRight,
+  Ban,
   CircleCheck,
   Download,
   FileText,
@@ -20,6 +21,7 @@ import { errorText } from "../../error-text";
 import { formatTokenAmount, formatUsd, shortAddress } from "../../format";
 import { PaymentStatusBadge, STATUS_INFO } from "../../payment-status";
 import { RefundBadge } from "../../refund-status";
+import { useCancelMerchantPayment } from "../api/cancel-merchant-payment";
 import { type PaymentDetail, usePaymentDetail } from "../api/get-payment-detail";
 import { useRegenerateMerchantPayment } from "../api/regenerate-merchant-payment";
 import { useVerifyPaymentTx } from "../api/verify-payment-tx";
@@ -82,6 +84,7 @@ export function PaymentDetailView({
       ) : null}
       <Amounts payment={payment} />
       <Regeneration payment={payment} onOpen={onOpen} />
+      <Cancellation payment={payment} />
       {["pending", "processing", "partial"].includes(payment.status) ? (
         <ShareBlock payment={payment} merchant={merchant} />
       ) : (
@@ -175,6 +178,55 @@ function Regeneration({ payment, onOpen }: { payment: PaymentDetail; onOpen: (id
       {regenerate.isError ? (
         <p role="alert" className="text-destructive-emphasis">
           Not regenerated: {errorText(regenerate.error)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * An open payment that received nothing can be cancelled (decision 033), after a confirmation: its link then says
+ * so, and a transfer that still comes for it lands in the inbox.
+ */
+function Cancellation({ payment }: { payment: PaymentDetail }) {
+  const cancel = useCancelMerchantPayment(payment.id);
+  const [asking, setAsking] = React.useState(false);
+  if (payment.status === "cancelled") {
+    return (
+      <p className="text-muted-foreground">
+        Cancelled: the payment link says so. A transfer that still arrives for it lands in your inbox of
+        unmatched transfers.
+      </p>
+    );
+  }
+  if (payment.status !== "pending" || payment.amountReceivedBase !== "0" || payment.transfers.length > 0)
+    return null;
+  return (
+    <div className="flex flex-col items-start gap-2">
+      {asking ? (
+        <fieldset className="flex flex-wrap items-center gap-2">
+          <legend className="sr-only">Cancel this payment?</legend>
+          <span>Cancel this payment? Its QR code and link stop working.</span>
+          <Button
+            variant="destructive"
+            size="sm"
+            disabled={cancel.isPending}
+            onClick={() => cancel.mutate(undefined, { onSettled: () => setAsking(false) })}
+          >
+            {cancel.isPending ? <Spinner size="sm" /> : <Ban aria-hidden="true" />} Yes, cancel it
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => setAsking(false)}>
+            Keep it
+          </Button>
+        </fieldset>
+      ) : (
+        <Button variant="outline" size="sm" onClick={() => setAsking(true)}>
+          <Ban aria-hidden="true" /> Cancel payment
+        </Button>
+      )}
+      {cancel.isError ? (
+        <p role="alert" className="text-destructive-emphasis">
+          Not cancelled: {errorText(cancel.error)}
         </p>
       ) : null}
     </div>

@@ -1,0 +1,309 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../src/app.ts";
+import { connectChain } from "../src/chain/service.ts";
+import { rowsOf } from "../src/db/client.ts";
+import { evaluatePayment } from "../src/modules/payments/engine.ts";
+import * as repo from "../src/modules/payments/repository.ts";
+import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
+import { createTestApp } from "./helpers.ts";
+import {
+  api,
+  beforeNextTransaction,
+  chainTools,
+  createClock,
+  createMerchant,
+  createPayment,
+  getPayment,
+  type PaymentJson,
+  paymentTestConfig,
+  signUp,
+  type TestMerchant,
+} from "./payment-helpers.ts";
+import { startReceiver } from "./webhook-receiver.ts";
+
+/**
+ * The `cancelled` state (decision 033, issue 35): who may cancel which payment, what a transfer that comes later
+ * does (the merchant's inbox, never a credit), and the race of a cancellation with a transfer being credited (the
+ * payment's row lock decides; one of them wins whole).
+ */
+let chain: TestChain;
+let app: App;
+let tools: ReturnType<typeof chainTools>;
+let merchant: TestMerchant;
+let staff: { cookie: string };
+let admin: { cookie: string };
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+const clock = createClock();
+const CONFIRMATIONS = 2;
+
+async function addMember(merchantId: string, role: "admin" | "staff") {
+  const user = await signUp(app);
+  const me = await app.inject({ method: "GET", url: "/api/user", headers: { cookie: user.cookie } });
+  const userId = me.json().id as string;
+  await app.database.db.execute(
+    sql`insert into business_members (merchant_id, user_id, role) values (${merchantId}, ${userId}, ${role})`,
+  );
+  await app.database.db.execute(
+    sql`update users set active_merchant_id = ${merchantId} where id = ${userId}`,
+  );
+  return user;
+}
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  tools = chainTools(chain);
+  receiver = await startReceiver();
+  const connected = await connectChain(
+    chainConfigFor(chain.url, chain.deployment, { confirmations: CONFIRMATIONS }),
+  );
+  app = await createTestApp(
+    { ...paymentTestConfig(), webhooks: { allowPrivate: true } },
+    {
+      chain: connected,
+      payments: { now: clock.now },
+      notifications: { retryDelaysMs: [0, 150, 150, 150], pollMs: 50 },
+    },
+  );
+  app.notifications.start();
+  merchant = await createMerchant(app);
+  staff = await addMember(merchant.id, "staff");
+  admin = await addMember(merchant.id, "admin");
+  await app.payments.indexer!.runOnce();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await chain?.stop();
+});
+
+const sync = () => app.payments.indexer!.runOnce();
+const cancel = (p: { id: string }, cookie = merchant.cookie) =>
+  api(app, cookie).post(`/api/merchant/payments/${p.id}/cancel`);
+const inbox = async () =>
+  (await api(app, merchant.cookie).get("/api/merchant/inbox")).json().items as {
+    id: string;
+    txHash: string;
+    valueBase: string;
+  }[];
+const publicView = async (p: PaymentJson) =>
+  (await api(app).get(`/api/payments/public/${p.reference}`)).json() as { status: string };
+
+describe("who may cancel which payment", () => {
+  it("owner, admin and staff cancel an open payment that received nothing; again is the same answer", async () => {
+    for (const cookie of [merchant.cookie, admin.cookie, staff.cookie]) {
+      const payment = await createPayment(app, merchant.cookie);
+      const res = await cancel(payment, cookie);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ id: payment.id, status: "cancelled" });
+      expect(res.json().timeline.map((t: { to: string }) => t.to)).toEqual(["pending", "cancelled"]);
+      expect((await publicView(payment)).status).toBe("cancelled");
+      // Idempotent: the same payment, no second timeline entry or event.
+      const again = await cancel(payment, cookie);
+      expect(again.statusCode).toBe(200);
+      expect(again.json().timeline).toHaveLength(2);
+      const events = await app.database.db.execute(
+        sql`select type from payment_events where payment_id = ${payment.id} order by seq`,
+      );
+      expect(rowsOf<{ type: string }>(events).map((e) => e.type)).toEqual([
+        "payment.created",
+        "payment.cancelled",
+      ]);
+    }
+  });
+
+  it("refuses other businesses (404), the signed out (401), unknown ids (404) and malformed ids (4xx)", async () => {
+    const payment = await createPayment(app, merchant.cookie);
+    const other = await createMerchant(app, { name: "Other Shop" });
+    const foreign = await cancel(payment, other.cookie);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error.code).toBe("NOT_FOUND");
+    expect((await api(app).post(`/api/merchant/payments/${payment.id}/cancel`)).statusCode).toBe(401);
+    expect(
+      (await cancel({ id: `${payment.id.slice(0, -1)}${payment.id.endsWith("a") ? "b" : "a"}` })).statusCode,
+    ).toBe(404);
+    const bad = await cancel({ id: "%20" });
+    expect(bad.statusCode).toBeGreaterThanOrEqual(400);
+    expect(bad.statusCode).toBeLessThan(500);
+    expect((await getPayment(app, merchant.cookie, payment.id)).status).toBe("pending");
+  });
+
+  it("refuses (409) a payment that received something or is no longer open", async () => {
+    const payer = await tools.payer();
+    // Processing: the whole amount seen, not yet confirmed.
+    const seen = await createPayment(app, merchant.cookie);
+    await tools.pay(payer, merchant.wallet.address, seen.amountDueBase);
+    await sync();
+    expect((await getPayment(app, merchant.cookie, seen.id)).status).toBe("processing");
+    const refusedSeen = await cancel(seen);
+    expect(refusedSeen.statusCode).toBe(409);
+    expect(refusedSeen.json().error.message).toMatch(/already received a transfer/);
+    // Completed.
+    await tools.mine(CONFIRMATIONS);
+    await sync();
+    expect((await getPayment(app, merchant.cookie, seen.id)).status).toBe("completed");
+    expect((await cancel(seen)).statusCode).toBe(409);
+    // Partial: part of the amount confirmed.
+    const part = await createPayment(app, merchant.cookie);
+    const { hash } = await tools.pay(payer, merchant.wallet.address, BigInt(part.amountDueBase) / 2n);
+    expect(
+      (await api(app).post(`/api/payments/public/${part.reference}/tx`, { txHash: hash })).statusCode,
+    ).toBe(200);
+    await tools.mine(CONFIRMATIONS);
+    await sync();
+    expect((await getPayment(app, merchant.cookie, part.id)).status).toBe("partial");
+    expect((await cancel(part)).statusCode).toBe(409);
+    // Expired (the chain's time past its expiry, the expiry job run).
+    const late = await createPayment(app, merchant.cookie, { expiresInMinutes: 1 });
+    const { expiresAt } = (await getPayment(app, merchant.cookie, late.id)) as unknown as {
+      expiresAt: string;
+    };
+    clock.advance(61_000);
+    await tools.test.setNextBlockTimestamp({
+      timestamp: BigInt(Math.ceil(Date.parse(expiresAt) / 1000) + 1),
+    });
+    await tools.mine(1);
+    await sync();
+    await app.payments.expireNow();
+    expect((await getPayment(app, merchant.cookie, late.id)).status).toBe("expired");
+    const refusedExpired = await cancel(late);
+    expect(refusedExpired.statusCode).toBe(409);
+    expect(refusedExpired.json().error.message).toMatch(/expired/);
+    for (const p of [seen, part])
+      expect((await getPayment(app, merchant.cookie, p.id)).status).not.toBe("cancelled");
+  });
+});
+
+describe("a transfer for a cancelled payment", () => {
+  it("found by the indexer lands in the inbox, never credits it; the amount stays reserved", async () => {
+    const payment = await createPayment(app, merchant.cookie);
+    expect((await cancel(payment)).statusCode).toBe(200);
+    const payer = await tools.payer();
+    const { hash } = await tools.pay(payer, merchant.wallet.address, payment.amountDueBase);
+    await tools.mine(CONFIRMATIONS);
+    await sync();
+    const after = await getPayment(app, merchant.cookie, payment.id);
+    expect(after).toMatchObject({ status: "cancelled", amountReceivedBase: "0" });
+    expect(after.transfers).toHaveLength(0);
+    expect((await inbox()).find((t) => t.txHash === hash)).toMatchObject({
+      valueBase: payment.amountDueBase,
+    });
+    // Another payment never takes the cancelled one's amount while a late transfer may still come for it.
+    const reserved = await app.database.db.execute(
+      sql`select count(*)::int as n from payment_amounts where payment_id = ${payment.id}`,
+    );
+    expect(Number(rowsOf<{ n: number }>(reserved)[0]!.n)).toBe(1);
+    // Assigning it to the cancelled payment is refused too.
+    const transfer = (await inbox()).find((t) => t.txHash === hash)!;
+    const assign = await api(app, merchant.cookie).post(`/api/merchant/inbox/${transfer.id}/assign`, {
+      paymentId: payment.id,
+    });
+    expect(assign.statusCode).toBe(409);
+  });
+
+  it("posted by the pay page (fast path) is refused with 409 and lands in the inbox", async () => {
+    const payment = await createPayment(app, merchant.cookie);
+    expect((await cancel(payment, staff.cookie)).statusCode).toBe(200);
+    const payer = await tools.payer();
+    const { hash } = await tools.pay(payer, merchant.wallet.address, payment.amountDueBase);
+    const res = await api(app).post(`/api/payments/public/${payment.reference}/tx`, { txHash: hash });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toMatch(/cancelled/);
+    expect((await inbox()).some((t) => t.txHash === hash)).toBe(true);
+    expect((await getPayment(app, merchant.cookie, payment.id)).status).toBe("cancelled");
+  });
+
+  it("claimed by a match made before the cancellation committed goes back to the inbox when evaluated", async () => {
+    // The interleaving the payment lock orders: the indexer matched and claimed the transfer, the cancellation
+    // locked the payment first and committed; the indexer's evaluation, which waited for the lock, hands it back.
+    const payment = await createPayment(app, merchant.cookie);
+    const payer = await tools.payer();
+    const { hash } = await tools.pay(payer, merchant.wallet.address, payment.amountDueBase);
+    expect((await cancel(payment)).statusCode).toBe(200);
+    const db = app.database.db;
+    await sync();
+    const [stored] = rowsOf<{ id: string }>(
+      await db.execute(sql`select id from chain_transfers where tx_hash = ${hash}`),
+    );
+    await db.transaction(async (tx) => {
+      expect(await repo.claimTransfer(tx, stored!.id, payment.id, "amount", merchant.id)).toBe(true);
+      const released: string[] = [];
+      const status = await evaluatePayment(tx, payment.id, {
+        head: 10n ** 9n,
+        confirmations: CONFIRMATIONS,
+        now: clock.now(),
+        chainTime: null,
+        cause: "test: a claim made before the cancellation",
+        releasedToInbox: (ids) => released.push(...ids),
+      });
+      expect(status).toBe("cancelled");
+      expect(released).toEqual([merchant.id]);
+    });
+    const after = await getPayment(app, merchant.cookie, payment.id);
+    expect(after).toMatchObject({ status: "cancelled", amountReceivedBase: "0" });
+    expect((await inbox()).some((t) => t.txHash === hash)).toBe(true);
+  });
+});
+
+describe("the race of a cancellation and a transfer", () => {
+  it("cancelled before the indexer's transaction: the transfer goes to the inbox", async () => {
+    const payment = await createPayment(app, merchant.cookie);
+    const payer = await tools.payer();
+    const { hash } = await tools.pay(payer, merchant.wallet.address, payment.amountDueBase);
+    let cancelled = 0;
+    beforeNextTransaction(app, async () => {
+      cancelled = (await cancel(payment)).statusCode;
+    });
+    await sync();
+    expect(cancelled).toBe(200);
+    expect((await getPayment(app, merchant.cookie, payment.id)).status).toBe("cancelled");
+    expect((await inbox()).some((t) => t.txHash === hash)).toBe(true);
+  });
+
+  it("credited first: the cancellation is refused and the payment stays paid", async () => {
+    const payment = await createPayment(app, merchant.cookie);
+    const payer = await tools.payer();
+    await tools.pay(payer, merchant.wallet.address, payment.amountDueBase);
+    await sync();
+    expect((await cancel(payment)).statusCode).toBe(409);
+    expect((await getPayment(app, merchant.cookie, payment.id)).status).toBe("processing");
+  });
+
+  it("both at once, many times: exactly one wins, whole, and the transfer is either credited or in the inbox", async () => {
+    for (let round = 0; round < 5; round++) {
+      const payment = await createPayment(app, merchant.cookie);
+      const payer = await tools.payer();
+      const { hash } = await tools.pay(payer, merchant.wallet.address, payment.amountDueBase);
+      const [, res] = await Promise.all([sync(), cancel(payment, staff.cookie)]);
+      await sync();
+      const after = await getPayment(app, merchant.cookie, payment.id);
+      const inInbox = (await inbox()).some((t) => t.txHash === hash);
+      if (res.statusCode === 200) {
+        expect(after.status).toBe("cancelled");
+        expect(after.amountReceivedBase).toBe("0");
+        expect(after.transfers).toHaveLength(0);
+        expect(inInbox).toBe(true);
+      } else {
+        expect(res.statusCode).toBe(409);
+        expect(["processing", "completed"]).toContain(after.status);
+        expect(after.transfers).toHaveLength(1);
+        expect(inInbox).toBe(false);
+      }
+    }
+  });
+});
+
+describe("events", () => {
+  it("a cancellation reaches the webhook endpoints subscribed to payment.cancelled", async () => {
+    const res = await api(app, merchant.cookie).post("/api/merchant/webhooks", {
+      url: `${receiver.url}/cancelled`,
+      events: ["payment.cancelled"],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const payment = await createPayment(app, merchant.cookie, { orderId: "till-7" });
+    expect((await cancel(payment)).statusCode).toBe(200);
+    await receiver.waitFor(() => receiver.at("/cancelled").length >= 1);
+    const [got] = receiver.at("/cancelled");
+    expect(got!.json.type).toBe("payment.cancelled");
+    expect(got!.json.data).toMatchObject({ id: payment.id, status: "cancelled", orderId: "till-7" });
+  });
+});
