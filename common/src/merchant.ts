@@ -41,6 +41,17 @@ export const brandColor = z
   .regex(/^#[0-9a-fA-F]{6}$/, "Enter a colour like #1a7f5a: # and 6 hex digits.")
   .transform((v) => v.toLowerCase());
 
+/** Most tip presets the counter offers (besides "No tip"). */
+export const MAX_TIP_PRESETS = 4;
+/**
+ * Tip percentages the counter (`/pos`) offers, whole percents 1-100, at most four; repeated ones kept once, in
+ * increasing order. Empty: the counter asks for no tip.
+ */
+export const tipPresets = z
+  .array(z.number().int("whole percents").min(1, "at least 1%").max(100, "at most 100%"))
+  .max(MAX_TIP_PRESETS, `at most ${MAX_TIP_PRESETS} tip presets`)
+  .transform((v) => [...new Set(v)].sort((a, b) => a - b));
+
 const merchantFields = {
   name: z
     .string()
@@ -58,6 +69,7 @@ const merchantFields = {
   toleranceBps: z.number().int().min(0).max(1000),
   brandColor: brandColor.nullish(),
   pageTheme,
+  tipPresets,
 };
 
 /** Proof that the signed-in user controls `walletAddress`: an EIP-191 signature of the server's message. */
@@ -78,6 +90,7 @@ export const createMerchantRequest = z.object({
   ...merchantFields,
   toleranceBps: merchantFields.toleranceBps.default(0),
   pageTheme: pageTheme.default("auto"),
+  tipPresets: tipPresets.default([]),
   walletAddress: evmAddress,
   proof: walletProof,
 });
@@ -114,6 +127,7 @@ export const merchantResponse = z.object({
   toleranceBps: z.number().int(),
   brandColor: z.string().nullable(),
   pageTheme,
+  tipPresets: z.array(z.number().int()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -141,6 +141,8 @@ export const merchants = pgTable(
       .default("auto"),
     /** Every sign-in of the business's people needs a second factor (decision 019; members once teams exist). */
     requireTwoFactor: boolean("require_two_factor").notNull().default(false),
+    /** Tip percentages the counter (`/pos`) offers, in order; empty = no tips (decision 033). */
+    tipPresets: integer("tip_presets").array().notNull().default(sql`'{}'::integer[]`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -224,6 +226,8 @@ export const payments = pgTable(
     completedPriceAt: timestamp("completed_price_at", { withTimezone: true }),
     regeneratedFromId: text("regenerated_from_id"),
     regeneratedToId: text("regenerated_to_id"),
+    /** The member who created it from the dashboard or the counter (null: the API, a regeneration, older rows). */
+    createdBy: text("created_by"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

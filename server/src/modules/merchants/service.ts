@@ -28,6 +28,7 @@ export function toMerchantResponse(row: MemberMerchant): Merchant {
     toleranceBps: row.toleranceBps,
     brandColor: row.brandColor,
     pageTheme: row.pageTheme,
+    tipPresets: row.tipPresets,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -137,6 +138,7 @@ export async function registerMerchant(
       toleranceBps: input.toleranceBps ?? 0,
       brandColor: input.brandColor ?? null,
       pageTheme: input.pageTheme ?? "auto",
+      tipPresets: input.tipPresets ?? [],
     });
     await repo.setActiveMerchant(db, ownerId, row.id);
     const membership = await repo.findMembership(db, ownerId);

@@ -114,11 +114,11 @@ export async function insertPayments(
       insert into payments (id, reference, merchant_id, chain_id, token_address, token_decimals, receiving_address,
         amount_usd_cents, price_e18, price_source, price_at, base_amount, tag, amount_due, amount_requested,
         tolerance_bps, description, order_id, success_url, payer_email, expires_at, monitor_until,
-        regenerated_from_id, created_at, updated_at)
+        regenerated_from_id, created_at, updated_at, created_by)
       select id, reference, m_id, chain_id, token_address, token_decimals, wallet_address, amount_usd_cents,
         price_e18, price_source, price_at, base_amount, tag, base_amount + tag * ${unit},
         base_amount + tag * ${unit}, tolerance_bps, description, order_id, success_url, payer_email, expires_at,
-        monitor_until, regenerated_from_id, created_at, created_at
+        monitor_until, regenerated_from_id, created_at, created_at, owner_id
       from c join r on r.payment_id = c.id
       order by ord
       returning id
@@ -142,7 +142,7 @@ export async function insertPayments(
       inserted: boolean;
     }>(result).map((r) => [Number(r.ord), r]),
   );
-  return rows.map(({ values: v }, ord): InsertOutcome => {
+  return rows.map(({ merchant, values: v }, ord): InsertOutcome => {
     const row = byOrd.get(ord);
     if (!row?.merchantId) return { kind: "no-merchant" };
     if (row.tag === null) return { kind: "no-free-tag" };
@@ -169,6 +169,7 @@ export async function insertPayments(
         completedPriceE18: null,
         completedPriceAt: null,
         regeneratedToId: null,
+        createdBy: "ownerId" in merchant ? merchant.ownerId : null,
         updatedAt: v.createdAt,
       },
     };

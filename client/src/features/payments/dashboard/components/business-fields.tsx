@@ -32,7 +32,16 @@ export type BusinessFieldValues = Pick<
   | "logoUrl"
   | "brandColor"
   | "pageTheme"
+  | "tipPresets"
 >;
+
+/** "10, 15 20%" → [10, 15, 20]; what is not a number stays in as NaN, for the schema to refuse. */
+export function parseTipPresets(text: string): number[] {
+  return text
+    .split(/[\s,;%]+/)
+    .filter((part) => part !== "")
+    .map(Number);
+}
 
 /** Reads the fields below from their form: trimmed, empty optional fields as null. */
 export function readBusinessFields(form: HTMLFormElement) {
@@ -47,6 +56,7 @@ export function readBusinessFields(form: HTMLFormElement) {
     logoUrl: text("logoUrl"),
     brandColor: text("brandColor"),
     pageTheme: String(data.get("pageTheme") ?? "auto"),
+    tipPresets: parseTipPresets(String(data.get("tipPresets") ?? "")),
   };
 }
 
@@ -112,6 +122,16 @@ export function BusinessFields({
         placeholder="https://"
         error={errors.website}
         defaultValue={defaults?.website ?? ""}
+      />
+      <Field
+        id={`${idPrefix}tipPresets`}
+        name="tipPresets"
+        inputMode="numeric"
+        label="Tips at the counter, in % (optional)"
+        placeholder="e.g. 10, 15, 20"
+        hint="Up to 4 percentages the counter offers the customer. Empty: no tips."
+        error={errors.tipPresets}
+        defaultValue={defaults?.tipPresets?.join(", ") ?? ""}
       />
       <Field
         id={`${idPrefix}logoUrl`}
