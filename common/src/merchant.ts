@@ -48,8 +48,14 @@ export const MAX_TIP_PRESETS = 4;
  * increasing order. Empty: the counter asks for no tip.
  */
 export const tipPresets = z
-  .array(z.number().int("whole percents").min(1, "at least 1%").max(100, "at most 100%"))
-  .max(MAX_TIP_PRESETS, `at most ${MAX_TIP_PRESETS} tip presets`)
+  .array(
+    z
+      .number("Enter tips as whole percents, like 10, 15, 20.")
+      .int("Enter tips as whole percents, like 10, 15, 20.")
+      .min(1, "A tip is at least 1%.")
+      .max(100, "A tip is at most 100%."),
+  )
+  .max(MAX_TIP_PRESETS, `Offer at most ${MAX_TIP_PRESETS} tips.`)
   .transform((v) => [...new Set(v)].sort((a, b) => a - b));
 
 const merchantFields = {

@@ -307,3 +307,33 @@ describe("events", () => {
     expect(got!.json.data).toMatchObject({ id: payment.id, status: "cancelled", orderId: "till-7" });
   });
 });
+
+describe("the counter's settings and its sales (decision 033)", () => {
+  it("tip presets: kept once each, in order; refused beyond 4, below 1%, above 100% or not whole", async () => {
+    const saved = await api(app, merchant.cookie).patch("/api/merchant", { tipPresets: [20, 10, 15, 10] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().tipPresets).toEqual([10, 15, 20]);
+    expect((await api(app, staff.cookie).get("/api/merchant")).json().tipPresets).toEqual([10, 15, 20]);
+    for (const tipPresets of [[1, 2, 3, 4, 5], [0], [101], [12.5]]) {
+      const res = await api(app, merchant.cookie).patch("/api/merchant", { tipPresets });
+      expect(res.statusCode, JSON.stringify(tipPresets)).toBe(400);
+      expect(res.json().error.code).toBe("VALIDATION_ERROR");
+    }
+    // Staff do not change the business's settings.
+    expect((await api(app, staff.cookie).patch("/api/merchant", { tipPresets: [5] })).statusCode).toBe(403);
+    expect(
+      (await api(app, merchant.cookie).patch("/api/merchant", { tipPresets: [] })).json().tipPresets,
+    ).toEqual([]);
+  });
+
+  it("records which member created a payment", async () => {
+    const payment = await createPayment(app, staff.cookie);
+    const staffId = (
+      await app.inject({ method: "GET", url: "/api/user", headers: { cookie: staff.cookie } })
+    ).json().id as string;
+    const [row] = rowsOf<{ created_by: string | null }>(
+      await app.database.db.execute(sql`select created_by from payments where id = ${payment.id}`),
+    );
+    expect(row!.created_by).toBe(staffId);
+  });
+});
