@@ -35,18 +35,41 @@ test("buying CPXTB with ETH: quote, pay from the wallet, delivered; balances exa
   await installWallet(page, BUYER_KEY);
 
   await page.goto("/buy-cpxtb");
+  // The words about the price say where it comes from: the source in use.
+  const { source } = await (await page.request.get("/api/price")).json();
+  await expect(page.locator("main")).toContainText(
+    source === "fixed" ? "a fixed price set by the operator" : "the live price of the CPXTB liquidity pool",
+  );
+  await expect(page.locator("main")).not.toContainText("live market");
   await page.getByLabel("Amount (USD)").fill("25");
   // The development price: 0.01 USD per CPXTB, 2,000 USD per ETH.
   await expect(page.getByLabel("CPXTB Tokens to Receive")).toHaveValue("2500");
   await expect(page.getByTestId("quote-eth")).toContainText("0.0125 ETH");
+  await expect(page.getByTestId("quote-tokens")).toHaveText("2,500 CPXTB");
+  await expect(page.getByText(source === "fixed" ? "(fixed price)" : "(liquidity pool)")).toBeVisible();
   await page.getByRole("button", { name: "Buy with ETH" }).click();
 
   await expect(page).toHaveURL(/\/buy-cpxtb\/orders\/ord_[0-9a-z]{26}$/);
   await expect(page.getByTestId("quote-countdown")).toHaveText(/^(10:00|9:[0-5]\d)$/);
   await expect(page.getByTestId("order-eth")).toHaveText("0.0125 ETH");
+  // Before any payment nothing spins: "Payment confirmed" waits; the amounts are grouped as on the quote.
+  await expect(page.getByTestId("step-paid")).toContainText("(waiting)");
+  await expect(page.getByTestId("step-quoted")).toContainText("2,500 CPXTB for $25");
+  await expect(page.getByTestId("order-footnote")).toContainText("This page updates by itself");
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`order-quoted-${width}.png`), fullPage: true });
+  }
   await page.getByRole("button", { name: "Pay 0.0125 ETH" }).click();
   await expect(page.getByText("Purchase Complete!")).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("step-delivered")).toHaveAttribute("data-done", "true");
+  await expect(page.getByTestId("delivered-text")).toContainText("2,500 CPXTB were sent");
+  // Complete: the page no longer promises updates.
+  await expect(page.getByTestId("order-footnote")).not.toContainText("updates by itself");
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`order-delivered-${width}.png`), fullPage: true });
+  }
 
   // Survives a reload: the order is the server's.
   await page.reload();

@@ -185,3 +185,35 @@ test("passkeys with Chromium's virtual authenticator: add one, sign out, sign in
   await expect(log).toContainText("Passkey added");
   await expect(log.getByRole("listitem").first()).toContainText("with passkey");
 });
+
+for (const width of [390, 1280]) {
+  test(`the setup key copies with one tap, and the code field's label is in the app's font (${width} px)`, async ({
+    page,
+    context,
+  }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
+    await register(page, uniqueName("copy"));
+    await page.goto("/profile");
+    const section = page.getByRole("region", { name: "Two-factor sign-in" });
+    await section.getByRole("button", { name: "Set up authenticator app" }).click();
+    const secret = ((await section.getByTestId("totp-secret").textContent()) ?? "").replace(/\s/g, "");
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+
+    await section.getByRole("button", { name: "Copy Setup key" }).click();
+    await expect(toast(page, "Setup key copied")).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+
+    // The label reads like every other label; only the digits typed are monospace.
+    const fontOf = (selector: string) =>
+      page.evaluate((s) => getComputedStyle(document.querySelector(s)!).fontFamily, selector);
+    const label = section.getByText("Code from the app", { exact: true });
+    const labelFont = await label.evaluate((el) => getComputedStyle(el).fontFamily);
+    expect(labelFont).toBe(await fontOf("body"));
+    const inputFont = await section
+      .getByLabel("Code from the app")
+      .evaluate((el) => getComputedStyle(el).fontFamily);
+    expect(inputFont).not.toBe(labelFont);
+    await shot(page, "2fa-setup-key");
+  });
+}

@@ -5,6 +5,8 @@ import { useLocation, useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
 import { useAuth } from "@/features/auth/auth-provider";
 import { BuyForm } from "@/features/buy/components/buy-form";
+import { priceSourceWords } from "@/features/buy/format";
+import { usePrice } from "@/features/price/api/get-price";
 import { DemoModeNotice, useDemoMode } from "@/features/social/components/social-account-card";
 
 /** The wallet code (wagmi, viem) loads only when the buyer continues. */
@@ -24,13 +26,15 @@ export default function BuyCpxtbPage() {
   const tokens = search.get("tokens");
   const demo = useDemoMode();
   const { user } = useAuth();
+  const price = usePrice();
+  const priceSource = price.status === "success" ? price.data.source : null;
   return (
     <PageFrame
       title="Buy CPXTB Tokens"
       icon={Coins}
       backdrop
       width="narrow"
-      description="Get CPXTB to pay merchants: a quoted price from the live market, locked for 10 minutes, and tokens sent to your wallet once your payment is verified on chain."
+      description={`Get CPXTB to pay merchants: ${priceSourceWords(priceSource) ?? "a quoted price"}, locked for 10 minutes, and tokens sent to your wallet once your payment is verified on chain.`}
     >
       {demo ? (
         // A demo user (PRODUCT.md decision 3) can neither buy nor claim.
@@ -43,6 +47,7 @@ export default function BuyCpxtbPage() {
             initialTokens={tokens && /^\d{1,15}(\.\d{1,6})?$/.test(tokens) ? tokens : undefined}
             returnTo={returnTo}
             onOrder={(id) => navigate(`/buy-cpxtb/orders/${id}`)}
+            priceSource={priceSource}
           />
           <div className="mt-6">
             <React.Suspense fallback={null}>

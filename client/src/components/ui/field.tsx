@@ -8,10 +8,15 @@ type FieldProps = React.ComponentProps<typeof Input> & {
   /** A problem with the value, shown under the input and announced. */
   error?: string | undefined;
   hint?: React.ReactNode;
+  /**
+   * Classes for the input itself (a code's monospace digits). `className` places the whole field; the label,
+   * hint and error keep the app's font whatever the input shows.
+   */
+  inputClassName?: string | undefined;
 };
 
 /** A labelled input with its hint and error wired for assistive technology. */
-export function Field({ label, error, hint, id, className, ...props }: FieldProps) {
+export function Field({ label, error, hint, id, className, inputClassName, ...props }: FieldProps) {
   const generatedId = React.useId();
   const inputId = id ?? generatedId;
   const hintId = hint ? `${inputId}-hint` : undefined;
@@ -23,6 +28,7 @@ export function Field({ label, error, hint, id, className, ...props }: FieldProp
         id={inputId}
         aria-invalid={error ? true : undefined}
         aria-describedby={[hintId, errorId].filter(Boolean).join(" ") || undefined}
+        className={inputClassName}
         {...props}
       />
       {hint ? (

@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
+import { CopyButton } from "@/features/payments/components/copy-button";
 import { toast } from "@/hooks/use-toast";
 import { isApiError } from "@/lib/api-client";
 import { type FieldErrors, validate } from "@/lib/form-errors";
@@ -137,9 +138,16 @@ function TotpEnrolmentPanel({
         <TotpQrCode uri={enrolment.uri} />
         <div className="flex min-w-0 flex-col gap-1">
           <span className="text-muted-foreground text-sm">Setup key</span>
-          <code className="break-all font-mono text-base tabular-nums" data-testid="totp-secret">
-            {grouped}
-          </code>
+          <div className="flex flex-wrap items-center gap-2">
+            <code className="break-all font-mono text-base tabular-nums" data-testid="totp-secret">
+              {grouped}
+            </code>
+            <CopyButton
+              value={enrolment.secret}
+              label="Setup key"
+              copiedText="Paste it into your authenticator app."
+            />
+          </div>
         </div>
       </div>
       <form onSubmit={submit} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-end">
@@ -150,7 +158,8 @@ function TotpEnrolmentPanel({
           inputMode="numeric"
           maxLength={6}
           error={errors.code}
-          className="flex-1 font-mono tabular-nums"
+          className="flex-1"
+          inputClassName="font-mono tabular-nums"
         />
         <div className="flex gap-2">
           <Button type="submit" disabled={confirm.isPending}>
@@ -227,7 +236,7 @@ function IdentityCheck({
           autoComplete="one-time-code"
           value={code}
           onChange={(event) => onCode(event.currentTarget.value)}
-          className="font-mono"
+          inputClassName="font-mono"
         />
       ) : null}
     </section>

@@ -55,7 +55,7 @@ export function TwoFactorStep({ onSuccess }: { onSuccess: () => void }) {
             autoFocus
             maxLength={32}
             error={errors.code}
-            className="font-mono tabular-nums"
+            inputClassName="font-mono tabular-nums"
             required
           />
           <Button type="submit" disabled={secondFactorMutation.isPending}>

@@ -7,6 +7,7 @@ import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
 import { errorText } from "@/lib/error-text";
 import { createBuyOrder, createPaypalOrder, fetchQuote, useBuyConfig } from "../api/buy-api";
+import { grouped, type PriceSource } from "../format";
 
 export type ConnectWallet = () => Promise<string>;
 /** Connects the browser wallet and shows it is the buyer's (a signature, unless it is the account's own). */
@@ -16,13 +17,6 @@ type Edited = { field: "usd" | "tokens"; value: string };
 
 const USD = /^\d{1,9}(\.\d{1,2})?$/;
 const TOKENS = /^\d{1,15}(\.\d{1,6})?$/;
-
-function grouped(decimal: string, maxDecimals: number) {
-  const [whole = "0", fraction = ""] = decimal.split(".");
-  const trimmed = fraction.slice(0, maxDecimals).replace(/0+$/, "");
-  const w = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return trimmed ? `${w}.${trimmed}` : w;
-}
 
 /**
  * "Buy CPXTB Tokens": the two amounts follow each other through the server's quote; continuing connects the
@@ -35,7 +29,10 @@ export function BuyForm({
   initialTokens,
   returnTo,
   onOrder,
+  priceSource,
 }: {
+  /** The price source in use (GET /api/price), so the words about the price say where it comes from. */
+  priceSource?: PriceSource | null | undefined;
   connectWallet: ConnectWallet;
   proveWallet: ProveWallet;
   initialTokens?: string | undefined;
@@ -191,7 +188,13 @@ export function BuyForm({
               </dd>
               <dt className="text-muted-foreground">Price</dt>
               <dd>
-                ${quote.usdPerToken} per CPXTB{quote.ethUsd ? ` · ETH $${grouped(quote.ethUsd, 2)}` : null}
+                ${quote.usdPerToken} per CPXTB
+                {priceSource === "fixed"
+                  ? " (fixed price)"
+                  : priceSource === "pool"
+                    ? " (liquidity pool)"
+                    : null}
+                {quote.ethUsd ? ` · ETH $${grouped(quote.ethUsd, 2)}` : null}
               </dd>
             </dl>
           ) : quoteError ? null : (

@@ -16,6 +16,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { CopyButton } from "@/features/payments/components/copy-button";
 import { errorText } from "@/lib/error-text";
 import { capturePaypalOrder, submitBuyTx, useBuyOrder } from "../api/buy-api";
+import { grouped } from "../format";
 import { useLiveOrder } from "../use-live-order";
 
 export type SendEth = (
@@ -31,6 +32,8 @@ const STEP_LABEL = {
 } as const;
 
 const REFUND = new Set(["underpaid", "late", "wrong_sender", "failed"]);
+/** Nothing more happens to these orders by itself: the page no longer says it updates. */
+const SETTLED = new Set(["delivered", "expired", "failed"]);
 const ORDER = ["quoted", "confirming", "paid", "sending", "delivered"] as const;
 
 function useCountdown(expiresAt: string) {
@@ -59,7 +62,11 @@ function TxLink({ hash, url }: { hash: string; url: string | null }) {
 function Steps({ order }: { order: BuyOrder }) {
   const at = ORDER.indexOf(order.status as (typeof ORDER)[number]);
   const steps = [
-    { key: "quoted", label: "Quote locked", detail: `${order.tokens} CPXTB for $${order.usd}` },
+    {
+      key: "quoted",
+      label: "Quote locked",
+      detail: `${grouped(order.tokens, 6)} CPXTB for $${grouped(order.usd, 2)}`,
+    },
     {
       key: "paid",
       label: "Payment confirmed",
@@ -81,8 +88,9 @@ function Steps({ order }: { order: BuyOrder }) {
     if (key === "sending") return at >= 3;
     return at >= 4;
   };
+  // Only what is happening spins: "Payment confirmed" once a payment is seen, never while none is sent.
   const current = (key: string) =>
-    (key === "paid" && (order.status === "quoted" || order.status === "confirming")) ||
+    (key === "paid" && order.status === "confirming") ||
     (key === "sending" && order.status === "paid") ||
     (key === "delivered" && order.status === "sending");
   return (
@@ -272,7 +280,7 @@ export function OrderView({ id, sendEth }: { id: string; sendEth: SendEth }) {
             )}
           </CardTitle>
           <CardDescription className="tabular-nums">
-            {order.tokens} CPXTB for ${order.usd}
+            {grouped(order.tokens, 6)} CPXTB for ${grouped(order.usd, 2)}
             {order.eth ? ` (${order.eth} ETH)` : ""} · ${order.usdPerToken} per CPXTB
           </CardDescription>
         </CardHeader>
@@ -293,7 +301,7 @@ export function OrderView({ id, sendEth }: { id: string; sendEth: SendEth }) {
           <Steps order={order} />
           {delivered ? (
             <p className="text-sm" data-testid="delivered-text">
-              {order.tokens} CPXTB were sent to {short(order.buyerAddress)}.
+              {grouped(order.tokens, 6)} CPXTB were sent to {short(order.buyerAddress)}.
             </p>
           ) : null}
           {delivered && order.returnTo ? (
@@ -303,9 +311,11 @@ export function OrderView({ id, sendEth }: { id: string; sendEth: SendEth }) {
           ) : null}
         </CardContent>
       </Card>
-      <p className="text-muted-foreground text-xs">
-        Order {order.id}. This page updates by itself; you can close it, and the tokens are still sent once
-        your payment is confirmed.
+      <p className="text-muted-foreground text-xs" data-testid="order-footnote">
+        Order {order.id}.
+        {SETTLED.has(order.status)
+          ? null
+          : " This page updates by itself; you can close it, and the tokens are still sent once your payment is confirmed."}
       </p>
     </div>
   );

@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createQueryClient } from "@/lib/query-client";
+import { when } from "../claim-time";
 import { ClaimCard } from "./claim-card";
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
@@ -54,8 +55,8 @@ describe("ClaimCard", () => {
     expect(screen.queryByRole("button", { name: /Claim/ })).toBeNull();
   });
 
-  it("shows a refusal with when the next claim is possible", async () => {
-    const next = "2026-11-25T05:00:00.000Z";
+  it("shows a refusal, states the next claim time once in local time, and turns Claim off until then", async () => {
+    const next = new Date(Date.now() + 3 * 3_600_000).toISOString();
     const fetch = vi
       .fn()
       .mockResolvedValueOnce(json(200, status()))
@@ -63,7 +64,7 @@ describe("ClaimCard", () => {
         json(409, {
           error: {
             code: "CONFLICT",
-            message: "Already claimed in the last 24 hours. You can claim again at 2026-11-25 05:00 UTC.",
+            message: `Already claimed in the last 24 hours. You can claim again at ${next.slice(0, 16).replace("T", " ")} UTC.`,
             details: { nextClaimAt: next },
           },
         }),
@@ -72,8 +73,10 @@ describe("ClaimCard", () => {
     renderCard();
     fireEvent.click(await screen.findByRole("button", { name: "Claim 10 CPXTB" }));
     const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toContain("You can claim again at 2026-11-25 05:00 UTC.");
-    expect(alert.textContent).toContain("Next claim possible:");
+    expect(alert.textContent).toBe("Already claimed in the last 24 hours.");
+    expect(screen.getByTestId("claim-next").textContent).toBe(`You can claim again at ${when(next)}.`);
+    expect(screen.getAllByText(/claim again/)).toHaveLength(1);
+    expect((screen.getByTestId("claim-button") as HTMLButtonElement).disabled).toBe(true);
     expect(fetch.mock.calls[0]?.[0]).toBe(
       `/api/claims/status?walletAddress=${WALLET}&deviceId=dev_test_device`,
     );

@@ -6,7 +6,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { isApiError } from "@/lib/api-client";
+import { errorText } from "@/lib/error-text";
 import { claimTokens, useClaimStatus } from "../api/claims-api";
+import { when, withoutUtcTime } from "../claim-time";
 
 export type ClaimWallet = { address: string; label: string };
 
@@ -17,9 +19,6 @@ export type ClaimDevice = {
 };
 
 const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-
 function refusal(error: unknown): { message: string; nextClaimAt: string | null } {
   if (isApiError(error)) {
     const body = error.body as
@@ -31,7 +30,7 @@ function refusal(error: unknown): { message: string; nextClaimAt: string | null 
       return { message, nextClaimAt: typeof next === "string" ? next : null };
     }
   }
-  return { message: (error as Error)?.message ?? "The claim failed. Try again.", nextClaimAt: null };
+  return { message: errorText(error), nextClaimAt: null };
 }
 
 function Shell({ children, description }: { children: React.ReactNode; description?: React.ReactNode }) {
@@ -142,6 +141,19 @@ function ClaimForWallet({ address, device }: { address: string; device: ClaimDev
     return () => clearInterval(timer);
   }, [pending, refetch]);
 
+  // The next time a claim can succeed: this wallet's cooldown, or a refusal's (the day's budget used up).
+  const nextAt = [status.data?.nextClaimAt, problem?.nextClaimAt]
+    .filter((t): t is string => t != null && new Date(t).getTime() > Date.now())
+    .sort()
+    .at(-1);
+  // The button turns back on by itself when the time comes.
+  const [, wake] = React.useReducer((n: number) => n + 1, 0);
+  React.useEffect(() => {
+    if (!nextAt) return;
+    const timer = setTimeout(wake, Math.min(new Date(nextAt).getTime() - Date.now() + 500, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [nextAt]);
+
   const claim = async () => {
     setBusy(true);
     setProblem(null);
@@ -176,7 +188,11 @@ function ClaimForWallet({ address, device }: { address: string; device: ClaimDev
       </div>
     );
   }
-  const waiting = s.nextClaimAt !== null && new Date(s.nextClaimAt).getTime() > Date.now();
+  const problemText = problem
+    ? problem.nextClaimAt
+      ? withoutUtcTime(problem.message)
+      : problem.message
+    : null;
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm tabular-nums">
@@ -213,29 +229,30 @@ function ClaimForWallet({ address, device }: { address: string; device: ClaimDev
           ) : null}
         </div>
       ) : null}
-      {waiting ? (
-        <p className="flex items-center gap-2 text-sm" data-testid="claim-next">
-          <Clock aria-hidden="true" className="size-4 shrink-0" />
-          You can claim again at {when(s.nextClaimAt!)}.
-        </p>
-      ) : null}
-      {problem ? (
+      {problemText ? (
         <div role="alert" className="flex gap-2 rounded-md border border-destructive/50 p-3 text-sm">
           <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-destructive-emphasis" />
-          <div>
-            <p>{problem.message}</p>
-            {problem.nextClaimAt ? (
-              <p className="text-muted-foreground">Next claim possible: {when(problem.nextClaimAt)}.</p>
-            ) : null}
-          </div>
+          <p>{problemText}</p>
         </div>
+      ) : null}
+      {nextAt ? (
+        <p className="flex items-center gap-2 text-sm" data-testid="claim-next" id="claim-next">
+          <Clock aria-hidden="true" className="size-4 shrink-0" />
+          You can claim again at {when(nextAt)}.
+        </p>
       ) : null}
       {justClaimed ? (
         <p className="text-sm" role="status">
           {s.amount} CPXTB are on their way to {short(address)}.
         </p>
       ) : null}
-      <Button size="lg" onClick={claim} disabled={busy} data-testid="claim-button">
+      <Button
+        size="lg"
+        onClick={claim}
+        disabled={busy || nextAt !== undefined}
+        aria-describedby={nextAt ? "claim-next" : undefined}
+        data-testid="claim-button"
+      >
         {busy ? <Spinner size="sm" /> : <Gift aria-hidden="true" />}
         {busy ? "Claiming…" : `Claim ${s.amount} CPXTB`}
       </Button>
