@@ -1,14 +1,53 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import { precompress } from "./scripts/vite-precompress.ts";
 
 const serverPort = Number(process.env.PORT ?? 5000);
 
+/**
+ * `<link rel="modulepreload">` in index.html for the chunks the entry imports dynamically at start (main.tsx's
+ * boot steps: React DOM, then the app's shell; decision 036): fetched beside the entry, evaluated later, each in a
+ * task of its own. Vite links only an entry's static imports. On a server-rendered page these links wait with the
+ * entry in the after-paint template like Vite's own (decision 023).
+ */
+function bootPreload(): Plugin {
+  return {
+    name: "cpxtb-boot-preload",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(_html, { bundle, chunk }) {
+        if (!bundle || !chunk) return;
+        const staticClosure = (files: string[], seen = new Set<string>()): Set<string> => {
+          for (const file of files) {
+            const next = bundle[file];
+            if (seen.has(file) || next?.type !== "chunk") continue;
+            seen.add(file);
+            staticClosure(next.imports, seen);
+          }
+          return seen;
+        };
+        const loaded = staticClosure([chunk.fileName]);
+        const started = [...loaded].flatMap((file) => {
+          const next = bundle[file];
+          return next?.type === "chunk" ? next.dynamicImports : [];
+        });
+        const boot = [...staticClosure(started)].filter((file) => !loaded.has(file));
+        return boot.map((file) => ({
+          tag: "link",
+          attrs: { rel: "modulepreload", crossorigin: true, href: `/${file}` },
+          injectTo: "head" as const,
+        }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root: "client",
   publicDir: "public",
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), precompress(), bootPreload()],
   resolve: {
     alias: {
       "@common": new URL("./common/src", import.meta.url).pathname,

@@ -25,6 +25,9 @@ const cssOf = (keys) =>
 
 const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const entry = closure(entryKey);
+// main.tsx imports its boot steps (React DOM, the app's shell) at once, each evaluated in a task of its own
+// (decision 036): they are eager JavaScript like the entry's static imports.
+for (const key of [...entry]) for (const boot of manifest[key].dynamicImports ?? []) closure(boot, entry);
 const routeKeys = Object.keys(manifest).filter((k) => manifest[k].isDynamicEntry && k.includes("/routes/"));
 const routeOwn = (key) => new Set([...closure(key)].filter((k) => !entry.has(k)));
 

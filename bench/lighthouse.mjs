@@ -143,64 +143,73 @@ async function clearHttpCache(chromePort) {
   }
 }
 
+/** Installed in the measured page before its own scripts: its long tasks and long animation frames. */
+const OBSERVE_LONG_TASKS = `(() => {
+  const seen = { tasks: [], frames: [], lastAt: 0 };
+  window.__benchLongTasks = seen;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      seen.tasks.push({ start: e.startTime, duration: e.duration });
+      seen.lastAt = performance.now();
+    }
+  }).observe({ type: "longtask", buffered: true });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const top = [...e.scripts].sort((a, b) => b.duration - a.duration)[0];
+        const file = top && top.sourceURL ? top.sourceURL.replace(/^.*\\//, "") : "";
+        const what = top ? (top.invokerType + " " + (top.invoker || "")).trim() : "";
+        seen.frames.push({ start: e.startTime, end: e.startTime + e.duration, script: [file, what].filter(Boolean).join(": ") });
+      }
+    }).observe({ type: "long-animation-frame", buffered: true });
+  } catch {}
+})()`;
+
 /**
  * One visit of `url` in a fresh tab (an empty cache; the dashboard keeps its session) with the CPU slowed 4x: the
  * tasks over 50 ms that started after the first contentful paint, each with the script the long animation frame
- * around it spent most time in. Waits for hydration (the server's marker gone), a quiet network and 3 s without a
- * new long task (work moved to idle time is counted too), at most 30 s.
+ * around it spent most time in. Waits for hydration (the server's marker gone), then 3 s without a new long task
+ * (work moved to idle time is counted too), at most 30 s.
+ * The tab is driven through a bare DevTools session that enables no Runtime or Network domain, as a phone's
+ * browser has none: with the Runtime domain on (Lighthouse, Puppeteer's pages), V8 records a detailed stack for every
+ * Error created, and React DOM creates some at its start, so evaluating it reparsed the 200 KB chunk for source
+ * positions, some 15 ms of CPU (60 ms at 4x) that a phone does not spend (decision 036).
  */
 async function longTasksAfterPaint(chromePort, url, keepSession) {
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chromePort}` });
-  const context = keepSession ? browser.defaultBrowserContext() : await browser.createBrowserContext();
-  const page = await context.newPage();
+  const context = keepSession ? undefined : await browser.createBrowserContext();
+  const control = await browser.target().createCDPSession();
+  const { targetId } = await control.send("Target.createTarget", {
+    url: "about:blank",
+    ...(context ? { browserContextId: context.id } : {}),
+  });
   try {
-    const cdp = await page.createCDPSession();
-    await cdp.send("Network.enable");
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    const target = await browser.waitForTarget((t) => t._targetId === targetId);
+    const cdp = await target.createCDPSession();
+    if (keepSession) await cdp.send("Network.clearBrowserCache");
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-    await page.evaluateOnNewDocument(() => {
-      const seen = { tasks: [], frames: [], lastAt: 0 };
-      window.__benchLongTasks = seen;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) {
-          seen.tasks.push({ start: e.startTime, duration: e.duration });
-          seen.lastAt = performance.now();
-        }
-      }).observe({ type: "longtask", buffered: true });
-      try {
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) {
-            const top = [...e.scripts].sort((a, b) => b.duration - a.duration)[0];
-            const file = top?.sourceURL ? top.sourceURL.replace(/^.*\//, "") : "";
-            const what = top ? `${top.invokerType} ${top.invoker ?? ""}`.trim() : "";
-            seen.frames.push({
-              start: e.startTime,
-              end: e.startTime + e.duration,
-              script: [file, what].filter(Boolean).join(": "),
-            });
-          }
-        }).observe({ type: "long-animation-frame", buffered: true });
-      } catch {
-        // no long-animation-frame entries in this browser: tasks without their script
-      }
-    });
+    // The Page domain only (it runs the observer before the page's scripts); it records no script stacks.
+    await cdp.send("Page.enable");
+    await cdp.send("Page.addScriptToEvaluateOnNewDocument", { source: OBSERVE_LONG_TASKS });
+    const read = async (expression) =>
+      (await cdp.send("Runtime.evaluate", { expression, returnByValue: true })).result.value;
     const started = Date.now();
-    await page.goto(url, { waitUntil: "load", timeout: 60_000 });
-    await page
-      .waitForFunction(() => !document.getElementById("root")?.hasAttribute("data-server-rendered"), {
-        timeout: 30_000,
-      })
-      .catch(() => {});
-    await page.waitForNetworkIdle({ idleTime: 1000, timeout: 20_000 }).catch(() => {});
-    for (;;) {
-      const quietFor = await page.evaluate(() => performance.now() - window.__benchLongTasks.lastAt);
-      if (quietFor >= 3000 || Date.now() - started > 30_000) break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    const { tasks, frames, fcp } = await page.evaluate(() => ({
-      ...window.__benchLongTasks,
-      fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
-    }));
+    await cdp.send("Page.navigate", { url });
+    const until = (ms) => Date.now() - started < ms;
+    const sleep = () => new Promise((resolve) => setTimeout(resolve, 500));
+    // Loaded and hydrated (a page the client renders has no marker), at most 30 s.
+    while (
+      until(30_000) &&
+      !(await read(
+        `location.href === ${JSON.stringify(url)} && document.readyState === "complete" && !!window.__benchLongTasks && !document.getElementById("root")?.hasAttribute("data-server-rendered")`,
+      ).catch(() => false))
+    )
+      await sleep();
+    while (until(40_000) && (await read("performance.now() - window.__benchLongTasks.lastAt")) < 3000)
+      await sleep();
+    const { tasks, frames, fcp } = await read(
+      `({ ...window.__benchLongTasks, fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null })`,
+    );
     if (fcp === null) throw new Error("no first contentful paint");
     const after = tasks
       .filter((t) => t.start >= fcp && t.duration > 50)
@@ -210,8 +219,9 @@ async function longTasksAfterPaint(chromePort, url, keepSession) {
       }));
     return { fcp, tasks: after, longest: Math.max(0, ...after.map((t) => t.duration)), load: load() };
   } finally {
-    await page.close();
-    if (!keepSession) await context.close();
+    await control.send("Target.closeTarget", { targetId }).catch(() => {});
+    await control.detach().catch(() => {});
+    if (context) await context.close();
     await browser.disconnect();
   }
 }

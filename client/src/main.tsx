@@ -1,19 +1,8 @@
-import { StrictMode, startTransition, useEffect, useLayoutEffect } from "react";
-import { createRoot, hydrateRoot } from "react-dom/client";
-import { App } from "./app/app";
-import { prerenderedPageFor } from "./app/lazy-pages";
-import { pageFor } from "./app/router";
 import { finishSocialPopup } from "./features/social/popup-complete";
 import { socialStateAtStart } from "./features/social/social-keys";
+import { nextTask } from "./lib/next-task";
 import { installWeb3PopupGuard } from "./lib/web3-auth-gate";
 import "./index.css";
-
-declare global {
-  interface Window {
-    /** Set by index.html's inline script: stops holding taps and returns the buttons tapped before hydration. */
-    __cpxtbHeldClicks?: () => HTMLButtonElement[];
-  }
-}
 
 installWeb3PopupGuard();
 // Before anything can be clicked: whether this page finishes a social login (social-keys.ts).
@@ -22,76 +11,20 @@ socialStateAtStart();
 const container = document.getElementById("root");
 if (!container) throw new Error("Missing #root element in index.html");
 
-/** Stops holding taps and returns those held (none when the page was not server-rendered). */
-const takeHeldClicks = () => window.__cpxtbHeldClicks?.() ?? [];
-
-/** React marks every DOM node it has hydrated or rendered with its props: before that, a click finds no handler. */
-const isLive = (node: Element) => Object.keys(node).some((key) => key.startsWith("__reactProps$"));
-
 /**
- * The button a held tap belongs to now: the same node, or, when React rendered that part again instead of
- * hydrating it (an update came during hydration), the one button that has the same id, test id or label.
+ * The app starts in steps, each evaluated in a task of its own: React DOM, then the app's shell (app/boot.tsx),
+ * then the page's code, then hydration (issue 39, decision 036). Evaluated at once, as one module graph, they were
+ * one task of some 160-270 ms on a phone-speed CPU right after the first paint, during which a tap waited. The
+ * build's modulepreload links (vite.config.ts, `bootPreload`) fetch both chunks beside this one, so the steps
+ * wait for no extra round trip. In the basic login's popup window, back from the provider, the app does not start.
  */
-function counterpart(root: HTMLElement, held: HTMLButtonElement): HTMLButtonElement | null {
-  if (held.isConnected) return held;
-  const same = (a: string | null, b: string | null) => a !== null && a !== "" && a === b;
-  const label = (b: HTMLButtonElement) => b.getAttribute("aria-label") ?? b.textContent?.trim() ?? null;
-  const matches = [...root.querySelectorAll("button")].filter(
-    (b) =>
-      same(b.id, held.id) ||
-      same(b.getAttribute("data-testid"), held.getAttribute("data-testid")) ||
-      same(label(b), label(held)),
-  );
-  return matches.length === 1 ? matches[0]! : null;
+async function start(root: HTMLElement) {
+  await nextTask();
+  const dom = await import("react-dom/client");
+  await nextTask();
+  const { startApp } = await import("./app/boot");
+  await nextTask();
+  startApp(root, dom);
 }
 
-/**
- * Clicks each held button once it is live (parts of the page can hydrate after the root's first commit), for at
- * most 10 s; a button that is disabled by then (an action under way) is not clicked.
- */
-function replayHeldClicks(root: HTMLElement, held: HTMLButtonElement[]) {
-  const until = performance.now() + 10_000;
-  let pending = held;
-  const tick = () => {
-    pending = pending.filter((button) => {
-      const target = counterpart(root, button);
-      if (!target || !isLive(target)) return true;
-      if (!target.disabled) target.click();
-      return false;
-    });
-    if (pending.length > 0 && performance.now() < until) setTimeout(tick, 50);
-  };
-  tick();
-}
-
-function Root({ root }: { root: HTMLElement }) {
-  // The server's HTML is now the app's own: the inline script stops holding taps on it.
-  useLayoutEffect(() => root.removeAttribute("data-server-rendered"), [root]);
-  // A tap that came before hydration is given to the hydrated button, once (decision 017).
-  useEffect(() => replayHeldClicks(root, takeHeldClicks()), [root]);
-  return (
-    <StrictMode>
-      <App />
-    </StrictMode>
-  );
-}
-
-// A content page arrives rendered by the server (decisions 009, 017). Its chunk (and data layer) is loaded first,
-// so hydration finds every component of the server's markup at once and keeps that markup: the first paint is the
-// final one. Hydration runs as a transition: it yields to the browser every few milliseconds instead of blocking
-// it for the whole tree (total blocking time on phones).
-// Any other page is also loaded before the first render: a first render that suspends shows the page's fallback,
-// and React then holds the page back until 300 ms after that fallback appeared (it throttles fallbacks), which was
-// a quarter of a second of a fast machine's dashboard load spent idle (decision 023).
-const popup = finishSocialPopup();
-const path = window.location.pathname;
-const prerendered = container.hasAttribute("data-server-rendered") ? prerenderedPageFor(path) : null;
-if (prerendered && !popup) {
-  const hydrate = () => startTransition(() => void hydrateRoot(container, <Root root={container} />));
-  prerendered.preload().then(hydrate, hydrate);
-} else if (!popup) {
-  takeHeldClicks();
-  // A failed load is rendered too: the page's error boundary shows it.
-  const render = () => createRoot(container).render(<Root root={container} />);
-  pageFor(path).preload().then(render, render);
-}
+if (!finishSocialPopup()) void start(container);

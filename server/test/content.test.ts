@@ -43,6 +43,8 @@ writeFileSync(
     <title>CPXTB Pay</title>
     <script type="module" crossorigin src="/assets/index-Ab1.js"></script>
     <link rel="modulepreload" crossorigin href="/assets/react-Cd2.js">
+    <link rel="modulepreload" crossorigin href="/assets/boot-Kl6.js">
+    <link rel="modulepreload" crossorigin href="/assets/icons-Mn7.js">
     <link rel="stylesheet" crossorigin href="/assets/index-Ab1.css"></head><body><div id="root"></div></body></html>`,
 );
 mkdirSync(join(clientDist, "assets"));
@@ -51,12 +53,20 @@ mkdirSync(join(clientDist, ".vite"));
 writeFileSync(
   join(clientDist, ".vite", "manifest.json"),
   JSON.stringify({
-    "index.html": { file: "assets/index-Ab1.js", isEntry: true, imports: ["_react-Cd2.js"] },
+    "index.html": {
+      file: "assets/index-Ab1.js",
+      isEntry: true,
+      imports: ["_react-Cd2.js"],
+      // main.tsx's boot steps (decision 036): index.html preloads them beside the entry.
+      dynamicImports: ["_boot-Kl6.js"],
+    },
     "_react-Cd2.js": { file: "assets/react-Cd2.js" },
+    "_boot-Kl6.js": { file: "assets/boot-Kl6.js", imports: ["_react-Cd2.js", "_icons-Mn7.js"] },
+    "_icons-Mn7.js": { file: "assets/icons-Mn7.js" },
     "src/app/routes/merchant.tsx": {
       file: "assets/merchant-Ef3.js",
       isDynamicEntry: true,
-      imports: ["_react-Cd2.js", "_query-Gh4.js"],
+      imports: ["_react-Cd2.js", "_query-Gh4.js", "_icons-Mn7.js"],
     },
     "_query-Gh4.js": { file: "assets/query-Gh4.js" },
     "src/app/side-menu-panel.tsx": {
@@ -329,6 +339,7 @@ describe("served HTML", () => {
     expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/merchant-Ef3.js" />');
     expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/query-Gh4.js" />');
     expect(head.match(/react-Cd2\.js/g)).toHaveLength(1); // the entry's own import: index.html's link only
+    expect(head.match(/icons-Mn7\.js/g)).toHaveLength(1); // loaded by the entry's boot steps: index.html's link only
     expect(head).toContain('<script type="module" crossorigin src="/assets/index-Ab1.js"></script>');
     expect((await page("/payments")).body).not.toContain("merchant-Ef3.js");
   });

@@ -27,7 +27,13 @@ function readStylesheet(clientDist: string, html: string): IndexHtml["stylesheet
   return /<\/style/i.test(css) ? undefined : { tag: link[0], css };
 }
 
-type ManifestChunk = { file: string; imports?: string[]; css?: string[]; isEntry?: boolean };
+type ManifestChunk = {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+  isEntry?: boolean;
+};
 
 /**
  * The files of the chunks (and their stylesheets) of the given source modules (Vite manifest keys such as
@@ -45,6 +51,10 @@ function chunkFilesBeyondEntry(clientDist: string, sources: string[]): string[] 
   };
   const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   const loaded = entry ? closure(entry) : new Set<string>();
+  // The entry's boot steps (React DOM, the app's shell), which main.tsx imports at once: index.html preloads them
+  // beside the entry (decision 036).
+  for (const key of [...loaded])
+    for (const boot of manifest[key]?.dynamicImports ?? []) closure(boot, loaded);
   const files = new Set<string>();
   for (const source of sources) {
     for (const key of closure(source)) {
