@@ -45,6 +45,8 @@ export const themePreference = z.enum(["light", "dark", "system"]);
 export const userResponse = z.object({
   id: z.string(),
   username: z.string(),
+  /** The name to greet with: a social sign-in's profile name ("Bea Santos"); null when there is none. */
+  displayName: z.string().nullable(),
   email: z.string().nullable(),
   pendingEmail: z.string().nullable(),
   hasPassword: z.boolean(),

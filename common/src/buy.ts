@@ -73,11 +73,19 @@ export const buyWalletChallengeResponse = z.object({
 });
 export type BuyWalletChallenge = z.infer<typeof buyWalletChallengeResponse>;
 
+/**
+ * Where the bought CPXTB goes: `wallet` (default) the order's wallet (`buyerAddress`); `managed` the signed-in
+ * account's managed wallet, whose address the server takes from the session (decision 032).
+ */
+export const buyDeliverTo = z.enum(["wallet", "managed"]);
+export type BuyDeliverTo = z.infer<typeof buyDeliverTo>;
+
 export const createBuyOrderRequest = z
   .object({
     method: z.enum(["eth", "paypal"]),
     buyerAddress: address,
     proof: buyWalletProof.optional(),
+    deliverTo: buyDeliverTo.optional(),
     usd: buyAmountInput.shape.usd,
     tokens: buyAmountInput.shape.tokens,
     returnTo: returnToPath.nullish(),
@@ -104,6 +112,9 @@ export const buyOrderResponse = z.object({
   method: z.enum(["eth", "paypal"]),
   status: z.enum(BUY_ORDER_STATUSES),
   buyerAddress: z.string(),
+  /** Where the CPXTB is sent: `buyerAddress`, or the account's managed wallet (`toManagedWallet`). */
+  deliveryAddress: z.string(),
+  toManagedWallet: z.boolean(),
   treasuryAddress: z.string(),
   chainId: z.number().int(),
   usd: z.string(),
@@ -142,6 +153,7 @@ export type BuyOrder = z.infer<typeof buyOrderResponse>;
 export const createPaypalOrderRequest = z
   .object({
     buyerAddress: address,
+    deliverTo: buyDeliverTo.optional(),
     usd: buyAmountInput.shape.usd,
     tokens: buyAmountInput.shape.tokens,
     returnTo: returnToPath.nullish(),

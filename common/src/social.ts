@@ -91,7 +91,8 @@ export const walletWithdrawRequest = z.object({
 export const walletSendResponse = z.object({
   id: z.string(),
   kind: z.enum(["pay", "withdraw"]),
-  status: z.enum(["reserved", "signed", "broadcast", "failed"]),
+  /** `confirmed` (final) once mined with the chain's confirmations; `failed`: not sent, or reverted. */
+  status: z.enum(["reserved", "signed", "broadcast", "confirmed", "failed"]),
   txHash: z.string().nullable(),
   to: z.string(),
   amount: z.string(),

@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../src/app.ts";
 import { ANVIL_DEV_KEYS, DEV_TREASURY_INDEX } from "../src/chain/dev-chain.ts";
 import type { Chain } from "../src/chain/service.ts";
-import { testConfig } from "../src/config.ts";
+import { type Config, testConfig } from "../src/config.ts";
 import { buyOrders, treasurySends } from "../src/db/schema.ts";
+import { createManagedWallets } from "../src/modules/wallet/service.ts";
 import { connectTestChain, startTestChain, type TestChain, tokens } from "./chain-helpers.ts";
 import { createTestApp } from "./helpers.ts";
-import { api, createClock, paymentTestConfig } from "./payment-helpers.ts";
+import { api, createClock, paymentTestConfig, signUp } from "./payment-helpers.ts";
 import { startFakePaypal } from "./paypal-fake.ts";
 
 const TREASURY_KEY = ANVIL_DEV_KEYS[DEV_TREASURY_INDEX]!;
@@ -19,6 +20,7 @@ const CREDENTIALS = { clientId: "test-client", clientSecret: "test-secret-do-not
 let testChain: TestChain;
 let chain: Chain;
 let app: App;
+let appConfig: Partial<Config>;
 let paypal: Awaited<ReturnType<typeof startFakePaypal>>;
 const clock = createClock();
 
@@ -27,14 +29,13 @@ beforeAll(async () => {
   testChain = await startTestChain();
   chain = await connectTestChain(testChain.url, testChain.deployment);
   await testChain.mint(TREASURY, tokens("100000"));
-  app = await createTestApp(
-    {
-      ...paymentTestConfig(),
-      treasury: { ...testConfig().treasury, privateKey: TREASURY_KEY },
-      paypal: { ...CREDENTIALS, apiBase: paypal.url },
-    },
-    { chain, treasury: { now: clock.now } },
-  );
+  appConfig = {
+    ...paymentTestConfig(),
+    treasury: { ...testConfig().treasury, privateKey: TREASURY_KEY },
+    paypal: { ...CREDENTIALS, apiBase: paypal.url },
+    wallet: { ...testConfig().wallet, masterSeed: `0x${"7c".repeat(32)}` },
+  };
+  app = await createTestApp(appConfig, { chain, treasury: { now: clock.now } });
 });
 afterAll(async () => {
   await chain?.close();
@@ -133,6 +134,38 @@ describe("PayPal purchases (Orders v2, local fake)", () => {
     expect(done.delivery?.status).toBe("confirmed");
     expect(await tokenBalance(buyer)).toBe(tokens("2500"));
     expect(await transfersTo(buyer)).toHaveLength(1);
+  });
+
+  it("bought for the account's managed wallet, with no browser wallet at all: delivered there once", async () => {
+    const { cookie } = await signUp(app);
+    const userId = ((await api(app, cookie).get("/api/user")).json() as { id: string }).id;
+    const wallets = createManagedWallets({
+      db: app.database.db,
+      config: { ...testConfig(), ...appConfig } as Config,
+      chain,
+      log: { info() {}, warn() {} },
+    });
+    const managed = (await wallets.ensureWallet(app.database.db, userId)).address as Address;
+    // Whatever address the client names, the order's wallet is the session's managed wallet.
+    const res = await api(app, cookie).post("/api/buy/paypal/orders", {
+      buyerAddress: buyerAddress(),
+      deliverTo: "managed",
+      usd: "25",
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const order = res.json() as Order & { buyerAddress: string; deliveryAddress: string };
+    expect(order).toMatchObject({ buyerAddress: managed, deliveryAddress: managed, toManagedWallet: true });
+    owners.set(order.id, cookie);
+    const paypalId = new URL(order.approveUrl!).searchParams.get("token")!;
+    paypal.approve(paypalId);
+    await Promise.all([returnFromPaypal(order.id, paypalId), capture(order.id), capture(order.id)]);
+    await settle();
+    await capture(order.id);
+    await settle();
+    expect((await getOrder(order.id)).status).toBe("delivered");
+    expect(await sendsFor(order.id)).toHaveLength(1);
+    expect(await transfersTo(managed)).toHaveLength(1);
+    expect(await tokenBalance(managed)).toBe(tokens("2500"));
   });
 
   it("only the browser that created a PayPal order reads, captures or completes it on return", async () => {

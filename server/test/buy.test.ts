@@ -15,8 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../src/app.ts";
 import { ANVIL_DEV_KEYS, DEV_TREASURY_INDEX } from "../src/chain/dev-chain.ts";
 import type { Chain } from "../src/chain/service.ts";
-import { testConfig } from "../src/config.ts";
-import { treasuryReceipts, treasurySends, userWallets } from "../src/db/schema.ts";
+import { type Config, testConfig } from "../src/config.ts";
+import { buyOrders, treasuryReceipts, treasurySends, userWallets } from "../src/db/schema.ts";
+import { createManagedWallets } from "../src/modules/wallet/service.ts";
 import { connectTestChain, startTestChain, type TestChain, tokens } from "./chain-helpers.ts";
 import { createTestApp } from "./helpers.ts";
 import { api, createClock, paymentTestConfig, signUp } from "./payment-helpers.ts";
@@ -28,7 +29,10 @@ const TREASURY = privateKeyToAccount(TREASURY_KEY).address;
 let testChain: TestChain;
 let chain: Chain;
 let app: App;
+let appConfig: Partial<Config>;
 const clock = createClock();
+/** Managed wallets' addresses come from this seed (decision 012). */
+const SEED = `0x${"6b".repeat(32)}`;
 const anvil = () => createTestClient({ mode: "anvil", chain: foundry, transport: http(testChain.url) });
 
 beforeAll(async () => {
@@ -36,13 +40,12 @@ beforeAll(async () => {
   // No price cache: the stale-price test moves the feed.
   chain = await connectTestChain(testChain.url, testChain.deployment, { price: { cacheMs: 0 } });
   await testChain.mint(TREASURY, tokens("100000"));
-  app = await createTestApp(
-    {
-      ...paymentTestConfig(),
-      treasury: { ...testConfig().treasury, privateKey: TREASURY_KEY },
-    },
-    { chain, treasury: { now: clock.now } },
-  );
+  appConfig = {
+    ...paymentTestConfig(),
+    treasury: { ...testConfig().treasury, privateKey: TREASURY_KEY },
+    wallet: { ...testConfig().wallet, masterSeed: SEED },
+  };
+  app = await createTestApp(appConfig, { chain, treasury: { now: clock.now } });
 });
 afterAll(async () => {
   await chain?.close();
@@ -502,5 +505,121 @@ describe("every ETH payment to the treasury is an order's or listed for refund (
     expect(receipts).toHaveLength(1);
     expect(receipts[0]).toMatchObject({ txHash: hash, valueWei: parseEther("0.001"), relatedOrderId: null });
     expect(receipts[0]!.reason).toMatch(/No order was placed/);
+  });
+});
+
+describe("buying for the account's managed wallet (issue 34, decision 032)", () => {
+  /** A signed-in account with its managed wallet (made the way social sign-in makes it) and its browser wallet. */
+  async function accountWithManagedWallet() {
+    const { cookie } = await signUp(app);
+    const userId = ((await api(app, cookie).get("/api/user")).json() as { id: string }).id;
+    const wallets = createManagedWallets({
+      db: app.database.db,
+      config: { ...testConfig(), ...appConfig } as Config,
+      chain,
+      log: { info() {}, warn() {} },
+    });
+    const managed = (await wallets.ensureWallet(app.database.db, userId)).address as Address;
+    const browser = await newBuyer();
+    browser.cookie = cookie;
+    return { cookie, managed, browser };
+  }
+
+  it("buying delivers to a managed wallet once", async () => {
+    const { managed, browser } = await accountWithManagedWallet();
+    const proof = await prove(browser);
+    const res = await api(app, browser.cookie).post("/api/buy/orders", {
+      method: "eth",
+      buyerAddress: browser.address,
+      proof,
+      deliverTo: "managed",
+      usd: "25",
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const o = res.json() as Order & {
+      buyerAddress: string;
+      deliveryAddress: string;
+      toManagedWallet: boolean;
+    };
+    owners.set(o.id, browser.cookie);
+    // The ETH comes from the proven browser wallet; the CPXTB goes to the managed wallet.
+    expect(o).toMatchObject({
+      buyerAddress: browser.address,
+      deliveryAddress: managed,
+      toManagedWallet: true,
+    });
+
+    const hash = await browser.pay(BigInt(o.ethAmountWei));
+    await waitReceipt(hash);
+    // The page's submit, a second tab's, a repeat and the scanner all at once.
+    const answers = await Promise.all([
+      submit(o.id, hash),
+      submit(o.id, hash),
+      submit(o.id, hash),
+      app.treasury!.runOnce(),
+    ]);
+    for (const a of answers.slice(0, 3)) expect((a as { statusCode: number }).statusCode).toBe(200);
+    await settle();
+    await Promise.all([submit(o.id, hash), app.treasury!.runOnce(), app.treasury!.runOnce()]);
+    await settle();
+
+    const done = await getOrder(o.id);
+    expect(done.status).toBe("delivered");
+    const sends = await app.database.db.select().from(treasurySends).where(eq(treasurySends.refId, o.id));
+    expect(sends).toHaveLength(1);
+    expect(sends[0]!.toAddress).toBe(managed);
+    expect(await transfersTo(managed)).toHaveLength(1);
+    expect(await tokenBalance(managed)).toBe(tokens("2500"));
+    // Nothing went to the wallet that paid the ETH.
+    expect(await tokenBalance(browser.address)).toBe(0n);
+  });
+
+  it("the managed wallet is the session's: an address the client sends is never taken for it", async () => {
+    const { managed, browser } = await accountWithManagedWallet();
+    const proof = await prove(browser);
+    const res = await api(app, browser.cookie).post("/api/buy/orders", {
+      method: "eth",
+      buyerAddress: browser.address,
+      proof,
+      deliverTo: "managed",
+      deliveryAddress: TREASURY,
+      usd: "5",
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [row] = await app.database.db.select().from(buyOrders).where(eq(buyOrders.id, res.json().id));
+    expect(row!.deliverTo).toBe(managed);
+  });
+
+  it("signed out, or without a managed wallet, an order for one is refused in words (and spends no signature)", async () => {
+    const visitor = await newBuyer();
+    const proof = await prove(visitor);
+    const out = await api(app, visitor.cookie).post("/api/buy/orders", {
+      method: "eth",
+      buyerAddress: visitor.address,
+      proof,
+      deliverTo: "managed",
+      usd: "5",
+    });
+    expect(out.statusCode).toBe(401);
+    expect(out.json().error.message).toMatch(/Sign in/);
+    // The refusal came before the proof: the same signature still opens an ordinary order.
+    const ordinary = await api(app, visitor.cookie).post("/api/buy/orders", {
+      method: "eth",
+      buyerAddress: visitor.address,
+      proof,
+      usd: "5",
+    });
+    expect(ordinary.statusCode, ordinary.body).toBe(201);
+    expect(ordinary.json()).toMatchObject({ deliveryAddress: visitor.address, toManagedWallet: false });
+
+    const { cookie } = await signUp(app);
+    const none = await api(app, cookie).post("/api/buy/orders", {
+      method: "eth",
+      buyerAddress: visitor.address,
+      deliverTo: "managed",
+      usd: "5",
+    });
+    expect(none.statusCode).toBe(409);
+    expect(none.json().error.message).toMatch(/no CPXTB wallet/);
   });
 });

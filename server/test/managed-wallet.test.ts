@@ -377,7 +377,8 @@ describe("managed wallets", () => {
     expect(page1.items.map((s: { id: string }) => s.id)).toEqual([sent[2], sent[1]]);
     expect(page1.items[0]).toMatchObject({
       kind: "withdraw",
-      status: "broadcast",
+      // Mined at once on this chain: confirmed when enough blocks followed (the next test is about that).
+      status: expect.stringMatching(/^(broadcast|confirmed)$/),
       to: target,
       amount: "3",
       paymentReference: null,
@@ -404,6 +405,54 @@ describe("managed wallets", () => {
       const bad = await call(owner, "GET", `/api/wallet/sends?${query}`);
       expect(bad.statusCode, query).toBe(400);
       expect(bad.json().error.message).toEqual(expect.any(String));
+    }
+  });
+
+  it("a send on the network ends confirmed once mined with the chain's confirmations, with its transaction", async () => {
+    const holder = await socialUser("confirm@example.com");
+    const { address } = await wallet(holder);
+    await chain.mint(address, tokens("20"));
+    // Gas in the wallet already: nothing waits for a top-up while blocks are mined by hand.
+    await tools.test.setBalance({ address, value: 10n ** 18n });
+    const target = privateKeyToAccount(`0x${"3e".repeat(32)}`).address;
+    const before = await tokenOf(target);
+    const confirmations = Math.max(appConfig.chain?.confirmations ?? testConfig().chain.confirmations, 1);
+    const listed = async (id: string) =>
+      (
+        (await call(holder, "GET", "/api/wallet/sends")).json() as {
+          items: { id: string; status: string; txHash: string }[];
+        }
+      ).items.find((s) => s.id === id)!;
+    await tools.test.setAutomine(false);
+    try {
+      const res = await call(holder, "POST", "/api/wallet/withdraw", {
+        to: target,
+        amount: "2",
+        idempotencyKey: "confirm-0001",
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const sent = res.json() as { id: string; status: string; txHash: string };
+      expect(sent.status).toBe("broadcast");
+      // In the pool, not mined: still on its way.
+      expect((await listed(sent.id)).status).toBe("broadcast");
+      await tools.test.mine({ blocks: 1 });
+      if (confirmations > 1) {
+        expect((await listed(sent.id)).status).toBe("broadcast");
+        await tools.test.mine({ blocks: confirmations - 1 });
+      }
+      const done = await listed(sent.id);
+      expect(done).toMatchObject({ status: "confirmed", txHash: sent.txHash });
+      expect(await tokenOf(target)).toBe(before + tokens("2"));
+      // Final: read again (and as the same request again), it stays confirmed.
+      expect((await listed(sent.id)).status).toBe("confirmed");
+      const again = await call(holder, "POST", "/api/wallet/withdraw", {
+        to: target,
+        amount: "2",
+        idempotencyKey: "confirm-0001",
+      });
+      expect(again.json()).toMatchObject({ id: sent.id, status: "confirmed" });
+    } finally {
+      await tools.test.setAutomine(true);
     }
   });
 

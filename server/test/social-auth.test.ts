@@ -163,6 +163,7 @@ async function me(cookie: string) {
   return (await app.inject({ method: "GET", url: "/api/user", headers: { cookie } })).json() as {
     id: string;
     username: string;
+    displayName: string | null;
   };
 }
 
@@ -197,6 +198,32 @@ describe("provider redirect flow", () => {
     const first = await signIn("google");
     const again = await signIn("google");
     expect((await me(again.cookie)).id).toBe((await me(first.cookie)).id);
+  });
+
+  it("the account greets with the provider's display name, not the generated username (issue 34)", async () => {
+    person = { ...person, name: "Bea  Santos " };
+    const first = await me((await signIn("google")).cookie);
+    expect(first.username).toBe("google_bea_santos");
+    expect(first.displayName).toBe("Bea Santos");
+    // A new name at the provider is the greeting from the next sign-in on.
+    person = { ...person, name: "Beatriz Santos" };
+    const again = await me((await signIn("google")).cookie);
+    expect(again).toMatchObject({
+      id: first.id,
+      username: "google_bea_santos",
+      displayName: "Beatriz Santos",
+    });
+    // A password account has none.
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/register",
+      payload: {
+        username: `pw${Math.random().toString(36).slice(2, 10)}`,
+        password: "correct horse battery staple 42",
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().displayName).toBeNull();
   });
 
   it("two people with the same display name stay two accounts", async () => {

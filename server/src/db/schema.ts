@@ -38,6 +38,11 @@ export const users = pgTable(
       .default("dark"),
     notifyPaymentEmails: boolean("notify_payment_emails").notNull().default(true),
     /**
+     * The name to greet with, from a social sign-in's profile ("Bea Santos"; the username is generated from it,
+     * "google_bea_santos"). Null for accounts without one.
+     */
+    displayName: text("display_name"),
+    /**
      * The business this user's requests act for (decision 021); null = the one they own. Only a pointer: every
      * merchant query re-checks the membership and role inside itself.
      */
@@ -469,7 +474,8 @@ export const walletSigners = pgTable("wallet_signers", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const WALLET_SEND_STATUSES = ["reserved", "signed", "broadcast", "failed"] as const;
+/** `confirmed`: mined with the chain's confirmations (final); `failed`: never sent, or reverted on chain. */
+export const WALLET_SEND_STATUSES = ["reserved", "signed", "broadcast", "confirmed", "failed"] as const;
 
 /**
  * Every transaction the server signs, written before it is broadcast: a retry with the same idempotency key finds
@@ -620,6 +626,11 @@ export const buyOrders = pgTable(
     refundDue: boolean("refund_due").notNull().default(false),
     /** A same-origin path to go back to afterwards (the pay page that sent the buyer here). */
     returnTo: text("return_to"),
+    /**
+     * Where the CPXTB goes when not to `buyer_address` (decision 032): the signed-in account's managed wallet,
+     * decided by the server from the session when the order asked for it, never taken from the client.
+     */
+    deliverTo: text("deliver_to"),
     /**
      * SHA-256 of the owner cookie of the browser that created an order while signed out (decision 013): that
      * browser alone reads it. An order made signed in is its account's (`user_id`) and has none.

@@ -45,6 +45,7 @@ export function toUserResponse(user: repo.UserRow): User {
   return {
     id: user.id,
     username: user.username,
+    displayName: user.displayName,
     email: user.email,
     pendingEmail: user.pendingEmail,
     hasPassword: user.passwordHash !== null,

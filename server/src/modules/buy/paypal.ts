@@ -1,6 +1,5 @@
 import type { CreateBuyOrderRequest } from "@common/buy.ts";
 import { and, eq, sql } from "drizzle-orm";
-import { getAddress } from "viem";
 import { buyOrders } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import type { Buyer } from "./ownership.ts";
@@ -9,9 +8,11 @@ import { formatUsd } from "./quote.ts";
 import {
   type BuyDeps,
   buyUnavailableReason,
+  deliveryAddressOf,
   findOrder,
   insertOrder,
   isUniqueViolation,
+  managedDeliveryAddress,
   type OrderRow,
   quote,
 } from "./service.ts";
@@ -44,7 +45,15 @@ export async function createPaypalOrder(
 ): Promise<{ order: OrderRow; approveUrl: string }> {
   const { paypal, chain, treasury } = requirePaypal(deps);
   const q = await quote(deps, input);
-  const order = await insertOrder(deps, chain, treasury, { ...q, method: "paypal", input, buyer });
+  // Bought for the managed wallet, that wallet is the order's wallet too: no browser wallet is needed at all.
+  const deliverTo = await managedDeliveryAddress(deps.db, buyer, input.deliverTo);
+  const order = await insertOrder(deps, chain, treasury, {
+    ...q,
+    method: "paypal",
+    input: deliverTo ? { ...input, buyerAddress: deliverTo } : input,
+    buyer,
+    deliverTo,
+  });
   const base = deps.config.publicUrl.replace(/\/$/, "");
   let created: PaypalOrder;
   try {
@@ -196,7 +205,7 @@ export async function capturePaypalOrder(deps: BuyDeps, orderId: string): Promis
         await deps.treasury!.enqueue(tx, {
           kind: "order",
           refId: order.id,
-          to: getAddress(order.buyerAddress),
+          to: deliveryAddressOf(order),
           amount: order.tokenAmount,
         });
       }

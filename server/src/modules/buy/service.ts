@@ -1,4 +1,4 @@
-import type { BuyAmountInput, BuyOrder, CreateBuyOrderRequest } from "@common/buy.ts";
+import type { BuyAmountInput, BuyDeliverTo, BuyOrder, CreateBuyOrderRequest } from "@common/buy.ts";
 import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import {
   type Address,
@@ -11,7 +11,7 @@ import {
 import type { Chain } from "../../chain/service.ts";
 import type { Config } from "../../config.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { appMeta, buyOrders, treasuryReceipts, treasurySends } from "../../db/schema.ts";
+import { appMeta, buyOrders, managedWallets, treasuryReceipts, treasurySends } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
 import type { Treasury, TreasurySend } from "../treasury/treasury.ts";
@@ -68,6 +68,37 @@ export async function quote(deps: BuyDeps, input: BuyAmountInput) {
 }
 
 /**
+ * The address an order asking for delivery to the managed wallet (`deliverTo: "managed"`) sends to: the signed-in
+ * account's managed wallet, read from the database for the session's user (decision 032) — an address the client
+ * sends is never taken as "managed". Null when the order delivers to its own wallet.
+ */
+export async function managedDeliveryAddress(
+  db: DbOrTx,
+  buyer: Buyer,
+  deliverTo: BuyDeliverTo | undefined,
+): Promise<Address | null> {
+  if (deliverTo !== "managed") return null;
+  if (!buyer.userId) {
+    throw new AppError("UNAUTHENTICATED", "Sign in to buy CPXTB for your CPXTB wallet.");
+  }
+  const [wallet] = await db
+    .select({ address: managedWallets.address })
+    .from(managedWallets)
+    .where(eq(managedWallets.userId, buyer.userId));
+  if (!wallet) {
+    throw new AppError(
+      "CONFLICT",
+      "Your account has no CPXTB wallet yet: sign in with Google, Facebook, X or Apple to get one.",
+    );
+  }
+  return getAddress(wallet.address);
+}
+
+/** Where an order's CPXTB goes: its managed wallet when it asked for that, otherwise the wallet that bought. */
+export const deliveryAddressOf = (order: Pick<OrderRow, "deliverTo" | "buyerAddress">): Address =>
+  getAddress(order.deliverTo ?? order.buyerAddress);
+
+/**
  * An ETH order for a wallet the buyer proved is theirs (`proveWallet`, checked after the cheap refusals): the
  * transfer that pays it is matched by its sender, so an order for someone else's wallet could take their ETH.
  */
@@ -86,8 +117,11 @@ export async function createOrder(
       "Paying with ETH is unavailable: the server has no ETH/USD price (ETH_USD_FEED_ADDRESS).",
     );
   }
+  // The ETH still comes from the proven wallet (the transfer is matched by its sender); only where the CPXTB
+  // goes changes. Resolved before the proof, so a refusal does not spend the buyer's signature.
+  const deliverTo = await managedDeliveryAddress(deps.db, buyer, input.deliverTo);
   await proveWallet();
-  return insertOrder(deps, chain, treasury, { ...q, method: "eth", input, buyer });
+  return insertOrder(deps, chain, treasury, { ...q, method: "eth", input, buyer, deliverTo });
 }
 
 export async function insertOrder(
@@ -98,6 +132,8 @@ export async function insertOrder(
     method: "eth" | "paypal";
     input: { buyerAddress: string; returnTo?: string | null };
     buyer: Buyer;
+    /** The managed wallet the CPXTB goes to (`managedDeliveryAddress`), or null for `buyerAddress`. */
+    deliverTo: Address | null;
     paypalOrderId?: string;
   },
 ): Promise<OrderRow> {
@@ -120,6 +156,7 @@ export async function insertOrder(
       ethAmountWei: o.method === "eth" ? o.ethAmountWei : null,
       expiresAt: new Date(now.getTime() + deps.config.buy.quoteMinutes * 60_000),
       returnTo: o.input.returnTo ?? null,
+      deliverTo: o.deliverTo,
       paypalOrderId: o.paypalOrderId ?? null,
       createdAt: now,
       updatedAt: now,
@@ -156,6 +193,8 @@ export function toOrderView(
     method: order.method,
     status,
     buyerAddress: order.buyerAddress,
+    deliveryAddress: deliveryAddressOf(order),
+    toManagedWallet: order.deliverTo !== null,
     treasuryAddress: order.treasuryAddress,
     chainId: order.chainId,
     usd: formatUsd(order.usdCents),
@@ -425,7 +464,7 @@ export async function recordEthTransfer(
         await treasury.enqueue(dbTx, {
           kind: "order",
           refId: order.id,
-          to: getAddress(order.buyerAddress),
+          to: deliveryAddressOf(order),
           amount: order.tokenAmount,
         });
       }

@@ -312,6 +312,10 @@ export function createSocialAuth(deps: SocialDeps) {
     for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`;
   }
 
+  /** The name to greet with, from the provider's profile ("Bea Santos"); null without a usable one. */
+  const displayNameOf = (identity: ProviderIdentity): string | null =>
+    identity.name?.replace(/\s+/g, " ").trim().slice(0, 100) || null;
+
   /** By (provider, subject) only; a new identity gets a new account with its managed wallet, in one transaction. */
   async function findOrCreateUser(
     provider: SocialProvider,
@@ -322,16 +326,26 @@ export function createSocialAuth(deps: SocialDeps) {
       const existing = await repo.findSocialAccount(deps.db, provider, identity.subject);
       if (existing) {
         await repo.touchSocialAccount(deps.db, existing.id, identity);
-        const user = await accounts.findUserById(deps.db, existing.userId);
+        let user = await accounts.findUserById(deps.db, existing.userId);
         if (user) {
           await deps.wallets.ensureWallet(deps.db, user.id);
+          // The greeting follows the name the person now has at the provider they signed in with.
+          const displayName = displayNameOf(identity);
+          if (displayName && displayName !== user.displayName) {
+            user = (await accounts.updateUser(deps.db, user.id, { displayName })) ?? user;
+          }
           return user;
         }
       }
       const username = await freeUsername(provider, identity.name);
       try {
         return await deps.db.transaction(async (tx) => {
-          const user = await accounts.insertUser(tx, { id: createId("usr"), username, passwordHash: null });
+          const user = await accounts.insertUser(tx, {
+            id: createId("usr"),
+            username,
+            passwordHash: null,
+            displayName: displayNameOf(identity),
+          });
           await repo.insertSocialAccount(tx, {
             id: createId("sac"),
             userId: user.id,
@@ -392,6 +406,10 @@ export function createSocialAuth(deps: SocialDeps) {
           development,
         });
         await deps.wallets.ensureWallet(tx, userId);
+        // An account without a name to greet with takes the linked profile's.
+        const displayName = displayNameOf(identity);
+        const user = displayName ? await accounts.findUserById(tx, userId) : undefined;
+        if (displayName && user && !user.displayName) await accounts.updateUser(tx, userId, { displayName });
       });
     } catch (error) {
       if (isUniqueViolation(error, "social_accounts_provider_subject_key")) {

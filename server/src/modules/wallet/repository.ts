@@ -59,6 +59,21 @@ export async function updateSend(db: DbOrTx, id: string, values: Partial<typeof 
   return row!;
 }
 
+/** A broadcast send's final state, once: null when it already left `broadcast` (another reader settled it). */
+export async function finishSend(
+  db: DbOrTx,
+  id: string,
+  status: "confirmed" | "failed",
+  error: string | null,
+): Promise<WalletSendRow | undefined> {
+  const [row] = await db
+    .update(walletSends)
+    .set({ status, error, updatedAt: new Date() })
+    .where(and(eq(walletSends.id, id), eq(walletSends.status, "broadcast")))
+    .returning();
+  return row;
+}
+
 /** Token base units sent (or on their way) by the user's managed wallet since `since`. */
 export async function sumSentSince(db: DbOrTx, userId: string, since: Date): Promise<bigint> {
   const [row] = await db

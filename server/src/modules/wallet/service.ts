@@ -9,6 +9,7 @@ import {
   type Hex,
   keccak256,
   parseUnits,
+  TransactionReceiptNotFoundError,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Chain } from "../../chain/service.ts";
@@ -416,10 +417,47 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
     };
   }
 
+  /**
+   * Sends on the network reach their final state here: `confirmed` once mined with the chain's confirmations,
+   * `failed` when the transaction reverted (it moved nothing: the daily limit and the payment no longer count
+   * it). A node that does not answer leaves them as they were (the list is read again).
+   */
+  async function settleSends(chain: Chain, rows: repo.WalletSendRow[]): Promise<repo.WalletSendRow[]> {
+    if (!rows.some((row) => row.status === "broadcast" && row.txHash)) return rows;
+    try {
+      const head = await chain.client.getBlockNumber();
+      return await Promise.all(
+        rows.map(async (row) => {
+          if (row.status !== "broadcast" || !row.txHash) return row;
+          const receipt = await chain.client
+            .getTransactionReceipt({ hash: row.txHash as Hex })
+            .catch((e) => (e instanceof TransactionReceiptNotFoundError ? null : Promise.reject(e)));
+          if (!receipt) return row;
+          if (receipt.status !== "success") {
+            return (
+              (await repo.finishSend(
+                db,
+                row.id,
+                "failed",
+                "The transaction failed on chain; nothing was sent.",
+              )) ?? row
+            );
+          }
+          if (head - receipt.blockNumber + 1n < BigInt(Math.max(chain.confirmations, 1))) return row;
+          return (await repo.finishSend(db, row.id, "confirmed", null)) ?? row;
+        }),
+      );
+    } catch (error) {
+      deps.log.warn({ err: String(error) }, "wallet sends: could not read their receipts");
+      return rows;
+    }
+  }
+
   /** The list of sends for the profile, amounts in whole tokens (the token's decimals, as read at start). */
   async function sends(userId: string, page: { cursor?: string; limit: number }) {
-    const decimals = requireChain().token.decimals;
-    const rows = await repo.listSends(db, userId, page);
+    const chain = requireChain();
+    const decimals = chain.token.decimals;
+    const rows = await settleSends(chain, await repo.listSends(db, userId, page));
     const items = rows.slice(0, page.limit).map((row) => ({
       ...toResponse(row, decimals),
       createdAt: row.createdAt.toISOString(),
