@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { parse } from "eth-url-parser";
 import { baseURL } from "../playwright.config";
 import { expect, test } from "./fixtures";
@@ -97,10 +98,18 @@ test("no wallet: Continue with Google, back on the same payment, see what is mis
   await expect(card.getByTestId("managed-address")).toHaveText(wallet.address);
   await expect(card.getByTestId("managed-balance")).toHaveText("0 CPXTB");
   await expect(card.getByTestId("managed-missing")).toContainText(`You need ${shown} more CPXTB`);
+  // Buying from the card delivers to this wallet (the server takes its address from the session), and says so.
   await expect(card.getByTestId("managed-buy")).toHaveAttribute(
     "href",
-    `/buy-cpxtb?return=${encodeURIComponent(`/pay/${payment.reference}`)}&tokens=${shown}`,
+    `/buy-cpxtb?to=managed&return=${encodeURIComponent(`/pay/${payment.reference}`)}&tokens=${shown}`,
   );
+  await expect(card.getByTestId("managed-buy-note")).toContainText("Bought CPXTB arrives in this wallet");
+  // The address as a QR code too (for a wallet or exchange app on another device).
+  await expect(card.getByRole("img", { name: /QR code of your CPXTB wallet's address/ })).toHaveAttribute(
+    "data-value",
+    wallet.address,
+  );
+  await expect(card.getByTestId("managed-qr").locator("svg path")).toHaveCount(1);
   const pay = page.getByRole("button", { name: `Pay ${shown} CPXTB from my wallet` });
   await expect(pay).toBeDisabled();
   await expect(page.getByText(`Pay turns on when your wallet holds ${shown} CPXTB.`)).toBeVisible();
@@ -114,6 +123,10 @@ test("no wallet: Continue with Google, back on the same payment, see what is mis
       await page.reload();
       await expect(card.getByTestId("managed-missing")).toBeVisible({ timeout: 30_000 });
       await page.screenshot({ path: `${dir}/pay-managed-wallet-390-${theme}.png`, fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await expect(card.getByTestId("managed-missing")).toBeVisible();
+      await page.screenshot({ path: `${dir}/pay-managed-wallet-1280-${theme}.png`, fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
     }
   }
 
@@ -128,7 +141,80 @@ test("no wallet: Continue with Google, back on the same payment, see what is mis
 
   await pay.click();
   await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("payment-status")).toHaveText("Paid");
   const paid = await (await page.request.get(`/api/payments/public/${payment.reference}`)).json();
   expect(paid.receivingAddress).toBe(address);
   expect(paid.amountReceivedBase).toBe(payment.amountDueBase);
+
+  // The receipt: the payer's PDF, for this payment.
+  const download = page.waitForEvent("download");
+  await page.getByTestId("download-receipt").click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`receipt-${payment.reference.slice(0, 8)}.pdf`);
+  expect((await readFile((await file.path())!)).subarray(0, 5).toString()).toBe("%PDF-");
+
+  // A payer-only account's app: greeted by the provider's name, payer things and "Register a Business", none of
+  // the merchant's tools.
+  await page.goto("/");
+  await page.getByRole("button", { name: "Open menu" }).click();
+  const menu = page.getByRole("dialog");
+  await expect(menu.getByTestId("menu-username")).toHaveText("Wanda Walletless");
+  const main = menu.getByRole("navigation", { name: "Main" }).getByRole("link");
+  await expect(main).toHaveText([
+    "Home",
+    "My Wallet & Payments Made",
+    "Buy CPXTB Tokens",
+    "Register a Business",
+    "Blog",
+    "Contact Us",
+    "Platform Presentation",
+  ]);
+  for (const tool of ["Webhooks", "Developers", "Audit Log", "Merchant Dashboard", "Reports & Analytics"]) {
+    await expect(menu.getByRole("link", { name: tool })).toHaveCount(0);
+  }
+  if (dir) await page.screenshot({ path: `${dir}/menu-payer-390.png` });
+  await page.keyboard.press("Escape");
+
+  // The landing screen after sign-in is the payer's, not the merchant dashboard.
+  await page.goto("/auth");
+  const landing = page.getByTestId("payer-landing");
+  await expect(landing).toContainText("Welcome, Wanda Walletless", { timeout: 30_000 });
+  await expect(landing.getByRole("link", { name: "Register a business" })).toHaveAttribute(
+    "href",
+    "/merchant",
+  );
+  await expect(landing.getByRole("link", { name: "Buy CPXTB" })).toHaveAttribute(
+    "href",
+    "/buy-cpxtb?to=managed",
+  );
+  if (dir) await page.screenshot({ path: `${dir}/auth-payer-landing-390.png`, fullPage: true });
+  await landing.getByRole("link", { name: "Open my wallet" }).click();
+
+  // The payment made is on the profile, in its final state once mined, with its transaction.
+  const section = page.getByTestId("managed-wallet-section");
+  const sent = section.getByTestId("wallet-send").first();
+  await expect(sent).toContainText(`Payment ${shown} CPXTB`, { timeout: 30_000 });
+  await expect(sent.getByTestId("wallet-send-state")).toHaveText("Confirmed", { timeout: 45_000 });
+  await expect(sent.getByTestId("wallet-send-tx")).toContainText(/Transaction 0x[0-9a-f]{64}/);
+  await expect(section.getByTestId("managed-wallet-buy")).toHaveAttribute("href", "/buy-cpxtb?to=managed");
+  await expect(sent.getByRole("link", { name: "the payment" })).toHaveAttribute(
+    "href",
+    `/pay/${payment.reference}`,
+  );
+  if (dir) {
+    for (const [width, height] of [
+      [390, 844],
+      [1280, 900],
+    ] as const) {
+      for (const theme of ["light", "dark"]) {
+        await page.setViewportSize({ width, height });
+        await page.evaluate((t) => window.localStorage.setItem("cpxtb-pay-theme", t), theme);
+        await page.reload();
+        await expect(section.getByTestId("wallet-send-state").first()).toHaveText("Confirmed", {
+          timeout: 30_000,
+        });
+        await page.screenshot({ path: `${dir}/profile-wallet-${width}-${theme}.png`, fullPage: true });
+      }
+    }
+  }
 });

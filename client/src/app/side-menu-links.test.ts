@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { linksForRole, MAIN_LINKS } from "./side-menu-panel";
+import { linksForRole, MAIN_LINKS, payerLinks } from "./side-menu-panel";
 
 const hrefs = (role: Parameters<typeof linksForRole>[0]) => linksForRole(role).map((link) => link.href);
 
@@ -17,5 +17,36 @@ describe("the menu for a member's role (decision 021)", () => {
     const list = hrefs("staff");
     for (const href of ["/webhooks", "/developers", "/audit-log", "/team"]) expect(list).not.toContain(href);
     for (const href of ["/merchant", "/payments", "/reports", "/settings"]) expect(list).toContain(href);
+  });
+});
+
+describe("the menu of a payer-only account (no business; issue 34)", () => {
+  it("offers payer things and registering a business, never the merchant's tools", () => {
+    const list = payerLinks(true).map((link) => link.href);
+    expect(list).toEqual([
+      "/",
+      "/profile",
+      "/buy-cpxtb?to=managed",
+      "/merchant",
+      "/blog",
+      "/contact",
+      "/presentation",
+    ]);
+    expect(payerLinks(true).find((link) => link.href === "/merchant")?.label).toBe("Register a Business");
+    for (const href of [
+      "/webhooks",
+      "/developers",
+      "/audit-log",
+      "/team",
+      "/payments",
+      "/reports",
+      "/settings",
+    ])
+      expect(list).not.toContain(href);
+  });
+  it("without a managed wallet, buying goes to the paying wallet and there is no wallet link", () => {
+    const list = payerLinks(false).map((link) => link.href);
+    expect(list).toContain("/buy-cpxtb");
+    expect(list).not.toContain("/profile");
   });
 });

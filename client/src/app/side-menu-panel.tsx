@@ -22,6 +22,7 @@ import {
   Sun,
   UserRound,
   Users,
+  Wallet,
   Webhook,
 } from "lucide-react";
 import type * as React from "react";
@@ -30,6 +31,7 @@ import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { useAuth } from "@/features/auth/auth-provider";
 import { merchantQueryOptions } from "@/features/payments/dashboard/api/get-merchant";
+import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { useTheme } from "@/features/theme/theme-provider";
 import { cn } from "@/lib/utils";
 
@@ -37,6 +39,8 @@ interface MenuLink {
   href: string;
   label: string;
   icon: LucideIcon;
+  /** The path it is "current" on, when `href` carries a query. */
+  path?: string;
 }
 
 // Spec section 2: these links, these labels, this order.
@@ -67,6 +71,28 @@ export function linksForRole(role: "owner" | "admin" | "staff" | undefined): Men
   return [...MAIN_LINKS.slice(0, at), TEAM_LINK, ...MAIN_LINKS.slice(at)];
 }
 
+/**
+ * A payer-only account (signed in, no business: typically a social sign-in that pays from its managed wallet) is
+ * offered payer things: its wallet and the payments it made (on the profile), buying CPXTB for that wallet, and
+ * registering a business, which then brings the merchant's tools. The server refuses those tools anyway.
+ */
+export function payerLinks(hasManagedWallet: boolean): MenuLink[] {
+  return [
+    { href: "/", label: "Home", icon: House },
+    ...(hasManagedWallet ? [{ href: "/profile", label: "My Wallet & Payments Made", icon: Wallet }] : []),
+    hasManagedWallet
+      ? { href: "/buy-cpxtb?to=managed", path: "/buy-cpxtb", label: "Buy CPXTB Tokens", icon: Coins }
+      : { href: "/buy-cpxtb", label: "Buy CPXTB Tokens", icon: Coins },
+    { href: "/merchant", label: "Register a Business", icon: Store },
+    { href: "/blog", label: "Blog", icon: Newspaper },
+    { href: "/contact", label: "Contact Us", icon: Mail },
+    { href: "/presentation", label: "Platform Presentation", icon: Presentation },
+  ];
+}
+
+/** While it is not known yet whether the account has a business: the links everyone has. */
+const COMMON_LINKS = new Set(["/", "/buy-cpxtb", "/blog", "/contact", "/presentation"]);
+
 export const LEGAL_LINKS: MenuLink[] = [
   { href: "/about-us", label: "About Us", icon: Info },
   { href: "/privacy-policy", label: "Privacy Policy", icon: Shield },
@@ -91,6 +117,7 @@ function MenuItemLink({
     <li>
       <Link
         href={link.href}
+        data-menu-href={link.path ?? link.href}
         onClick={onNavigate}
         aria-current={current ? "page" : undefined}
         className={cn(
@@ -135,7 +162,15 @@ export default function SideMenuPanel({
   const { theme, setTheme } = useTheme();
   const { user, logoutMutation } = useAuth();
   const merchant = useQuery({ ...merchantQueryOptions(), enabled: Boolean(user) && open });
-  const links = linksForRole(user ? merchant.data?.role : undefined);
+  const payerOnly = Boolean(user) && merchant.data === null;
+  const wallet = useQuery({ ...managedWalletQueryOptions(), enabled: payerOnly && open, retry: false });
+  const links = !user
+    ? MAIN_LINKS
+    : merchant.isPending
+      ? MAIN_LINKS.filter((link) => COMMON_LINKS.has(link.href))
+      : payerOnly
+        ? payerLinks(Boolean(wallet.data))
+        : linksForRole(merchant.data?.role);
   const close = () => onOpenChange(false);
 
   const signOut = () =>
@@ -171,7 +206,7 @@ export default function SideMenuPanel({
                 <MenuItemLink
                   key={link.href}
                   link={link}
-                  current={location === link.href}
+                  current={location === (link.path ?? link.href)}
                   onNavigate={close}
                 />
               ))}
@@ -220,7 +255,7 @@ export default function SideMenuPanel({
                 <p className="px-3 py-1 text-sm">
                   <span className="text-muted-foreground">Signed in as</span>{" "}
                   <span className="font-semibold break-all" data-testid="menu-username">
-                    {user.username}
+                    {user.displayName ?? user.username}
                   </span>
                 </p>
                 <ul className="flex flex-col gap-1">

@@ -1,5 +1,6 @@
 import { SIWE_SIGN_IN_STATEMENT } from "@common/siwe";
-import { LayoutDashboard, LogIn } from "lucide-react";
+import { useQuery } from "@tanstack/react-query";
+import { Coins, LayoutDashboard, LogIn, Store, Wallet } from "lucide-react";
 import { Tabs } from "radix-ui";
 import * as React from "react";
 import { Link, useLocation, useSearch } from "wouter";
@@ -15,6 +16,8 @@ import { RegisterForm } from "@/features/auth/components/register-form";
 import { TwoFactorStep } from "@/features/auth/components/two-factor-step";
 import { WalletSignInButton } from "@/features/auth/components/wallet-sign-in-button";
 import { safeNextPath } from "@/features/auth/next-path";
+import { merchantQueryOptions } from "@/features/payments/dashboard/api/get-merchant";
+import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { SocialAccountCard } from "@/features/social/components/social-account-card";
 import { SocialSignIn } from "@/features/social/components/social-sign-in";
 
@@ -60,6 +63,11 @@ export default function AuthPage() {
   const next = safeNextPath(new URLSearchParams(search).get("next"));
   // An invitation's "Create an account" names the invited address: the new member has it on file.
   const invitedEmail = new URLSearchParams(search).get("email") ?? undefined;
+  // Signed in without a business (a payer, typically from a social sign-in): payer things first, not the
+  // merchant's dashboard.
+  const merchant = useQuery({ ...merchantQueryOptions(), enabled: Boolean(user) && !redirecting });
+  const payerOnly = merchant.data === null;
+  const wallet = useQuery({ ...managedWalletQueryOptions(), enabled: payerOnly, retry: false });
   const goToDashboard = () => {
     setRedirecting(true);
     timer.current = setTimeout(() => navigate(next), REDIRECT_DELAY_MS);
@@ -75,10 +83,12 @@ export default function AuthPage() {
     >
       <div className="flex flex-col gap-6">
         <SocialAccountCard />
-        {user && !redirecting ? (
+        {user && !redirecting && next === "/merchant" && payerOnly ? (
+          <PayerLanding name={user.displayName ?? user.username} hasWallet={Boolean(wallet.data)} />
+        ) : user && !redirecting ? (
           <Card>
             <CardHeader>
-              <CardTitle>You are signed in as {user.username}</CardTitle>
+              <CardTitle>You are signed in as {user.displayName ?? user.username}</CardTitle>
               <CardDescription className="text-base">
                 Continue to your dashboard or sign out from the menu.
               </CardDescription>
@@ -128,5 +138,51 @@ export default function AuthPage() {
         )}
       </div>
     </PageFrame>
+  );
+}
+
+/**
+ * Where a payer lands after signing in (no business registered): their CPXTB wallet and the payments they made,
+ * buying CPXTB for it, and the way to become a merchant.
+ */
+function PayerLanding({ name, hasWallet }: { name: string; hasWallet: boolean }) {
+  return (
+    <Card data-testid="payer-landing">
+      <CardHeader>
+        <CardTitle>Welcome, {name}</CardTitle>
+        <CardDescription className="text-base">
+          {hasWallet
+            ? "Pay any CPXTB Pay payment link from your CPXTB wallet (held for you by CPXTB Pay), add CPXTB to it, and withdraw to a wallet of your own at any time."
+            : "You can pay any CPXTB Pay payment link and buy CPXTB."}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+          {hasWallet ? (
+            <Button asChild className="h-11">
+              <Link href="/profile">
+                <Wallet aria-hidden="true" />
+                Open my wallet
+              </Link>
+            </Button>
+          ) : null}
+          <Button asChild variant={hasWallet ? "outline" : "default"} className="h-11">
+            <Link href={hasWallet ? "/buy-cpxtb?to=managed" : "/buy-cpxtb"}>
+              <Coins aria-hidden="true" />
+              Buy CPXTB
+            </Link>
+          </Button>
+          <Button asChild variant="outline" className="h-11">
+            <Link href="/merchant">
+              <Store aria-hidden="true" />
+              Register a business
+            </Link>
+          </Button>
+        </div>
+        <p className="text-muted-foreground text-sm">
+          Selling something? Register a business to create payment requests and get the merchant&apos;s tools.
+        </p>
+      </CardContent>
+    </Card>
   );
 }

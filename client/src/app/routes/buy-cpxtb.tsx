@@ -1,4 +1,5 @@
 import { returnToPath } from "@common/buy";
+import { useQuery } from "@tanstack/react-query";
 import { Coins } from "lucide-react";
 import * as React from "react";
 import { useLocation, useSearch } from "wouter";
@@ -7,6 +8,7 @@ import { useAuth } from "@/features/auth/auth-provider";
 import { BuyForm } from "@/features/buy/components/buy-form";
 import { priceSourceWords } from "@/features/buy/format";
 import { usePrice } from "@/features/price/api/get-price";
+import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { DemoModeNotice, useDemoMode } from "@/features/social/components/social-account-card";
 
 /** The wallet code (wagmi, viem) loads only when the buyer continues. */
@@ -28,6 +30,8 @@ export default function BuyCpxtbPage() {
   const { user } = useAuth();
   const price = usePrice();
   const priceSource = price.status === "success" ? price.data.source : null;
+  // A signed-in account with a managed wallet can have the CPXTB delivered there (`?to=managed` picks it).
+  const managed = useQuery({ ...managedWalletQueryOptions(), enabled: user !== null, retry: false });
   return (
     <PageFrame
       title="Buy CPXTB Tokens"
@@ -46,6 +50,8 @@ export default function BuyCpxtbPage() {
             proveWallet={() => proveWallet(user !== null)}
             initialTokens={tokens && /^\d{1,15}(\.\d{1,6})?$/.test(tokens) ? tokens : undefined}
             returnTo={returnTo}
+            managedAddress={user ? managed.data?.address : null}
+            initialDeliverTo={search.get("to") === "managed" ? "managed" : undefined}
             onOrder={(id) => navigate(`/buy-cpxtb/orders/${id}`)}
             priceSource={priceSource}
           />

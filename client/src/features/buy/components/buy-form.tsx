@@ -1,4 +1,4 @@
-import type { BuyQuote, BuyWalletProof } from "@common/buy";
+import type { BuyDeliverTo, BuyQuote, BuyWalletProof } from "@common/buy";
 import { Coins, CreditCard, TriangleAlert, Wallet } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
@@ -22,6 +22,10 @@ const TOKENS = /^\d{1,15}(\.\d{1,6})?$/;
  * "Buy CPXTB Tokens": the two amounts follow each other through the server's quote; continuing connects the
  * browser wallet and creates the order, which locks the quote. An ETH order's wallet is the one the ETH comes
  * from, so it is proven first (`proveWallet`); PayPal only needs the address the tokens go to.
+ *
+ * A signed-in account with a managed wallet (`managedAddress`) chooses where the CPXTB goes: that wallet (the
+ * server takes its address from the session, decision 032) or the browser wallet that pays. Bought for the
+ * managed wallet with PayPal, no browser wallet is needed at all.
  */
 export function BuyForm({
   connectWallet,
@@ -30,6 +34,8 @@ export function BuyForm({
   returnTo,
   onOrder,
   priceSource,
+  managedAddress,
+  initialDeliverTo,
 }: {
   /** The price source in use (GET /api/price), so the words about the price say where it comes from. */
   priceSource?: PriceSource | null | undefined;
@@ -38,8 +44,13 @@ export function BuyForm({
   initialTokens?: string | undefined;
   returnTo?: string | undefined;
   onOrder: (id: string) => void;
+  managedAddress?: string | null | undefined;
+  initialDeliverTo?: BuyDeliverTo | undefined;
 }) {
   const config = useBuyConfig();
+  const [chosenDeliverTo, setDeliverTo] = React.useState<BuyDeliverTo>(initialDeliverTo ?? "wallet");
+  const deliverTo: BuyDeliverTo = managedAddress ? chosenDeliverTo : "wallet";
+  const toManaged = deliverTo === "managed";
   const [usd, setUsd] = React.useState("");
   const [tokens, setTokens] = React.useState(initialTokens ?? "");
   const [edited, setEdited] = React.useState<Edited | null>(
@@ -95,6 +106,7 @@ export function BuyForm({
         method: "eth",
         buyerAddress,
         ...(proof ? { proof } : {}),
+        ...(toManaged ? { deliverTo } : {}),
         ...(edited.field === "usd" ? { usd: edited.value } : { tokens: edited.value }),
         returnTo: returnTo ?? null,
       });
@@ -110,9 +122,11 @@ export function BuyForm({
     setBusy(true);
     setError(null);
     try {
-      const buyerAddress = await connectWallet();
+      // For the managed wallet the server takes its address from the session; no browser wallet is asked for.
+      const buyerAddress = toManaged && managedAddress ? managedAddress : await connectWallet();
       const order = await createPaypalOrder({
         buyerAddress,
+        ...(toManaged ? { deliverTo } : {}),
         ...(edited.field === "usd" ? { usd: edited.value } : { tokens: edited.value }),
         returnTo: returnTo ?? null,
       });
@@ -145,11 +159,29 @@ export function BuyForm({
         </CardTitle>
         <CardDescription>
           {c ? `From $${c.minUsd} to $${c.maxUsd} per order. ` : null}
-          The price is locked for {c?.quoteMinutes ?? 10} minutes once you continue; the tokens are sent to
-          your wallet as soon as your payment is confirmed on chain.
+          The price is locked for {c?.quoteMinutes ?? 10} minutes once you continue; the tokens are sent to{" "}
+          {toManaged ? "your CPXTB wallet" : "your wallet"} as soon as your payment is confirmed on chain.
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
+        {managedAddress ? (
+          <fieldset className="flex flex-col gap-2" data-testid="buy-deliver-to">
+            <legend className="mb-1 font-medium text-sm">Send the CPXTB to</legend>
+            <DeliverChoice
+              checked={toManaged}
+              onSelect={() => setDeliverTo("managed")}
+              title="My CPXTB wallet (held for you)"
+              detail={managedAddress}
+              mono
+            />
+            <DeliverChoice
+              checked={!toManaged}
+              onSelect={() => setDeliverTo("wallet")}
+              title="The browser wallet that pays"
+              detail="The wallet you connect when you continue."
+            />
+          </fieldset>
+        ) : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
             label="Amount (USD)"
@@ -207,6 +239,14 @@ export function BuyForm({
             <p>{error ?? quoteError}</p>
           </div>
         ) : null}
+        {toManaged ? (
+          <p className="text-muted-foreground text-sm" data-testid="buy-managed-note">
+            {c?.methods.paypal
+              ? "Pay in ETH from a browser wallet, or with PayPal without any wallet; "
+              : "Pay in ETH from a browser wallet (it signs once to show it is yours); "}
+            the CPXTB arrives in your CPXTB wallet, not in the paying wallet.
+          </p>
+        ) : null}
         <Button size="lg" onClick={buyWithEth} disabled={!quote?.eth || busy || quoting}>
           {busy ? <Spinner size="sm" /> : <Wallet aria-hidden="true" />}
           {busy ? "Connecting your wallet…" : "Buy with ETH"}
@@ -230,5 +270,42 @@ export function BuyForm({
         ) : null}
       </CardContent>
     </Card>
+  );
+}
+
+/** One of the two places bought CPXTB can go (a radio with its explanation). */
+function DeliverChoice({
+  checked,
+  onSelect,
+  title,
+  detail,
+  mono = false,
+}: {
+  checked: boolean;
+  onSelect: () => void;
+  title: string;
+  detail: string;
+  mono?: boolean;
+}) {
+  return (
+    <label
+      className={`flex min-h-11 cursor-pointer items-start gap-3 rounded-md border p-3 text-sm ${
+        checked ? "border-primary bg-primary/5" : "border-border"
+      }`}
+    >
+      <input
+        type="radio"
+        name="deliver-to"
+        className="mt-1 size-4 accent-primary"
+        checked={checked}
+        onChange={onSelect}
+      />
+      <span className="min-w-0">
+        <span className="block font-medium">{title}</span>
+        <span className={`block break-all text-muted-foreground ${mono ? "font-mono text-xs" : ""}`}>
+          {detail}
+        </span>
+      </span>
+    </label>
   );
 }

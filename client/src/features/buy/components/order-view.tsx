@@ -121,6 +121,16 @@ function Steps({ order }: { order: BuyOrder }) {
   );
 }
 
+/** Where an order's CPXTB goes when it is not the paying wallet: the account's managed wallet. */
+function DeliveryTarget({ order }: { order: BuyOrder }) {
+  return (
+    <div data-testid="order-deliver-to">
+      <dt className="text-muted-foreground">CPXTB goes to your CPXTB wallet (held for you)</dt>
+      <dd className="break-all font-mono text-xs">{order.deliveryAddress}</dd>
+    </div>
+  );
+}
+
 function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
   const countdown = useCountdown(order.expiresAt);
   const [step, setStep] = React.useState<keyof typeof STEP_LABEL | null>(null);
@@ -194,6 +204,7 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
             {short(order.buyerAddress)}
           </dd>
         </div>
+        {order.toManagedWallet ? <DeliveryTarget order={order} /> : null}
       </dl>
       <Button size="lg" onClick={pay} disabled={step !== null} data-testid="pay-eth">
         {step ? <Spinner size="sm" /> : <Wallet aria-hidden="true" />}
@@ -227,7 +238,8 @@ function PaypalPanel({ order }: { order: BuyOrder }) {
     <div className="flex flex-col gap-3">
       <p className="text-muted-foreground text-sm">
         Approve the payment at PayPal; you come back here and the tokens are sent to{" "}
-        <span className="font-mono">{short(order.buyerAddress)}</span> once PayPal confirms it.
+        {order.toManagedWallet ? "your CPXTB wallet " : null}
+        <span className="font-mono">{short(order.deliveryAddress)}</span> once PayPal confirms it.
       </p>
       <Button size="lg" variant="outline" onClick={complete} disabled={busy}>
         {busy ? <Spinner size="sm" /> : null}
@@ -301,7 +313,9 @@ export function OrderView({ id, sendEth }: { id: string; sendEth: SendEth }) {
           <Steps order={order} />
           {delivered ? (
             <p className="text-sm" data-testid="delivered-text">
-              {grouped(order.tokens, 6)} CPXTB were sent to {short(order.buyerAddress)}.
+              {grouped(order.tokens, 6)} CPXTB were sent to{" "}
+              {order.toManagedWallet ? "your CPXTB wallet " : null}
+              <span className="font-mono">{short(order.deliveryAddress)}</span>.
             </p>
           ) : null}
           {delivered && order.returnTo ? (

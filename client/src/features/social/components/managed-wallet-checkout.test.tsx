@@ -80,7 +80,7 @@ describe("ManagedWalletCheckout", () => {
     expect((pay as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText("Pay turns on when your wallet holds 8.000812 CPXTB.")).toBeTruthy();
     expect(screen.getByRole("link", { name: /Buy 8.000812 CPXTB/ }).getAttribute("href")).toBe(
-      `/buy-cpxtb?return=${encodeURIComponent("/")}&tokens=8.000812`,
+      `/buy-cpxtb?to=managed&return=${encodeURIComponent("/")}&tokens=8.000812`,
     );
   });
 

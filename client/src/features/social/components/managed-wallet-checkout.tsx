@@ -9,6 +9,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { claimStatusQueryOptions, claimTokens } from "@/features/claim/api/claims-api";
 import { CopyButton } from "@/features/payments/components/copy-button";
 import { baseToDecimal } from "@/features/payments/components/pay-view";
+import { QrCode } from "@/features/payments/components/qr-code";
 import { formatTokenAmount, plainTokenAmount } from "@/features/payments/format";
 import { claimDevice } from "@/features/wallet/wallet-storage";
 import { isApiError } from "@/lib/api-client";
@@ -67,6 +68,7 @@ const SEND_STATE: Record<string, string> = {
   reserved: "being prepared",
   signed: "signed, about to be sent",
   broadcast: "sent, waiting for the network",
+  confirmed: "confirmed on chain",
   failed: "failed",
 };
 
@@ -121,15 +123,25 @@ export default function ManagedWalletCheckout({
         Held for you by CPXTB Pay (custodial: the platform keeps its key). Daily limit{" "}
         {formatTokenAmount(w.dailyLimit)} {symbol}; withdraw any time from your profile.
       </p>
-      <div>
-        <p className="text-muted-foreground">
-          Address (receive CPXTB here, on {networkName(payment.chainId)})
-        </p>
-        <div className="flex items-center justify-between gap-2">
-          <span className="min-w-0 break-all font-mono text-xs" data-testid="managed-address">
-            {w.address}
-          </span>
-          <CopyButton value={w.address} label="Address" copiedText="Send CPXTB to it from any wallet." />
+      <div className="flex items-start gap-3">
+        <div className="min-w-0 flex-1">
+          <p className="text-muted-foreground">
+            Address (receive CPXTB here, on {networkName(payment.chainId)})
+          </p>
+          <div className="flex items-center justify-between gap-2">
+            <span className="min-w-0 break-all font-mono text-xs" data-testid="managed-address">
+              {w.address}
+            </span>
+            <CopyButton value={w.address} label="Address" copiedText="Send CPXTB to it from any wallet." />
+          </div>
+        </div>
+        {/* The address as a QR code, for a wallet or exchange app on another device (the encoder loads lazily). */}
+        <div data-testid="managed-qr" className="shrink-0">
+          <QrCode
+            value={w.address}
+            label={`QR code of your CPXTB wallet's address ${w.address}`}
+            className="size-24 border border-border p-1 sm:size-28"
+          />
         </div>
       </div>
       <dl className="flex items-baseline justify-between gap-2">
@@ -152,15 +164,15 @@ export default function ManagedWalletCheckout({
           </p>
           <Button asChild variant="outline" className="h-11 self-start">
             <Link
-              href={`/buy-cpxtb?return=${encodeURIComponent(returnTo)}&tokens=${missingText}`}
+              href={`/buy-cpxtb?to=managed&return=${encodeURIComponent(returnTo)}&tokens=${missingText}`}
               data-testid="managed-buy"
             >
               <ShoppingCart aria-hidden="true" /> Buy {missingText} {symbol}
             </Link>
           </Button>
-          <p className="text-muted-foreground text-xs">
-            Buying is paid in ETH from a browser wallet and the CPXTB arrives in that wallet; send it on to
-            the address above from there.
+          <p className="text-muted-foreground text-xs" data-testid="managed-buy-note">
+            Bought CPXTB arrives in this wallet, at the address above. You pay in ETH from a browser wallet
+            (or by PayPal where it is offered); then you come back here.
           </p>
           <ClaimTestTokens address={w.address} />
         </div>

@@ -1,9 +1,10 @@
 import type { ManagedWalletResponse, WalletSendItem } from "@common/social";
 import { SOCIAL_PROVIDER_NAMES, type SocialProvider } from "@common/social";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowUpRight, ExternalLink, LogIn, Send, Wallet } from "lucide-react";
+import { ArrowUpRight, CircleCheck, Coins, ExternalLink, LogIn, Send, Wallet } from "lucide-react";
 import * as React from "react";
 import { formatUnits, getAddress, isAddress, parseUnits } from "viem";
+import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
@@ -157,6 +158,11 @@ export default function ManagedWalletSection() {
               className="h-11 shrink-0"
             />
           </div>
+          <Button asChild variant="outline" className="h-11 self-start">
+            <Link href="/buy-cpxtb?to=managed" data-testid="managed-wallet-buy">
+              <Coins aria-hidden="true" /> Buy CPXTB for this wallet
+            </Link>
+          </Button>
         </div>
         <WithdrawForm wallet={w} leftToday={leftToday} />
         <SendsList />
@@ -340,7 +346,8 @@ function SignInAgain({ draft }: { draft: Draft }) {
 const STATES: Record<WalletSendItem["status"], string> = {
   reserved: "Being prepared",
   signed: "Being sent",
-  broadcast: "Sent to the network",
+  broadcast: "Sent, waiting for confirmation",
+  confirmed: "Confirmed",
   failed: "Not sent",
 };
 
@@ -375,9 +382,16 @@ function SendsList() {
                   <span className="tabular-nums">{formatTokenAmount(send.amount)} CPXTB</span>
                 </span>
                 <span
-                  className={send.status === "failed" ? "text-destructive" : "text-muted-foreground"}
+                  className={`inline-flex items-center gap-1 ${
+                    send.status === "failed"
+                      ? "text-destructive"
+                      : send.status === "confirmed"
+                        ? "font-medium text-success"
+                        : "text-muted-foreground"
+                  }`}
                   data-testid="wallet-send-state"
                 >
+                  {send.status === "confirmed" ? <CircleCheck aria-hidden="true" className="size-4" /> : null}
                   {STATES[send.status]}
                 </span>
               </div>
