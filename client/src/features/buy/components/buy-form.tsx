@@ -302,7 +302,7 @@ function DeliverChoice({
       />
       <span className="min-w-0">
         <span className="block font-medium">{title}</span>
-        <span className={`block break-all text-muted-foreground ${mono ? "font-mono text-xs" : ""}`}>
+        <span className={`block text-muted-foreground ${mono ? "break-all font-mono text-xs" : ""}`}>
           {detail}
         </span>
       </span>
