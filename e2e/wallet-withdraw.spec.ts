@@ -140,7 +140,8 @@ test("a social account sees its managed wallet on /profile, signs in again when 
   // In the list, with its state and transaction; the balance goes down; the tokens are at the address on chain.
   const row = section.getByTestId("wallet-send").first();
   await expect(row).toContainText("Withdrawal 7.5 CPXTB", { timeout: 30_000 });
-  await expect(row.getByTestId("wallet-send-state")).toHaveText("Sent to the network");
+  // Its final state once mined with the chain's confirmations (the list reads the receipts).
+  await expect(row.getByTestId("wallet-send-state")).toHaveText("Confirmed", { timeout: 45_000 });
   await expect(row.getByTestId("wallet-send-tx")).toContainText(/Transaction 0x[0-9a-f]{64}/);
   await expect(section.getByTestId("managed-wallet-balance")).toHaveText("17.5 CPXTB", { timeout: 45_000 });
   await expect
