@@ -35,6 +35,7 @@ export const CLIENT_ROUTES = [
   "/invitations/:token",
   "/settings",
   "/presentation",
+  "/pos",
 ] as const;
 
 export type ClientRoute = (typeof CLIENT_ROUTES)[number];

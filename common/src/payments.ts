@@ -222,3 +222,15 @@ export const subscribeMerchantMessage = z.object({ type: z.literal("subscribeMer
 export type PaymentUpdateMessage =
   | { type: "paymentUpdate"; eventId: string; event: string; payment: PublicPayment }
   | { type: "merchantPaymentUpdate"; eventId: string; event: string; payment: Payment };
+
+/** GET /api/merchant/pos/today?since=: the signed-in member's paid sales since `since` (the counter's day start). */
+export const posSalesQuery = z.object({ since: z.iso.datetime({ offset: true }) });
+export const posSalesResponse = z.object({
+  /** Paid payments (completed or paid late) the member created since then. */
+  count: z.number().int(),
+  /** Their USD amounts, for those asked in USD ("12.50"). */
+  usd: z.string(),
+  /** What they received, in CPXTB (decimal string). */
+  cpxtb: z.string(),
+});
+export type PosSales = z.infer<typeof posSalesResponse>;

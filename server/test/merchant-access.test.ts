@@ -21,6 +21,7 @@ const STAFF_MAY = new Set([
   "GET /api/merchant/payments/:id",
   "POST /api/merchant/payments/:id/regenerate",
   "POST /api/merchant/payments/:id/cancel",
+  "GET /api/merchant/pos/today",
   "POST /api/merchant/payments/:id/tx",
   "GET /api/merchant/inbox",
   "POST /api/merchant/inbox/:id/assign",

@@ -338,3 +338,26 @@ describe("the counter's settings and its sales (decision 033)", () => {
     expect(row!.created_by).toBe(staffId);
   });
 });
+
+describe("the counter's sales today", () => {
+  it("counts and sums the member's own paid payments since the given time; bad input is 400", async () => {
+    const since = new Date(clock.now().getTime() - 1000).toISOString();
+    const today = async (cookie: string) =>
+      (await api(app, cookie).get(`/api/merchant/pos/today?since=${encodeURIComponent(since)}`)).json();
+    expect(await today(admin.cookie)).toEqual({ count: 0, usd: "0.00", cpxtb: "0" });
+    const mine = await createPayment(app, admin.cookie, { amount: "3.50" });
+    await createPayment(app, admin.cookie, { amount: "9.00" }); // not paid
+    const theirs = await createPayment(app, merchant.cookie, { amount: "4.00" });
+    const payer = await tools.payer();
+    await tools.pay(payer, merchant.wallet.address, mine.amountDueBase);
+    await tools.pay(payer, merchant.wallet.address, theirs.amountDueBase);
+    await tools.mine(CONFIRMATIONS);
+    await sync();
+    const sales = await today(admin.cookie);
+    expect(sales).toMatchObject({ count: 1, usd: "3.50" });
+    expect(BigInt(sales.cpxtb.replace(".", "").replace(/^0+/, "") || "0")).toBeGreaterThan(0n);
+    expect((await today(merchant.cookie)).count).toBe(1);
+    const bad = await api(app, admin.cookie).get("/api/merchant/pos/today?since=yesterday");
+    expect(bad.statusCode).toBe(400);
+  });
+});

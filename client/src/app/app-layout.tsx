@@ -39,7 +39,8 @@ export function isCheckoutPath(location: string, search: string): boolean {
 
 export function AppLayout() {
   const [location] = useLocation();
-  const checkout = isCheckoutPath(location, useSearch());
+  // The counter (/pos) is full screen too: a phone or tablet facing the customer (decision 033).
+  const checkout = isCheckoutPath(location, useSearch()) || /^\/pos\/?$/i.test(location);
   // Starts (once) the import, beside hydration rather than after it: the widget is rendered after hydration.
   if (!checkout) LiveUsersWidget.preload().catch(() => {});
   return (

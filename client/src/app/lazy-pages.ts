@@ -54,6 +54,7 @@ export const AuditLogPage = lazyPage(() => import("./routes/audit-log"));
 export const TeamPage = lazyPage(() => import("./routes/team"));
 export const InvitationPage = lazyPage(() => import("./routes/invitation"));
 export const PresentationPage = lazyPage(() => import("./routes/presentation"));
+export const PosPage = lazyPage(() => import("./routes/pos"));
 export const NotFoundPage = lazyPage(() => import("./routes/not-found"), "shell");
 
 /**

@@ -39,6 +39,7 @@ export const ROUTES: readonly (readonly [ClientRoute, pages.PreloadablePage])[] 
   ["/invitations/:token", pages.InvitationPage],
   ["/settings", pages.ProfilePage],
   ["/presentation", pages.PresentationPage],
+  ["/pos", pages.PosPage],
 ];
 
 export function AppRouter() {

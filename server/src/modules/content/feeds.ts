@@ -88,6 +88,7 @@ const PRIVATE_PATHS = [
   "/easy-payment",
   "/reset-password",
   "/social-login-test",
+  "/pos",
 ];
 
 export function renderRobots(origin: string): string {

@@ -13,7 +13,7 @@ import {
   paymentTimeline,
 } from "../../db/schema.ts";
 import { createId } from "../../lib/ids.ts";
-import { type MerchantScope, merchantIdOf } from "../merchants/repository.ts";
+import { type MerchantScope, memberMerchantId, merchantIdOf } from "../merchants/repository.ts";
 import { MATCHABLE_STATUSES } from "./state.ts";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -384,6 +384,29 @@ export async function findPaymentByAmount(
     .orderBy(desc(payments.createdAt))
     .limit(1);
   return row;
+}
+
+/**
+ * The paid payments (completed or paid late) a member created since `since`, in the business the member acts for:
+ * how many, their USD amounts (those asked in USD) and what they received.
+ */
+export async function sumSalesOfMember(
+  db: DbOrTx,
+  userId: string,
+  since: Date,
+): Promise<{ count: number; usdCents: bigint; base: bigint }> {
+  const result = await db.execute(sql`
+    select count(*)::int as count, coalesce(sum(amount_usd_cents), 0)::text as usd_cents,
+      coalesce(sum(amount_received), 0)::text as base
+    from payments
+    where merchant_id = ${memberMerchantId(sql`${userId}`)} and created_by = ${userId}
+      and status in ('completed', 'paid_late') and created_at >= ${since.toISOString()}::timestamptz`);
+  const [row] = rowsOf<{ count: number; usd_cents: string; base: string }>(result);
+  return {
+    count: Number(row?.count ?? 0),
+    usdCents: BigInt(row?.usd_cents ?? 0),
+    base: BigInt(row?.base ?? 0),
+  };
 }
 
 /** Whether any transfer (on chain now or orphaned by a reorg) was ever credited to the payment. */

@@ -7,6 +7,8 @@ import {
   paymentDetailResponse,
   paymentIdParams,
   paymentResponse,
+  posSalesQuery,
+  posSalesResponse,
   publicPaymentResponse,
   referenceParams,
   submitTxRequest,
@@ -18,6 +20,7 @@ import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { authOf } from "../merchants/access.ts";
+import { formatCents, formatTokens } from "./amounts.ts";
 import type { PublicPaymentCache } from "./public-cache.ts";
 import * as repo from "./repository.ts";
 import * as service from "./service.ts";
@@ -94,6 +97,20 @@ export async function paymentRoutes(
       // The pay page's cached view must not say "open" after the answer (its event is on its way too).
       publicCache.invalidate(payment.reference);
       return detail(payment, baseUrl(request));
+    },
+  );
+
+  // The counter's "today": what the signed-in member sold (decision 033); every member runs a counter.
+  app.get(
+    "/api/merchant/pos/today",
+    { config: members, schema: { querystring: posSalesQuery, response: { 200: posSalesResponse } } },
+    async (request) => {
+      const sales = await repo.sumSalesOfMember(db, authOf(request).user.id, new Date(request.query.since));
+      return {
+        count: sales.count,
+        usd: formatCents(sales.usdCents),
+        cpxtb: formatTokens(sales.base, deps.chain?.token.decimals ?? 18),
+      };
     },
   );
 

@@ -1,6 +1,6 @@
 import type { Merchant } from "@common/merchant";
 import type { Payment } from "@common/payments";
-import { Pencil, Users, Volume2, VolumeX } from "lucide-react";
+import { Calculator, Pencil, Users, Volume2, VolumeX } from "lucide-react";
 import * as React from "react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
@@ -104,6 +104,11 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
               </Button>
             </>
           )}
+          <Button variant="outline" size="sm" asChild>
+            <Link href="/pos">
+              <Calculator aria-hidden="true" /> Counter
+            </Link>
+          </Button>
           {sound.on ? (
             <Button variant="ghost" size="sm" aria-pressed="true" onClick={sound.disable}>
               <Volume2 aria-hidden="true" /> Sound on

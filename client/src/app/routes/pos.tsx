@@ -1,0 +1,37 @@
+import { Spinner } from "@/components/ui/spinner";
+import { useAuth } from "@/features/auth/auth-provider";
+import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
+import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
+import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
+import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
+import { PosView } from "@/features/pos/components/pos-view";
+
+function Counter() {
+  const merchant = useMerchant();
+  const fallback = merchantQueryState(merchant);
+  if (fallback) return fallback;
+  if (!merchant.data) {
+    return (
+      <NoBusinessPrompt reason="Register your business on the merchant dashboard to take payments at the counter." />
+    );
+  }
+  return <PosView merchant={merchant.data} />;
+}
+
+/** /pos: the counter, full screen (no app header), for owners, admins and staff (decision 033). */
+export default function PosPage() {
+  const { user, isLoading } = useAuth();
+  if (isLoading)
+    return (
+      <div className="flex min-h-dvh items-center justify-center">
+        <Spinner size="lg" label="Checking your session" />
+      </div>
+    );
+  if (!user)
+    return (
+      <div className="mx-auto max-w-md p-6">
+        <SignInPrompt reason="Sign in to take payments at the counter." />
+      </div>
+    );
+  return <Counter />;
+}
