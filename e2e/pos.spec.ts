@@ -25,6 +25,10 @@ for (const width of [390, 1024]) {
     request,
   }) => {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 768 });
+    // The tablet looks at the dark theme, the phone at the light one (screenshots to look at).
+    await page.emulateMedia({ colorScheme: width === 390 ? "light" : "dark" });
+    const shot = (name: string) =>
+      page.screenshot({ path: test.info().outputPath(`pos-${width}-${name}.png`) });
     const merchant = await createMerchant(request, { name: "Corner Coffee", tipPresets: [10, 15] });
     await signIn(page, merchant.username);
     await page.goto("/pos");
@@ -40,6 +44,7 @@ for (const width of [390, 1024]) {
     await expect(page.getByTestId("pos-amount")).toContainText("1.25");
     await page.getByRole("button", { name: "10%", exact: true }).click();
     await page.getByLabel("Note or order number (optional)").fill("T-12");
+    await shot("counter");
     await page.getByRole("button", { name: /^Charge 1\.38 CPXTB/ }).click();
 
     const customer = page.getByTestId("pos-customer");
@@ -49,6 +54,7 @@ for (const width of [390, 1024]) {
     await expect(page.getByTestId("pos-live")).toHaveText("Live");
     const uri = await customer.getByRole("link", { name: "Open in wallet app" }).getAttribute("href");
     expect(uri).toMatch(/^ethereum:/);
+    await shot("customer");
     // The amount the QR asks for, paid from a second device (another browser context's wallet: a dev key).
     const qr = customer.getByRole("img", { name: "QR code to pay with a wallet app" });
     const box = await qr.boundingBox();
@@ -60,6 +66,7 @@ for (const width of [390, 1024]) {
     const paid = page.getByTestId("pos-paid");
     await expect(paid).toBeVisible({ timeout: 60_000 });
     await expect(paid).toContainText("Paid");
+    await shot("paid");
     await paid.click();
     await expect(page.getByTestId("pos-counter")).toBeVisible();
     await expect(page.getByTestId("pos-today")).toContainText("Today: 1 sale");
