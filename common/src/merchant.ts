@@ -110,7 +110,7 @@ export const updateMerchantRequest = z
     proof: walletProof,
   })
   .partial()
-  .refine((v) => !v.walletAddress || v.proof, { message: "a new wallet address needs a signature proof" });
+  .refine((v) => !v.walletAddress || v.proof, { message: "A new wallet address needs a signature proof." });
 export type UpdateMerchantRequest = z.infer<typeof updateMerchantRequest>;
 
 /** A member's role in a business (decision 021): owner > admin > staff. */

@@ -17,6 +17,7 @@ import {
 } from "@/features/auth/components/profile-sections";
 import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
 import { TwoFactorSection } from "@/features/auth/components/two-factor-section";
+import { WalletIdeas } from "@/features/auth/components/wallet-ideas";
 import { socialAccountsQueryOptions } from "@/features/social/api/social";
 import { LinkedSocialAccountsSection } from "@/features/social/components/linked-social-accounts";
 import { toast } from "@/hooks/use-toast";
@@ -87,6 +88,7 @@ export default function ProfilePage() {
           <EmailSection user={user} />
           <PasswordSection user={user} />
           <TwoFactorSection hasPassword={user.hasPassword} />
+          <WalletIdeas />
           <LinkedWalletsSection user={user} signer={signLinkMessage} />
           <LinkedSocialAccountsSection />
           <SessionsSection />
