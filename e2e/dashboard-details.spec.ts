@@ -111,7 +111,7 @@ test("a payment partly paid before it expired says so in the list, with the amou
   await expect(inbox).toContainText("4 CPXTB");
   await inbox.getByRole("button", { name: "Assign to payment" }).click();
   const row = page.locator(`li[data-reference="${payment.reference}"]`);
-  await expect(row).toContainText("Partially paid");
+  await expect(row).toContainText("Partly paid");
   await page
     .getByRole("alertdialog", { name: "Partial payment received" })
     .getByRole("button", { name: "Dismiss" })

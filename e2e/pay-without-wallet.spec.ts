@@ -53,7 +53,7 @@ test("the wallet-app link carries the token, the merchant's address and what is 
       { timeout: 30_000 },
     )
     .toBe(200);
-  await expect(page.getByTestId("payment-status")).toHaveText("Partially paid", { timeout: 30_000 });
+  await expect(page.getByTestId("payment-status")).toHaveText("Partly paid", { timeout: 30_000 });
   const current = await (await page.request.get(`/api/payments/public/${payment.reference}`)).json();
   const left = BigInt(current.amountToPayBase);
   expect(left).toBeLessThan(BigInt(payment.amountDueBase));

@@ -352,14 +352,14 @@ test("history: search, status filter and pages; the detail shows the timeline, v
   await detail.getByRole("textbox", { name: "Transaction hash" }).fill(hash);
   await detail.getByRole("button", { name: "Verify" }).click();
   await expect(detail.getByTestId("verify-result")).toHaveText(
-    "Transaction verified. The payment is now: Partially paid.",
+    "Transaction verified. The payment is now: Partly paid.",
   );
-  await expect(detail.getByTestId("detail-status")).toHaveText("Partially paid");
+  await expect(detail.getByTestId("detail-status")).toHaveText("Partly paid");
   await expect(detail.getByTestId("detail-received")).toHaveText("4 CPXTB");
   await expect(detail.getByTestId("detail-timeline")).toContainText(hash);
   await expect(detail.getByTestId("detail-transfers")).toContainText("by transaction hash");
   await expect(detail.getByTestId("verify-error")).toBeHidden();
-  await expect(list.locator(`li[data-reference="${espresso.reference}"]`)).toContainText("Partially paid");
+  await expect(list.locator(`li[data-reference="${espresso.reference}"]`)).toContainText("Partly paid");
 
   const png = page.waitForEvent("download");
   await detail.getByRole("button", { name: "QR as PNG" }).click();

@@ -131,10 +131,12 @@ test("presets are calendar days in the chosen time zone; CSV and PDF download an
   // Last month holds none of today's payments.
   await expect(stat(page, "stat-revenue")).toHaveText("$0.00");
   // Another zone moves "today" with it.
-  await page.getByLabel("Time zone").selectOption("Pacific/Pago_Pago");
+  // The zone picker is searchable: typing part of a name offers the zones, a whole name is taken at once.
+  await page.getByLabel("Time zone").fill("Pacific/Pago_Pago");
   await page.getByRole("button", { name: "Today", exact: true }).click();
   await expect(to).toHaveValue(todayIn("Pacific/Pago_Pago"));
-  await page.getByLabel("Time zone").selectOption(TZ);
+  await page.getByLabel("Time zone").fill(TZ);
+  await page.getByLabel("Time zone").blur();
   // Custom: typing a date switches to it; a reversed range is refused before any request.
   await page.getByRole("button", { name: "Today", exact: true }).click();
   await from.fill(addDays(today, -3));
@@ -162,6 +164,7 @@ test("presets are calendar days in the chosen time zone; CSV and PDF download an
     order_id: "R-7",
     description: `'=cmd|" /C calc"!A0, a "quoted" description`,
     status: "completed",
+    status_name: "Paid",
     requested_usd: "7.25",
     usd_value: "7.25",
   });
@@ -214,6 +217,15 @@ for (const theme of ["light", "dark"] as const) {
     });
     expect(colours.bar).toBe(colours.primary);
     expect(colours.label).toBe(colours.muted);
+    // The totals by status: every column, labelled, in one block per status (no table cut off at the edge).
+    const completed = page.getByTestId("status-cards").locator('[data-status-row="completed"]');
+    await expect(completed).toBeVisible();
+    await expect(completed).toContainText("Paid");
+    for (const label of ["Payments", "Due (CPXTB)", "Received (CPXTB)", "USD value"])
+      await expect(completed.getByText(label, { exact: true })).toBeVisible();
+    await expect(page.getByTestId("status-table")).toBeHidden();
+    const box = await completed.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
     // Nothing wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     const dir = process.env.SCREENSHOTS_DIR;

@@ -113,7 +113,7 @@ export const reportSummaryResponse = z.object({
 export type ReportSummary = z.infer<typeof reportSummaryResponse>;
 export type ReportMoney = z.infer<typeof reportBucket>;
 
-/** The columns of the CSV export, in order. */
+/** The columns of the CSV export, in order: `status` is the machine code, `status_name` its name (common/status-names.ts). */
 export const REPORT_CSV_COLUMNS = [
   "created_at",
   "completed_at",
@@ -121,6 +121,7 @@ export const REPORT_CSV_COLUMNS = [
   "order_id",
   "description",
   "status",
+  "status_name",
   "amount_due_cpxtb",
   "amount_received_cpxtb",
   "requested_usd",

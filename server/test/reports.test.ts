@@ -201,6 +201,40 @@ describe("reports", () => {
     });
   });
 
+  it("a partial payment asked in CPXTB is worth what it received, at the rate when it arrived (not $0.00)", async () => {
+    const merchant = await createMerchant(app);
+    const payment = await createPayment(app, merchant.cookie, { currency: "CPXTB", amount: "40" });
+    const tools = chainTools(chain);
+    const payer = await tools.payer();
+    // 10 CPXTB of the 40 due: an amount that matches nothing, credited by its transaction hash (the pay page).
+    const { hash } = await tools.pay(payer, merchant.wallet.address, 10n * TOKEN);
+    await app.payments.indexer!.runOnce();
+    const res = await api(app).post(`/api/payments/public/${payment.reference}/tx`, { txHash: hash });
+    expect(res.statusCode, res.body).toBe(200);
+    await tools.mine(1);
+    await app.payments.indexer!.runOnce();
+    await expect
+      .poll(async () => {
+        await app.payments.indexer!.runOnce();
+        return (await api(app, merchant.cookie).get(`/api/merchant/payments/${payment.id}`)).json().status;
+      })
+      .toBe("partial");
+
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await summary(merchant, { from: today, to: today, tz: "UTC" });
+    // 10 CPXTB at 0.25 USD.
+    expect(report.partial).toMatchObject({ count: 1, amountReceived: "10", usd: "2.50", unvalued: 0 });
+    expect(report.byStatus.find((s) => s.status === "partial")).toMatchObject({ usd: "2.50", unvalued: 0 });
+    const { rows } = await csv(merchant, { from: today, to: today, tz: "UTC" });
+    expect(rows.find((r) => r.reference === payment.reference)).toMatchObject({
+      status: "partial",
+      status_name: "Partly paid",
+      amount_received_cpxtb: "10",
+      usd_value: "2.50",
+      rate_usd_per_cpxtb: "0.25",
+    });
+  });
+
   it("totals per status, averages, paid late and partial; the CSV's rows add up to them", async () => {
     const merchant = await createMerchant(app);
     const day = "2026-01-";

@@ -1,4 +1,5 @@
 import type { PaymentStatus } from "@common/payments";
+import { PAYMENT_STATUS_NAMES as N } from "@common/status-names";
 import {
   Ban,
   CircleAlert,
@@ -14,15 +15,16 @@ import { cn } from "@/lib/utils";
 
 type Tone = "neutral" | "progress" | "success" | "warning" | "danger";
 
+/** Names from the one catalogue (common/status-names.ts), with the icon and tone the app shows beside them. */
 export const STATUS_INFO: Record<PaymentStatus, { label: string; icon: LucideIcon; tone: Tone }> = {
-  pending: { label: "Awaiting payment", icon: Clock, tone: "neutral" },
-  processing: { label: "Confirming", icon: LoaderCircle, tone: "progress" },
-  partial: { label: "Partially paid", icon: CircleAlert, tone: "warning" },
-  completed: { label: "Paid", icon: CircleCheck, tone: "success" },
-  expired: { label: "Expired", icon: TimerOff, tone: "danger" },
-  paid_late: { label: "Paid late", icon: Hourglass, tone: "success" },
-  invalid: { label: "Invalid", icon: CircleX, tone: "danger" },
-  cancelled: { label: "Cancelled", icon: Ban, tone: "danger" },
+  pending: { label: N.pending, icon: Clock, tone: "neutral" },
+  processing: { label: N.processing, icon: LoaderCircle, tone: "progress" },
+  partial: { label: N.partial, icon: CircleAlert, tone: "warning" },
+  completed: { label: N.completed, icon: CircleCheck, tone: "success" },
+  expired: { label: N.expired, icon: TimerOff, tone: "danger" },
+  paid_late: { label: N.paid_late, icon: Hourglass, tone: "success" },
+  invalid: { label: N.invalid, icon: CircleX, tone: "danger" },
+  cancelled: { label: N.cancelled, icon: Ban, tone: "danger" },
 };
 
 const tones: Record<Tone, string> = {

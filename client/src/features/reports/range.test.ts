@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, presetRange, todayIn } from "./range";
+import { addDays, foldQuietBuckets, presetRange, quietLabel, todayIn } from "./range";
 
 const current = { from: "2026-01-01", to: "2026-01-02" };
 
@@ -29,5 +29,39 @@ describe("report ranges", () => {
   it("adds days across month ends and daylight-saving changes", () => {
     expect(addDays("2026-03-28", 2)).toBe("2026-03-30");
     expect(addDays("2028-03-01", -1)).toBe("2028-02-29");
+  });
+});
+
+describe("folded quiet days", () => {
+  const b = (start: string, count: number) => ({ start, count });
+  it("folds each run of days without payments into one row", () => {
+    const rows = foldQuietBuckets([
+      b("2026-11-01", 0),
+      b("2026-11-02", 0),
+      b("2026-11-03", 0),
+      b("2026-11-04", 2),
+      b("2026-11-05", 0),
+      b("2026-11-06", 1),
+    ]);
+    expect(rows).toEqual([
+      { kind: "quiet", from: "2026-11-01", to: "2026-11-03", buckets: 3 },
+      { kind: "bucket", bucket: b("2026-11-04", 2) },
+      { kind: "quiet", from: "2026-11-05", to: "2026-11-05", buckets: 1 },
+      { kind: "bucket", bucket: b("2026-11-06", 1) },
+    ]);
+    expect(foldQuietBuckets([])).toEqual([]);
+  });
+
+  it("names the run as a short span of days", () => {
+    expect(quietLabel({ from: "2026-11-01", to: "2026-11-14" }, "day", "en-GB")).toMatch(
+      /^No payments 1 ?– ?14 Nov$/,
+    );
+    expect(quietLabel({ from: "2026-11-03", to: "2026-11-03" }, "day", "en-GB")).toBe("No payments 3 Nov");
+    expect(quietLabel({ from: "2026-10-28", to: "2026-11-03" }, "day", "en-GB")).toBe(
+      "No payments 28 Oct – 3 Nov",
+    );
+    expect(quietLabel({ from: "2026-11-02", to: "2026-11-16" }, "week", "en-GB")).toMatch(
+      /^No payments in the weeks of 2 ?– ?16 Nov$/,
+    );
   });
 });

@@ -76,3 +76,47 @@ export function formatDay(
     new Date(`${date}T00:00:00Z`),
   );
 }
+
+/** A row of a per-day (or per-week) table: a bucket with payments, or a run of buckets without any, folded. */
+export type FoldedRow<B> =
+  | { kind: "bucket"; bucket: B }
+  | { kind: "quiet"; from: string; to: string; buckets: number };
+
+/**
+ * Buckets in order, each run of buckets without a paid payment folded into one row ("No payments 1–14 Nov"), so a
+ * quiet month is one line in a table, not thirty lines of zeros.
+ */
+export function foldQuietBuckets<B extends { start: string; count: number }>(
+  buckets: readonly B[],
+): FoldedRow<B>[] {
+  const rows: FoldedRow<B>[] = [];
+  for (const bucket of buckets) {
+    const last = rows.at(-1);
+    if (bucket.count > 0) rows.push({ kind: "bucket", bucket });
+    else if (last?.kind === "quiet")
+      rows[rows.length - 1] = { ...last, to: bucket.start, buckets: last.buckets + 1 };
+    else rows.push({ kind: "quiet", from: bucket.start, to: bucket.start, buckets: 1 });
+  }
+  return rows;
+}
+
+/** "1–14 Nov", "28 Oct – 3 Nov 2026": a span of calendar days, as short as the locale writes it. */
+export function formatDaySpan(from: string, to: string, locale?: string): string {
+  const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" });
+  const a = new Date(`${from}T00:00:00Z`);
+  if (from === to) return format.format(a);
+  // Plain spaces: ICU puts thin ones around the dash, which a PDF's standard fonts cannot draw.
+  return format.formatRange(a, new Date(`${to}T00:00:00Z`)).replace(/[\u2009\u202f]/g, " ");
+}
+
+/** The words of a folded run: "No payments 1–14 Nov" (for weeks, the Mondays that start them). */
+export function quietLabel(
+  row: { from: string; to: string },
+  bucket: "day" | "week",
+  locale?: string,
+): string {
+  const span = formatDaySpan(row.from, row.to, locale);
+  return bucket === "week"
+    ? `No payments in the ${row.from === row.to ? "week" : "weeks"} of ${span}`
+    : `No payments ${span}`;
+}

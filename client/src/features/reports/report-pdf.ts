@@ -1,9 +1,9 @@
 import type { ReportSummary } from "@common/reports";
+import { PAYMENT_STATUS_NAMES } from "@common/status-names";
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
 import { formatTokenAmount, formatUsd } from "@/features/payments/format";
-import { STATUS_INFO } from "@/features/payments/payment-status";
 import { bucketLabel } from "./components/revenue-chart";
-import { formatDay } from "./range";
+import { foldQuietBuckets, formatDay, quietLabel } from "./range";
 
 /**
  * The report as an A4 PDF, made in the browser: the same totals, chart and tables as the page. This module and
@@ -37,9 +37,11 @@ class Writer {
     this.page = this.pdf.addPage([A4.width, A4.height]);
     this.y = A4.height - MARGIN;
   }
-  /** Room for `height` more points, or a new page. */
-  need(height: number) {
-    if (this.y - height < MARGIN) this.newPage();
+  /** Room for `height` more points, or a new page (true when it started one). */
+  need(height: number): boolean {
+    if (this.y - height >= MARGIN) return false;
+    this.newPage();
+    return true;
   }
   text(text: string, x: number, size = 10, font = this.regular, color = rgb(0, 0, 0)) {
     this.page.drawText(printable(font, text), { x, y: this.y, size, font, color });
@@ -56,20 +58,30 @@ class Writer {
       color: LINE,
     });
   }
-  /** A table: the first column left-aligned, the others right-aligned at `columns` x positions. */
+  /**
+   * A table: the first column left-aligned, the others right-aligned at `columns` x positions. Its header is
+   * drawn again at the top of every page the table continues on. A row with one cell spans the table (grey).
+   */
   table(head: string[], rows: string[][], columns: number[]) {
-    this.need(40);
     const row = (cells: string[], font: PDFFont) => {
+      if (cells.length === 1) {
+        this.text(cells[0]!, MARGIN, 9.5, font, GREY);
+        return;
+      }
       this.text(cells[0]!, MARGIN, 9.5, font);
       cells.slice(1).forEach((c, i) => {
         this.right(c, columns[i]!, 9.5, font);
       });
     };
-    row(head, this.bold);
-    this.rule();
-    this.y -= 16;
+    const header = (continued: boolean) => {
+      row(continued ? [`${head[0]} (continued)`, ...head.slice(1)] : head, this.bold);
+      this.rule();
+      this.y -= 16;
+    };
+    this.need(40);
+    header(false);
     for (const cells of rows) {
-      this.need(16);
+      if (this.need(16)) header(true);
       row(cells, this.regular);
       this.y -= 14;
     }
@@ -123,7 +135,7 @@ export async function createReportPdf(
         r.averageUsd ? usd(r.averageUsd) : "-",
       ],
       [
-        "Paid late",
+        PAYMENT_STATUS_NAMES.paid_late,
         String(report.paidLate.count),
         formatTokenAmount(report.paidLate.amountReceived),
         usd(report.paidLate.usd),
@@ -141,7 +153,7 @@ export async function createReportPdf(
         usd(report.netRevenue.usd),
       ],
       [
-        "Partially paid (received)",
+        `${PAYMENT_STATUS_NAMES.partial} (received)`,
         String(report.partial.count),
         formatTokenAmount(report.partial.amountReceived),
         usd(report.partial.usd),
@@ -197,7 +209,7 @@ export async function createReportPdf(
   w.table(
     ["By status", "Payments", `Due (${symbol})`, `Received (${symbol})`, "USD value"],
     report.byStatus.map((s) => [
-      STATUS_INFO[s.status].label,
+      PAYMENT_STATUS_NAMES[s.status],
       String(s.count),
       formatTokenAmount(s.amountDue),
       formatTokenAmount(s.amountReceived),
@@ -208,12 +220,17 @@ export async function createReportPdf(
 
   w.table(
     [report.bucket === "week" ? "Week" : "Day", "Paid", symbol, "USD"],
-    report.buckets.map((b) => [
-      bucketLabel(b.start, report.bucket),
-      String(b.count),
-      tokens(b.amountReceived),
-      usd(b.usd),
-    ]),
+    // Runs of days (weeks) without a paid payment are one line: "No payments 1-14 Nov".
+    foldQuietBuckets(report.buckets).map((row) =>
+      row.kind === "quiet"
+        ? [quietLabel(row, report.bucket)]
+        : [
+            bucketLabel(row.bucket.start, report.bucket),
+            String(row.bucket.count),
+            tokens(row.bucket.amountReceived),
+            usd(row.bucket.usd),
+          ],
+    ),
     [300, 440, A4.width - MARGIN],
   );
   return pdf.save();

@@ -257,7 +257,7 @@ export async function evaluatePayments(
     }
   }
 
-  // The rate now, read once for the batch, when a payment asked in CPXTB becomes paid (decision 011).
+  // The rate now, read once for the batch, when a payment asked in CPXTB first receives tokens (decision 011).
   let price: Promise<{ priceE18: bigint; at: Date } | null> | undefined;
   const priceNow = (read: NonNullable<BatchContext["completionPrice"]>) => {
     price ??= read();
@@ -282,8 +282,14 @@ export async function evaluatePayments(
     if (!changed) continue;
     // Kept through `invalid`, so a payment whose log comes back is restored to what it was.
     const completedAt = paid && !payment.completedAt ? ctx.now : payment.completedAt;
+    // A payment asked in CPXTB is valued at the rate when its tokens first arrive (a partial payment, or one
+    // that expires after a partial payment, is worth what it received, not $0), kept from then on; a stale or
+    // unreadable price is tried again at the next change.
     const completedPrice =
-      paid && !payment.completedAt && payment.priceE18 === null && ctx.completionPrice
+      sums.confirmed > 0n &&
+      payment.priceE18 === null &&
+      payment.completedPriceE18 === null &&
+      ctx.completionPrice
         ? await priceNow(ctx.completionPrice)
         : null;
     updates.push({

@@ -7,6 +7,7 @@ import {
   type ReportRange,
   type ReportSummary,
 } from "@common/reports.ts";
+import { paymentStatusName } from "@common/status-names.ts";
 import { formatUnits } from "viem";
 import type { DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
@@ -273,6 +274,7 @@ export async function* csvChunks(db: DbOrTx, ownerId: string, range: ReportRange
         r.order_id,
         r.description,
         r.status,
+        paymentStatusName(r.status),
         formatUnits(BigInt(r.due), 18),
         formatUnits(BigInt(r.received), 18),
         r.amount_usd_cents === null ? null : formatCents(BigInt(r.amount_usd_cents)),

@@ -18,13 +18,18 @@ import { toast } from "@/hooks/use-toast";
 import { errorText } from "@/lib/error-text";
 import { cn } from "@/lib/utils";
 import { reportCsvUrl, useReportSummary } from "../api/get-report-summary";
+
+type StatusRow = ReportSummary["byStatus"][number];
+
 import {
   browserTimeZone,
   type DateRange,
+  foldQuietBuckets,
   formatDay,
   PRESETS,
   type PresetId,
   presetRange,
+  quietLabel,
   timeZones,
 } from "../range";
 import { bucketLabel, type ChartMetric, formatMetric, metricValue, RevenueChart } from "./revenue-chart";
@@ -151,58 +156,90 @@ function Totals({ report }: { report: ReportSummary }) {
 
 function StatusTable({ report }: { report: ReportSummary }) {
   const symbol = report.token.symbol;
+  const columns = [
+    { key: "count", label: "Payments", value: (s: StatusRow) => String(s.count) },
+    { key: "due", label: `Due (${symbol})`, value: (s: StatusRow) => formatTokenAmount(s.amountDue) },
+    {
+      key: "received",
+      label: `Received (${symbol})`,
+      value: (s: StatusRow) => formatTokenAmount(s.amountReceived),
+    },
+    { key: "usd", label: "USD value", value: (s: StatusRow) => formatUsd(s.usd) },
+  ] as const;
   return (
     <Card className="gap-3">
       <CardHeader>
         <CardTitle id="report-status">Totals by status</CardTitle>
-        <CardDescription>Payments created in the range, by what became of them.</CardDescription>
+        <CardDescription>
+          Payments created in the range, by what became of them. USD values are what was received, at each
+          payment's rate.
+        </CardDescription>
       </CardHeader>
-      {/* Scrolls sideways on a narrow phone: focusable, so a keyboard can scroll it too (axe). */}
-      <CardContent className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="report-status">
+      <CardContent>
         {report.byStatus.length === 0 ? (
           <p className="text-muted-foreground text-sm">
             No payments were created in this range. Create one on the merchant dashboard, or pick a longer
             range.
           </p>
         ) : (
-          <table aria-labelledby="report-status" className="w-full min-w-[32rem] text-sm tabular-nums">
-            <thead>
-              <tr className="border-border border-b text-left text-muted-foreground">
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right font-medium">
-                  Payments
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right font-medium">
-                  Due ({symbol})
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right font-medium">
-                  Received ({symbol})
-                </th>
-                <th scope="col" className="py-2 text-right font-medium">
-                  USD value
-                </th>
-              </tr>
-            </thead>
-            <tbody>
+          <>
+            {/* A phone: one labelled block per status, every column in it (nothing hidden, nothing to scroll). */}
+            <ul
+              aria-labelledby="report-status"
+              className="flex flex-col gap-3 sm:hidden"
+              data-testid="status-cards"
+            >
               {report.byStatus.map((s) => (
-                <tr
-                  key={s.status}
-                  className="border-border border-b last:border-0"
-                  data-status-row={s.status}
-                >
-                  <th scope="row" className="py-2 pr-3 text-left font-normal">
-                    <PaymentStatusBadge status={s.status} />
-                  </th>
-                  <td className="py-2 pr-3 text-right">{s.count}</td>
-                  <td className="py-2 pr-3 text-right">{formatTokenAmount(s.amountDue)}</td>
-                  <td className="py-2 pr-3 text-right">{formatTokenAmount(s.amountReceived)}</td>
-                  <td className="py-2 text-right">{formatUsd(s.usd)}</td>
-                </tr>
+                <li key={s.status} className="rounded-lg border border-border p-3" data-status-row={s.status}>
+                  <PaymentStatusBadge status={s.status} />
+                  <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm tabular-nums">
+                    {columns.map((c) => (
+                      <React.Fragment key={c.key}>
+                        <dt className="text-muted-foreground">{c.label}</dt>
+                        <dd className="text-right">{c.value(s)}</dd>
+                      </React.Fragment>
+                    ))}
+                  </dl>
+                </li>
               ))}
-            </tbody>
-          </table>
+            </ul>
+            <table
+              aria-labelledby="report-status"
+              className="hidden w-full text-sm tabular-nums sm:table"
+              data-testid="status-table"
+            >
+              <thead>
+                <tr className="border-border border-b text-left text-muted-foreground">
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    Status
+                  </th>
+                  {columns.map((c) => (
+                    <th key={c.key} scope="col" className="py-2 pr-3 text-right font-medium last:pr-0">
+                      {c.label}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {report.byStatus.map((s) => (
+                  <tr
+                    key={s.status}
+                    className="border-border border-b last:border-0"
+                    data-status-row={s.status}
+                  >
+                    <th scope="row" className="py-2 pr-3 text-left font-normal">
+                      <PaymentStatusBadge status={s.status} />
+                    </th>
+                    {columns.map((c) => (
+                      <td key={c.key} className="py-2 pr-3 text-right last:pr-0">
+                        {c.value(s)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
         )}
       </CardContent>
     </Card>
@@ -277,22 +314,92 @@ function ChartCard({
                 </tr>
               </thead>
               <tbody>
-                {report.buckets.map((b) => (
-                  <tr key={b.start} className="border-border border-b last:border-0">
-                    <th scope="row" className="py-1.5 pr-3 text-left font-normal">
-                      {bucketLabel(b.start, report.bucket)}
-                    </th>
-                    <td className="py-1.5 pr-3 text-right">{b.count}</td>
-                    <td className="py-1.5 pr-3 text-right">{formatTokenAmount(metricValue(b, "cpxtb"))}</td>
-                    <td className="py-1.5 text-right">{formatMetric(b.usd, "usd", symbol)}</td>
-                  </tr>
-                ))}
+                {foldQuietBuckets(report.buckets).map((row) =>
+                  row.kind === "quiet" ? (
+                    <tr key={row.from} className="border-border border-b text-muted-foreground last:border-0">
+                      <td colSpan={4} className="py-1.5">
+                        {quietLabel(row, report.bucket)}
+                      </td>
+                    </tr>
+                  ) : (
+                    <tr key={row.bucket.start} className="border-border border-b last:border-0">
+                      <th scope="row" className="py-1.5 pr-3 text-left font-normal">
+                        {bucketLabel(row.bucket.start, report.bucket)}
+                      </th>
+                      <td className="py-1.5 pr-3 text-right">{row.bucket.count}</td>
+                      <td className="py-1.5 pr-3 text-right">
+                        {formatTokenAmount(metricValue(row.bucket, "cpxtb"))}
+                      </td>
+                      <td className="py-1.5 text-right">{formatMetric(row.bucket.usd, "usd", symbol)}</td>
+                    </tr>
+                  ),
+                )}
               </tbody>
             </table>
           </div>
         </details>
       </CardContent>
     </Card>
+  );
+}
+
+/**
+ * The report's time zone, searchable: a text field with the browser's list of zones as suggestions (type "berl",
+ * "new york" or "tokyo"). A known zone is taken as soon as it is typed or picked; leaving the field with anything
+ * else puts the current zone back. It starts at the browser's own zone.
+ */
+function ZonePicker({
+  zone,
+  zones,
+  onChange,
+}: {
+  zone: string;
+  zones: string[];
+  onChange: (zone: string) => void;
+}) {
+  const [text, setText] = React.useState(zone);
+  React.useEffect(() => setText(zone), [zone]);
+  const byName = React.useMemo(() => {
+    const map = new Map<string, string>();
+    for (const z of zones) {
+      map.set(z.toLowerCase(), z);
+      map.set(z.replaceAll("_", " ").toLowerCase(), z);
+    }
+    return map;
+  }, [zones]);
+  const match = (value: string) => byName.get(value.trim().toLowerCase());
+  const unknown = text.trim() !== "" && !match(text) && text !== zone;
+  return (
+    <>
+      <input
+        id="report-tz"
+        type="text"
+        list="report-tz-list"
+        autoComplete="off"
+        spellCheck={false}
+        value={text}
+        aria-describedby="report-tz-hint"
+        aria-invalid={unknown || undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          const found = match(e.target.value);
+          if (found && found !== zone) onChange(found);
+        }}
+        onFocus={(e) => e.target.select()}
+        onBlur={() => setText(match(text) ?? zone)}
+        className={selectClass}
+      />
+      <datalist id="report-tz-list">
+        {zones.map((z) => (
+          <option key={z} value={z} />
+        ))}
+      </datalist>
+      <p id="report-tz-hint" className="text-muted-foreground text-xs">
+        {unknown
+          ? "Type a city or region, then pick a zone from the list."
+          : `Your browser's zone is ${browserTimeZone()}.`}
+      </p>
+    </>
   );
 }
 
@@ -383,18 +490,7 @@ export function ReportsView({ businessName }: { businessName: string | null }) {
             </div>
             <div className="flex flex-col gap-2 min-[420px]:col-span-2 lg:col-span-1">
               <Label htmlFor="report-tz">Time zone</Label>
-              <select
-                id="report-tz"
-                value={tz}
-                onChange={(e) => chooseZone(e.target.value)}
-                className={selectClass}
-              >
-                {zones.map((z) => (
-                  <option key={z} value={z}>
-                    {z.replaceAll("_", " ")}
-                  </option>
-                ))}
-              </select>
+              <ZonePicker zone={tz} zones={zones} onChange={chooseZone} />
             </div>
           </div>
           {problem ? (
