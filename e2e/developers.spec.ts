@@ -17,6 +17,9 @@ test("a key created on /developers creates a payment over /api/v1, is shown once
   await page.goto("/developers");
   await expect(page.getByRole("heading", { level: 1, name: "Developers" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText("No keys yet.")).toBeVisible();
+  // The e2e server runs on its embedded chain: a development install, whose keys are test keys.
+  await expect(page.getByTestId("test-keys-notice")).toContainText("These are test keys");
+  await expect(page.getByText("Authorization: Bearer cpx_test_…")).toBeVisible();
   await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/api/docs");
 
   await page.getByLabel("Name").fill("Web shop");
@@ -25,7 +28,7 @@ test("a key created on /developers creates a payment over /api/v1, is shown once
   await page.getByRole("button", { name: "Create key" }).click();
 
   const shown = page.getByTestId("api-key-secret");
-  await expect(shown).toHaveText(/^cpx_live_[A-Za-z0-9_-]{43}$/);
+  await expect(shown).toHaveText(/^cpx_test_[A-Za-z0-9_-]{43}$/);
   await expect(page.getByTestId("new-api-key")).toContainText("You will not see it again");
   await expect(page.getByRole("button", { name: "Copy API key" })).toBeVisible();
   const secret = (await shown.textContent())!;
@@ -64,6 +67,9 @@ test("a key created on /developers creates a payment over /api/v1, is shown once
   await expect(page.getByRole("button", { name: "Cancel" })).toBeFocused();
   await page.getByRole("button", { name: "Revoke key" }).click();
   await expect(page.getByText("No keys yet.")).toBeVisible();
+  // The e2e server runs on its embedded chain: a development install, whose keys are test keys.
+  await expect(page.getByTestId("test-keys-notice")).toContainText("These are test keys");
+  await expect(page.getByText("Authorization: Bearer cpx_test_…")).toBeVisible();
   const refused = await server.get("/api/v1/payments", { headers: { authorization: `Bearer ${secret}` } });
   expect(refused.status()).toBe(401);
   expect((await refused.json()).error.code).toBe("UNAUTHENTICATED");

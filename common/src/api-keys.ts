@@ -8,8 +8,19 @@ export const API_KEY_SCOPES = ["payments:read", "payments:write"] as const;
 export const apiKeyScope = z.enum(API_KEY_SCOPES);
 export type ApiKeyScope = z.infer<typeof apiKeyScope>;
 
-/** `cpx_live_` and 32 random bytes as base64url (43 characters). */
-export const API_KEY_PATTERN = /^cpx_live_[A-Za-z0-9_-]{43}$/;
+/**
+ * The kind of deployment a key belongs to: `test` keys are made by a development install (the embedded chain,
+ * test tokens), `live` keys by a deployment on a real chain. A key works only on the kind that made it.
+ */
+export const API_KEY_KINDS = ["test", "live"] as const;
+export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
+
+/** `cpx_live_` (or `cpx_test_`) and 32 random bytes as base64url (43 characters). */
+export const API_KEY_PATTERN = /^cpx_(live|test)_[A-Za-z0-9_-]{43}$/;
+/** The kind a well-formed key says it is, from its prefix. */
+export function apiKeyKindOf(secret: string): ApiKeyKind | null {
+  return secret.startsWith("cpx_test_") ? "test" : secret.startsWith("cpx_live_") ? "live" : null;
+}
 /** How much of a secret the dashboard shows to tell keys apart (`cpx_live_` and four characters). */
 export const API_KEY_PREFIX_LENGTH = 13;
 export const MAX_API_KEYS = 25;
@@ -40,7 +51,11 @@ export type ApiKey = z.infer<typeof apiKeyResponse>;
 export const createdApiKeyResponse = apiKeyResponse.extend({ secret: z.string() });
 export type CreatedApiKey = z.infer<typeof createdApiKeyResponse>;
 
-export const listApiKeysResponse = z.object({ items: z.array(apiKeyResponse) });
+export const listApiKeysResponse = z.object({
+  items: z.array(apiKeyResponse),
+  /** The kind of keys this deployment makes and accepts: `test` on a development install. */
+  kind: z.enum(API_KEY_KINDS),
+});
 export const apiKeyIdParams = z.object({ id: z.string().regex(/^key_[0-9a-z]{26}$/, "unknown key") });
 
 /** `GET /api/v1/payments`: the dashboard's filters by status and creation time, newest first. */

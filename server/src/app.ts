@@ -190,7 +190,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   const clientKey: ClientKeyResolver = async (request, reply) => {
     // The server-to-server API counts per API key; requests without a valid one, per address.
     if (request.routeOptions.config.rateLimit === "api") {
-      const key = await authenticateApiKey(database.db, request);
+      const key = await authenticateApiKey(database.db, request, config.apiKeyKind);
       return key ? `${API_KEY_CLIENT_PREFIX}${key.id}` : ipClientKey(request);
     }
     if (request.cookies?.[SESSION_COOKIE]) {
@@ -322,7 +322,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   });
   await app.register(auditRoutes, { db: database.db });
   await app.register(teamRoutes, { db: database.db, config, mailer, sessions: sessionCache });
-  await app.register(apiKeyRoutes, { db: database.db });
+  await app.register(apiKeyRoutes, { db: database.db, kind: config.apiKeyKind });
   await app.register(siweRoutes, { db: database.db, state: sharedState, chain, config });
   const wallets = createManagedWallets({ db: database.db, config, chain, log: app.log });
   await app.register(socialAuthRoutes, {

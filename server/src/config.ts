@@ -227,11 +227,22 @@ export type Config = {
   explorerUrl: string | undefined;
   paypal: { clientId: string; clientSecret: string; apiBase: string } | undefined;
   webhooks: WebhooksConfig;
+  /**
+   * Which kind of deployment makes and accepts API keys: `test` on a development install (the embedded chain:
+   * `cpx_test_…` keys, test tokens), `live` on a real chain (`cpx_live_…`). A key works only where its kind is made.
+   */
+  apiKeyKind: "test" | "live";
 };
 
 export type WebhooksConfig = {
   /** http:// and loopback/private targets allowed (WEBHOOKS_ALLOW_PRIVATE; never in production). */
   allowPrivate: boolean;
+  /**
+   * A development install (embedded chain, listening on loopback): `http://127.0.0.1` and `http://localhost`
+   * endpoints are allowed so webhooks can be tried on a fresh install; every other private or reserved address
+   * stays refused. Never on a real chain.
+   */
+  allowLoopback?: boolean;
 };
 
 export type TreasuryConfig = {
@@ -349,7 +360,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             apiBase: e.PAYPAL_API_BASE.replace(/\/$/, ""),
           }
         : undefined,
-    webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE },
+    webhooks: {
+      allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+      allowLoopback: chain.config.rpcUrls.length === 0 && LOOPBACK_HOST.test(e.HOST),
+    },
+    apiKeyKind: chain.config.rpcUrls.length === 0 ? "test" : "live",
   };
 }
 

@@ -51,7 +51,8 @@ function expectError(res: { statusCode: number; json: () => unknown }, status: n
 beforeAll(async () => {
   chain = await startTestChain();
   const connected = await connectChain(chainConfigFor(chain.url, chain.deployment, { confirmations: 1 }));
-  app = await createTestApp(paymentTestConfig(), { chain: connected });
+  // A deployment on a real chain: live keys (the test-install kind has its own test below).
+  app = await createTestApp({ ...paymentTestConfig(), apiKeyKind: "live" }, { chain: connected });
   merchantA = await createMerchant(app);
   merchantB = await createMerchant(app, { name: "Book Nook" });
 });
@@ -68,6 +69,7 @@ describe("API keys in the dashboard", () => {
 
     const list = await api(app, merchantA.cookie).get("/api/merchant/api-keys");
     expect(list.statusCode).toBe(200);
+    expect(list.json().kind).toBe("live");
     expect(list.body).not.toContain(key.secret);
     expect(list.body).not.toContain(key.secret.slice(13));
     expect(list.body).not.toMatch(/[0-9a-f]{64}/);
@@ -441,5 +443,37 @@ describe("OpenAPI", () => {
     expect(res.body).toContain("/api/v1/payments/{id}");
     expect(res.body).toContain("Idempotency-Key");
     expect(res.body).toContain("payments:write");
+  });
+});
+
+describe("test keys on a development install", () => {
+  it("makes cpx_test_ keys there; each kind works only on the kind of deployment that made it", async () => {
+    const connected = await connectChain(chainConfigFor(chain.url, chain.deployment, { confirmations: 1 }));
+    const testApp = await createTestApp({ ...paymentTestConfig(), apiKeyKind: "test" }, { chain: connected });
+    const merchant = await createMerchant(testApp, { name: "Corner Coffee" });
+    const created = await api(testApp, merchant.cookie).post("/api/merchant/api-keys", {
+      name: "Laptop",
+      scopes: ["payments:read"],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const testKey = created.json() as CreatedKey;
+    expect(testKey.secret).toMatch(/^cpx_test_[A-Za-z0-9_-]{43}$/);
+    expect(testKey.prefix).toBe(testKey.secret.slice(0, 13));
+    const list = await api(testApp, merchant.cookie).get("/api/merchant/api-keys");
+    expect(list.json().kind).toBe("test");
+    const onTest = (key: string) =>
+      testApp.inject({ method: "GET", url: "/api/v1/payments", headers: { authorization: `Bearer ${key}` } });
+    expect((await onTest(testKey.secret)).statusCode).toBe(200);
+
+    // A test key on a live deployment, and a live key on the development install: refused, saying why.
+    const onLive = await v1("GET", "/api/v1/payments", { key: testKey.secret });
+    expectError(onLive, 401, "UNAUTHENTICATED");
+    expect((onLive.json() as ErrorJson).error.message).toMatch(/test key .*development install/);
+    const liveKey = await createKey(merchantA, ["payments:read"]);
+    const liveOnTest = await onTest(liveKey.secret);
+    expectError(liveOnTest, 401, "UNAUTHENTICATED");
+    expect((liveOnTest.json() as ErrorJson).error.message).toMatch(/live key/);
+    // The same secret with the other prefix is not a key either.
+    expectError(await onTest(liveKey.secret.replace("cpx_live_", "cpx_test_")), 401, "UNAUTHENTICATED");
   });
 });

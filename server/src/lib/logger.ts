@@ -5,7 +5,7 @@ import type { Config } from "../config.ts";
 const SECRET_QUERY_PARAMS = /([?&](?:token|code|state|key|secret|password|signature|nonce|api_key)=)[^&#]*/gi;
 
 /** An API key pasted where it does not belong (a path or another parameter) is still recognised by its prefix. */
-const API_KEY_SECRETS = /cpx_live_[A-Za-z0-9_-]+/g;
+const API_KEY_SECRETS = /cpx_(live|test)_[A-Za-z0-9_-]+/g;
 
 /** Paths whose last segment is a bearer token: team invitations and refund links (pages and their API). */
 const SECRET_PATH_TOKENS = /(\/(?:api\/)?(?:invitations|refund-links|refund)\/)[^/?#]+/gi;
@@ -15,7 +15,7 @@ export function redactUrl(url: string): string {
   return url
     .replace(SECRET_QUERY_PARAMS, "$1[redacted]")
     .replace(SECRET_PATH_TOKENS, "$1[redacted]")
-    .replace(API_KEY_SECRETS, "cpx_live_[redacted]");
+    .replace(API_KEY_SECRETS, "cpx_$1_[redacted]");
 }
 
 /** Property names whose values never reach the log, one level down in any logged object (`{ body: { password } }`). */

@@ -1,4 +1,5 @@
 import {
+  type ApiKeyKind,
   apiKeyIdParams,
   createApiKeyRequest,
   createdApiKeyResponse,
@@ -13,7 +14,7 @@ import * as repo from "./repository.ts";
 import * as service from "./service.ts";
 
 /** The dashboard's management of API keys (signed in with the session cookie). */
-export async function apiKeyRoutes(app: FastifyZod, { db }: { db: Db }) {
+export async function apiKeyRoutes(app: FastifyZod, { db, kind }: { db: Db; kind: ApiKeyKind }) {
   app.get(
     "/api/merchant/api-keys",
     {
@@ -22,7 +23,7 @@ export async function apiKeyRoutes(app: FastifyZod, { db }: { db: Db }) {
     },
     async (request) => {
       const rows = await repo.listActiveApiKeysOfOwner(db, authOf(request).user.id);
-      return { items: rows.map(service.toApiKeyResponse) };
+      return { items: rows.map(service.toApiKeyResponse), kind };
     },
   );
 
@@ -38,6 +39,7 @@ export async function apiKeyRoutes(app: FastifyZod, { db }: { db: Db }) {
         ownerContext(request, authOf(request)),
         memberOf(request),
         request.body,
+        kind,
       );
       // The secret travels once: never cached by the browser or a proxy.
       return reply.status(201).header("Cache-Control", "no-store").send(created);

@@ -3,7 +3,9 @@ import {
   API_KEY_PATTERN,
   API_KEY_PREFIX_LENGTH,
   type ApiKey,
+  type ApiKeyKind,
   type ApiKeyScope,
+  apiKeyKindOf,
   type CreateApiKeyRequest,
   MAX_API_KEYS,
 } from "@common/api-keys.ts";
@@ -49,6 +51,8 @@ export async function createApiKey(
   /** The business as the route's access check found it (owner or admin). */
   merchant: MemberMerchant,
   input: CreateApiKeyRequest & { scopes: string[] },
+  /** `test` on a development install (embedded chain), `live` on a real chain. */
+  kind: ApiKeyKind,
 ) {
   if ((await repo.countActiveApiKeys(db, merchant.id)) >= MAX_API_KEYS) {
     throw new AppError(
@@ -56,7 +60,7 @@ export async function createApiKey(
       `A business can have at most ${MAX_API_KEYS} keys. Revoke one you no longer use.`,
     );
   }
-  const secret = `cpx_live_${randomBytes(32).toString("base64url")}`;
+  const secret = `cpx_${kind}_${randomBytes(32).toString("base64url")}`;
   const row = await db.transaction(async (tx) => {
     const inserted = await repo.insertApiKey(tx, {
       id: createId("key"),
@@ -103,10 +107,15 @@ function bearerOf(request: FastifyRequest): string | null {
  * The API key of this request, or null: looked up once per request (the rate limiter asks first, the route
  * then finds it here). A cookie never counts.
  */
-export async function authenticateApiKey(db: Db, request: FastifyRequest): Promise<ApiKeyAuth | null> {
+export async function authenticateApiKey(
+  db: Db,
+  request: FastifyRequest,
+  /** The kind of keys this deployment accepts: a test key never works on a live one, nor the reverse. */
+  kind: ApiKeyKind,
+): Promise<ApiKeyAuth | null> {
   if (request.apiKey !== undefined) return request.apiKey;
   const secret = bearerOf(request);
-  if (!secret || !API_KEY_PATTERN.test(secret)) {
+  if (!secret || !API_KEY_PATTERN.test(secret) || apiKeyKindOf(secret) !== kind) {
     request.apiKey = null;
     return null;
   }
@@ -129,15 +138,21 @@ export async function requireApiKey(
   db: Db,
   request: FastifyRequest,
   scope: ApiKeyScope,
+  kind: ApiKeyKind,
 ): Promise<ApiKeyAuth> {
-  const auth = await authenticateApiKey(db, request);
+  const auth = await authenticateApiKey(db, request, kind);
   if (!auth) {
     const sent = request.headers.authorization !== undefined;
+    const other = apiKeyKindOf(bearerOf(request) ?? "");
     throw new AppError(
       "UNAUTHENTICATED",
-      sent
-        ? "The API key is not valid or has been revoked."
-        : "Send an API key: Authorization: Bearer cpx_live_...",
+      !sent
+        ? `Send an API key: Authorization: Bearer cpx_${kind}_...`
+        : other && other !== kind
+          ? other === "test"
+            ? "This is a test key (cpx_test_...): it works only on the development install that made it. Use a live key (cpx_live_...) made on this deployment."
+            : "This is a live key (cpx_live_...): this is a development install, which takes only its own test keys (cpx_test_...). Make one on its Developers page."
+          : "The API key is not valid or has been revoked.",
     );
   }
   if (!auth.scopes.includes(scope)) {

@@ -47,7 +47,7 @@ export async function v1Routes(
   // After the rate limiter (onRequest) and before the body is parsed: no key, no parsing.
   app.addHook("preParsing", async (request, _reply, payload) => {
     const scope = request.routeOptions.config.apiScope;
-    if (scope) await requireApiKey(db, request, scope);
+    if (scope) await requireApiKey(db, request, scope, config.apiKeyKind);
     return payload;
   });
   const keyOf = (request: { apiKey: ApiKeyAuth | null | undefined }) => request.apiKey!;

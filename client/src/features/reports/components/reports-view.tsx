@@ -6,6 +6,7 @@ import {
   type ReportBucket,
   type ReportSummary,
 } from "@common/reports";
+import { PAYMENT_STATUS_NAMES } from "@common/status-names";
 import { Download, FileText, RefreshCw } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
@@ -133,9 +134,9 @@ function Totals({ report }: { report: ReportSummary }) {
         />
         <Stat
           testId="stat-late-partial"
-          label="Paid late · partially paid"
+          label={`${PAYMENT_STATUS_NAMES.paid_late} · ${PAYMENT_STATUS_NAMES.partial.toLowerCase()}`}
           value={`${formatUsd(report.paidLate.usd)} · ${formatUsd(report.partial.usd)}`}
-          detail={`${report.paidLate.count} late (${tokens(report.paidLate.amountReceived)}) · ${report.partial.count} partial (${tokens(report.partial.amountReceived)})`}
+          detail={`${report.paidLate.count} late (${tokens(report.paidLate.amountReceived)}) · ${report.partial.count} partly paid (${tokens(report.partial.amountReceived)})`}
         />
         <Stat
           testId="stat-refunded"
