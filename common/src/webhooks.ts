@@ -32,6 +32,20 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
 
 export const WEBHOOK_URL_MAX = 2048;
 
+/**
+ * Whether an endpoint URL points at this machine by name (`localhost`) or loopback address (`127.x.x.x`, `[::1]`):
+ * accepted on a development install only, labelled "development only".
+ */
+export function isLoopbackUrl(url: string | URL): boolean {
+  let host: string;
+  try {
+    host = (typeof url === "string" ? new URL(url) : url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === "localhost" || /^127(\.\d{1,3}){3}$/.test(host) || host === "[::1]";
+}
+
 const eventList = z
   .array(webhookEvent)
   .min(1, "Choose at least one event.")
@@ -40,7 +54,8 @@ const eventList = z
 
 export const createWebhookEndpointRequest = z.object({
   url: z.string().trim().min(1, "Enter the URL.").max(WEBHOOK_URL_MAX),
-  events: eventList,
+  /** Every payment event when left out: the merchant narrows it afterwards (or here). */
+  events: eventList.default([...WEBHOOK_EVENTS]),
 });
 export type CreateWebhookEndpointRequest = z.input<typeof createWebhookEndpointRequest>;
 
@@ -67,7 +82,14 @@ export type WebhookEndpoint = z.infer<typeof webhookEndpoint>;
 export const webhookEndpointWithSecret = webhookEndpoint.extend({ secret: z.string() });
 export type WebhookEndpointWithSecret = z.infer<typeof webhookEndpointWithSecret>;
 
-export const webhookEndpointList = z.object({ items: z.array(webhookEndpoint) });
+export const webhookEndpointList = z.object({
+  items: z.array(webhookEndpoint),
+  /**
+   * A development install: endpoints on this machine (`http://127.0.0.1`, `http://localhost`) are accepted,
+   * "development only". False on a deployment, where only public https addresses are.
+   */
+  localTargets: z.boolean(),
+});
 
 export const webhookDelivery = z.object({
   id: z.string(),
@@ -83,6 +105,8 @@ export const webhookDelivery = z.object({
   lastError: z.string().nullable(),
   /** The start of the endpoint's last answer (at most 1 KB). */
   lastResponse: z.string().nullable(),
+  /** The JSON body that was sent (the same bytes every attempt signs). */
+  payload: z.string(),
   deliveredAt: z.string().nullable(),
   createdAt: z.string(),
 });

@@ -5,6 +5,7 @@ import type { Mailer } from "../../lib/mailer.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import { PAYMENT_EVENTS_CHANNEL } from "../payments/live.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
+import type { TargetPolicy } from "../webhooks/ssrf.ts";
 import { type NotificationsOptions, NotificationsRuntime } from "./runtime.ts";
 
 export type NotificationsPluginOptions = {
@@ -24,12 +25,18 @@ export type NotificationsPluginOptions = {
  */
 export async function notificationsPlugin(app: FastifyZod, options: NotificationsPluginOptions) {
   const { config, database } = options;
+  // Production: public https targets only. A development install (embedded chain on loopback) adds this machine.
+  const targetPolicy: TargetPolicy = config.webhooks.allowPrivate
+    ? true
+    : config.webhooks.allowLoopback
+      ? "loopback"
+      : false;
   const runtime = new NotificationsRuntime(
     {
       db: database.db,
       mailer: options.mailer,
       log: app.log,
-      allowPrivate: config.webhooks.allowPrivate,
+      allowPrivate: targetPolicy,
       publicUrl: config.publicUrl,
       explorerUrl: config.explorerUrl,
       tokenSymbol: options.tokenSymbol,
@@ -43,6 +50,6 @@ export async function notificationsPlugin(app: FastifyZod, options: Notification
     await runtime.stop();
   });
   await app.register(webhookRoutes, {
-    deps: { db: database.db, allowPrivate: config.webhooks.allowPrivate, wake: runtime.wake },
+    deps: { db: database.db, allowPrivate: targetPolicy, wake: runtime.wake },
   });
 }

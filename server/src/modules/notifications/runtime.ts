@@ -7,6 +7,7 @@ import type { Mailer } from "../../lib/mailer.ts";
 import * as paymentsRepo from "../payments/repository.ts";
 import { sendWebhook } from "../webhooks/http-sender.ts";
 import { signatureHeader } from "../webhooks/signing.ts";
+import type { TargetPolicy } from "../webhooks/ssrf.ts";
 import { dispatchEvents } from "./dispatch.ts";
 import { renderPaymentEmail } from "./payment-emails.ts";
 
@@ -60,7 +61,7 @@ export type NotificationsDeps = {
   db: Db;
   mailer: Mailer;
   log: FastifyBaseLogger;
-  allowPrivate: boolean;
+  allowPrivate: TargetPolicy;
   publicUrl: string;
   explorerUrl: string | undefined;
   tokenSymbol: string;

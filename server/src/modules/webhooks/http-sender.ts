@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { resolveTarget, UnsafeTargetError } from "./ssrf.ts";
+import { resolveTarget, type TargetPolicy, UnsafeTargetError } from "./ssrf.ts";
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
@@ -18,7 +18,7 @@ export type WebhookRequest = { url: string; headers: Record<string, string>; bod
  */
 export async function sendWebhook(
   request: WebhookRequest,
-  options: { allowPrivate: boolean; timeoutMs: number },
+  options: { allowPrivate: TargetPolicy; timeoutMs: number },
 ): Promise<SendResult> {
   const started = Date.now();
   let target: Awaited<ReturnType<typeof resolveTarget>>;

@@ -17,7 +17,7 @@ type Actor = AuditContext & { userId: string };
 
 import * as repo from "./repository.ts";
 import { generateSecret } from "./signing.ts";
-import { parseTargetUrl, resolveTarget, UnsafeTargetError } from "./ssrf.ts";
+import { parseTargetUrl, resolveTarget, type TargetPolicy, UnsafeTargetError } from "./ssrf.ts";
 
 /** After a rotation, the previous secret signs too for this long (receivers switch over meanwhile). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -26,7 +26,7 @@ const DELIVERY_PAGE = 50;
 
 export type WebhooksDeps = {
   db: Db;
-  allowPrivate: boolean;
+  allowPrivate: TargetPolicy;
   /** Wakes the delivery runner (a test event or a replay is sent at once). */
   wake: () => void;
 };
@@ -59,13 +59,14 @@ export function toDeliveryResponse(row: repo.DeliveryRow): WebhookDelivery {
     lastStatusCode: row.lastStatusCode,
     lastError: row.lastError,
     lastResponse: row.lastResponse,
+    payload: row.body,
     deliveredAt: row.deliveredAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
 /** The URL's form, then (after DNS) every address it resolves to: a clear 400 for anything refused. */
-async function checkTarget(url: string, allowPrivate: boolean) {
+async function checkTarget(url: string, allowPrivate: TargetPolicy) {
   try {
     parseTargetUrl(url, allowPrivate);
     await resolveTarget(url, allowPrivate);
@@ -78,7 +79,7 @@ async function checkTarget(url: string, allowPrivate: boolean) {
 
 export async function listEndpoints(deps: WebhooksDeps, ownerId: string) {
   const rows = await repo.listEndpointsOfOwner(deps.db, ownerId);
-  return { items: rows.map((row) => toEndpointResponse(row)) };
+  return { items: rows.map((row) => toEndpointResponse(row)), localTargets: deps.allowPrivate !== false };
 }
 
 export async function createEndpoint(

@@ -1,4 +1,5 @@
 import { lookup } from "node:dns/promises";
+import { isLoopbackUrl } from "@common/webhooks.ts";
 import { BlockList, isIP } from "node:net";
 
 /**
@@ -148,21 +149,43 @@ export const PRIVATE_TARGET =
 
 export type ResolvedTarget = { url: URL; address: string; family: 4 | 6 };
 
+/**
+ * Which targets a webhook may reach: `false` public addresses only (production); `"loopback"` those and this
+ * machine (`http://127.0.0.1`, `http://localhost`: a development install, to try webhooks on a fresh install);
+ * `true` anything (WEBHOOKS_ALLOW_PRIVATE, tests).
+ */
+export type TargetPolicy = boolean | "loopback";
+
 /** The URL's host without IPv6 brackets. */
 function hostOf(url: URL) {
   return url.hostname.replace(/^\[(.*)\]$/, "$1");
 }
 
+/** 127.0.0.0/8 and ::1 (and ::ffff:127.x): this machine. */
+function isLoopbackAddress(address: string): boolean {
+  if (isIP(address) === 4) return address.startsWith("127.");
+  const groups = ipv6Groups(address);
+  if (!groups) return false;
+  if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return true;
+  const carried = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
+  return carried && groups[6]! >> 8 === 127;
+}
+
 /** Checks the URL's form: https (or http when private targets are allowed), no credentials. */
-export function parseTargetUrl(raw: string, allowPrivate: boolean): URL {
+export function parseTargetUrl(raw: string, allowPrivate: TargetPolicy): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new UnsafeTargetError("Enter a full URL, like https://shop.example/webhooks.");
   }
-  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:"))
-    throw new UnsafeTargetError("The URL must start with https://.");
+  const httpAllowed = allowPrivate === true || (allowPrivate === "loopback" && isLoopbackUrl(url));
+  if (url.protocol !== "https:" && !(httpAllowed && url.protocol === "http:"))
+    throw new UnsafeTargetError(
+      allowPrivate === "loopback"
+        ? "The URL must start with https:// (or, on this development install, http://127.0.0.1 or http://localhost)."
+        : "The URL must start with https://.",
+    );
   if (url.username || url.password)
     throw new UnsafeTargetError("The URL must not contain a user name or password.");
   if (!url.hostname) throw new UnsafeTargetError("The URL has no host.");
@@ -173,7 +196,7 @@ export function parseTargetUrl(raw: string, allowPrivate: boolean): URL {
  * Resolves the URL's host and checks every address it resolves to; returns the first one, which the request
  * must connect to (pinned: a second lookup could answer differently, DNS rebinding).
  */
-export async function resolveTarget(raw: string, allowPrivate: boolean): Promise<ResolvedTarget> {
+export async function resolveTarget(raw: string, allowPrivate: TargetPolicy): Promise<ResolvedTarget> {
   const url = parseTargetUrl(raw, allowPrivate);
   const host = hostOf(url);
   let addresses: { address: string; family: number }[];
@@ -194,9 +217,13 @@ export async function resolveTarget(raw: string, allowPrivate: boolean): Promise
     }
   }
   if (addresses.length === 0) throw new UnsafeTargetError(`The host ${host} could not be resolved.`, true);
-  if (!allowPrivate) {
+  if (allowPrivate !== true) {
+    // A development install reaches this machine through a loopback URL, only at loopback addresses: every
+    // other private or reserved address stays refused, and a public name never resolves into the machine.
+    const local = allowPrivate === "loopback" && isLoopbackUrl(url);
+    const allowed = (address: string) => (local ? isLoopbackAddress(address) : isPublicAddress(address));
     // One message whichever address it was: naming it would map the internal network through its DNS.
-    if (addresses.some((a) => !isPublicAddress(a.address))) throw new UnsafeTargetError(PRIVATE_TARGET);
+    if (addresses.some((a) => !allowed(a.address))) throw new UnsafeTargetError(PRIVATE_TARGET);
   }
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };

@@ -13,7 +13,10 @@ export const endpointsQueryKey = ["/api/merchant/webhooks"] as const;
 const deliveriesKey = (endpointId: string) => [`/api/merchant/webhooks/${endpointId}/deliveries`] as const;
 
 export const useWebhookEndpoints = (enabled: boolean) =>
-  useQuery({ ...queryOptions<{ items: WebhookEndpoint[] }>({ queryKey: endpointsQueryKey }), enabled });
+  useQuery({
+    ...queryOptions<{ items: WebhookEndpoint[]; localTargets: boolean }>({ queryKey: endpointsQueryKey }),
+    enabled,
+  });
 
 /** The delivery log; refreshed every few seconds while something is still on its way. */
 export function useDeliveries(endpointId: string) {

@@ -1,5 +1,6 @@
 import {
   createWebhookEndpointRequest,
+  isLoopbackUrl,
   WEBHOOK_EVENT_LABELS,
   WEBHOOK_EVENTS,
   type WebhookDelivery,
@@ -11,6 +12,7 @@ import {
   CircleAlert,
   CircleCheck,
   Clock,
+  FlaskConical,
   KeyRound,
   Plus,
   RefreshCw,
@@ -94,7 +96,52 @@ function EventCheckboxes({ selected, name }: { selected: readonly WebhookEvent[]
   );
 }
 
-function AddEndpointForm({ onCreated }: { onCreated: (endpoint: WebhookEndpointWithSecret) => void }) {
+/** A receiver to try webhooks with on this machine: prints each delivery and answers 200. */
+const LOCAL_RECEIVER = `node -e "require('http').createServer((q,s)=>{let b='';q.on('data',c=>b+=c);q.on('end',()=>{console.log(q.headers['webhook-id'],b);s.end('ok')})}).listen(4000)"`;
+
+/** How to try webhooks before a public server exists: on this install, or (a deployment) through a tunnel. */
+function TestLocally({ localTargets }: { localTargets: boolean }) {
+  return (
+    <section
+      aria-labelledby="test-locally-title"
+      data-testid="webhooks-test-locally"
+      className="flex flex-col gap-2 rounded-xl border border-border bg-card p-4 text-sm sm:p-6"
+    >
+      <h2 id="test-locally-title" className="flex items-center gap-2 font-semibold text-base">
+        <FlaskConical className="size-5" aria-hidden="true" /> Test locally
+      </h2>
+      {localTargets ? (
+        <>
+          <p>
+            This is a development install: endpoints on this machine are accepted (development only). Start a
+            receiver that prints what it gets:
+          </p>
+          <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs">{LOCAL_RECEIVER}</pre>
+          <p>
+            Add <code className="font-mono">http://127.0.0.1:4000/</code> below, then press “Send test event”:
+            the delivery log shows the payload sent and your receiver's answer.
+          </p>
+        </>
+      ) : (
+        <p>
+          This deployment sends webhooks to public https addresses only. To try them from your own computer,
+          expose your local server through an https tunnel and add the tunnel's address, or run CPXTB Pay as a
+          development install (npm start on your machine), which accepts{" "}
+          <code className="font-mono">http://127.0.0.1</code> and{" "}
+          <code className="font-mono">http://localhost</code>.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function AddEndpointForm({
+  onCreated,
+  localTargets,
+}: {
+  onCreated: (endpoint: WebhookEndpointWithSecret) => void;
+  localTargets: boolean;
+}) {
   const create = useCreateEndpoint();
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
@@ -137,9 +184,14 @@ function AddEndpointForm({ onCreated }: { onCreated: (endpoint: WebhookEndpointW
           placeholder="https://shop.example/webhooks/cpxtb"
           required
           error={errors.url}
-          hint="An https:// address on the public internet."
+          hint={
+            localTargets
+              ? "An https:// address on the public internet, or on this development install http://127.0.0.1 or http://localhost."
+              : "An https:// address on the public internet."
+          }
         />
-        <EventCheckboxes name="events" selected={["payment.completed", "payment.paid_late"]} />
+        {/* Every payment event at first: a merchant unticks what it does not need. */}
+        <EventCheckboxes name="events" selected={WEBHOOK_EVENTS} />
         {errors.events ? (
           <p className="font-medium text-destructive text-sm" role="alert">
             {errors.events}
@@ -171,6 +223,15 @@ function DeliveryStatus({ delivery }: { delivery: WebhookDelivery }) {
       <Clock className="size-4" aria-hidden="true" /> {delivery.attempts > 0 ? "Retrying" : "Sending"}
     </span>
   );
+}
+
+/** The body as sent, indented to read (unchanged when it is not JSON). */
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
 }
 
 function DeliveryLog({ endpointId }: { endpointId: string }) {
@@ -222,10 +283,18 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
             {d.nextAttemptAt ? ` · next try ${new Date(d.nextAttemptAt).toLocaleTimeString()}` : ""}
           </p>
           {d.lastError ? <p className="text-destructive">{d.lastError}</p> : null}
+          <details data-testid="delivery-payload">
+            <summary className="min-h-11 cursor-pointer content-center text-muted-foreground">
+              Payload sent
+            </summary>
+            <pre className="max-h-60 overflow-auto whitespace-pre-wrap break-all rounded-md bg-muted p-2 text-xs">
+              {prettyJson(d.payload)}
+            </pre>
+          </details>
           {d.lastResponse ? (
-            <details>
+            <details data-testid="delivery-response">
               <summary className="min-h-11 cursor-pointer content-center text-muted-foreground">
-                Response
+                Answer{d.lastStatusCode !== null ? ` (HTTP ${d.lastStatusCode})` : ""}
               </summary>
               <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-all rounded-md bg-muted p-2 text-xs">
                 {d.lastResponse}
@@ -267,11 +336,16 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
         <div className="flex min-w-0 flex-col gap-1">
           <h3 className="break-all font-mono font-semibold text-sm sm:text-base">{endpoint.url}</h3>
           <p className="flex flex-wrap items-center gap-2 text-sm">
-            {endpoint.enabled ? (
-              <span className="inline-flex items-center gap-1.5 text-success">
-                <CircleCheck className="size-4" aria-hidden="true" /> Enabled
+            {isLoopbackUrl(endpoint.url) ? (
+              <span
+                className="inline-flex items-center gap-1.5 rounded-full border border-border bg-muted px-2.5 py-0.5 font-medium text-xs"
+                data-testid="development-only"
+              >
+                <FlaskConical className="size-3.5" aria-hidden="true" /> Development only
               </span>
-            ) : (
+            ) : null}
+            {/* The switch says "Enabled"; only a turned-off endpoint says more (and why). */}
+            {endpoint.enabled ? null : (
               <span className="inline-flex items-center gap-1.5 text-muted-foreground">
                 <CircleAlert className="size-4" aria-hidden="true" /> Disabled
                 {endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ""}
@@ -389,7 +463,8 @@ export function WebhooksView() {
   return (
     <div className="flex flex-col gap-6">
       {created ? <SecretOnce secret={created.secret} onDone={() => setCreated(null)} /> : null}
-      <AddEndpointForm onCreated={setCreated} />
+      <AddEndpointForm onCreated={setCreated} localTargets={endpoints.data?.localTargets ?? false} />
+      {endpoints.data ? <TestLocally localTargets={endpoints.data.localTargets} /> : null}
       <section className="flex flex-col gap-4" aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading" className="font-semibold text-xl">
           Endpoints
