@@ -46,8 +46,12 @@ for (const theme of ["dark", "light"] as const) {
       await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
       await expect(page.getByText("No endpoints yet")).toBeVisible();
 
+      // The e2e server is a development install: the page says how to test locally.
+      await expect(page.getByTestId("webhooks-test-locally")).toContainText("http://127.0.0.1:4000/");
       await page.getByLabel("Endpoint URL").fill(receiver.url);
-      await page.getByRole("checkbox", { name: /Payment created/ }).check();
+      // A new endpoint subscribes to every payment event (the merchant may untick some).
+      for (const name of [/Payment created/, /Payment completed/, /Paid after expiry/])
+        await expect(page.getByRole("checkbox", { name })).toBeChecked();
       await page.getByRole("button", { name: "Add endpoint" }).click();
 
       const secretBox = page.getByTestId("webhook-secret");
@@ -58,6 +62,10 @@ for (const theme of ["dark", "light"] as const) {
       await expect(endpoint).toContainText(receiver.url);
       await expect(endpoint).toContainText("payment.created");
       await expect(endpoint).toContainText("payment.completed");
+      await expect(endpoint).toContainText("payment.refunded");
+      // A receiver on this machine: accepted, and labelled as such. "Enabled" is said once (the switch).
+      await expect(endpoint.getByTestId("development-only")).toHaveText("Development only");
+      await expect(endpoint.getByText("Enabled", { exact: true })).toHaveCount(1);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       const dir = process.env.SCREENSHOTS_DIR;
       if (dir) await page.screenshot({ path: `${dir}/webhooks-secret-390-${theme}.png`, fullPage: true });
@@ -83,6 +91,9 @@ for (const theme of ["dark", "light"] as const) {
       expect(got!.signature).toBe(expectedSignature(secret, got!));
       expect(JSON.parse(got!.body)).toMatchObject({ type: "webhook.test" });
       await expect(delivery).toContainText(got!.id);
+      // The log shows what was sent as well as the answer.
+      await delivery.getByText("Payload sent").click();
+      await expect(delivery.getByTestId("delivery-payload")).toContainText('"type": "webhook.test"');
 
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       if (dir) {

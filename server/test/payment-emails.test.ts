@@ -83,7 +83,11 @@ describe("payment emails", () => {
       expect(m.raw).toContain(payment.reference);
     }
     expect(note.raw).toContain("A&lt;1&gt;&amp;2");
-    expect(note.raw).toMatch(/Subject: Payment received/);
+    // The subject names the merchant and the order.
+    expect(note.raw).toMatch(/Subject: Payment received: Tom/);
+    expect(note.raw).toMatch(/Status: Paid\b/);
+    expect(note.raw).toMatch(/Paid at: .* UTC/);
+    expect(note.raw).toMatch(/USD value: \$\d/);
     expect(note.raw).toContain("https://explorer.example/tx/0x");
     expect(note.raw).toContain("/payments");
     expect(note.raw).toMatch(/Rate: 1 CPXTB = \$/);

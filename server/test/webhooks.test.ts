@@ -369,7 +369,11 @@ describe("SSRF protection (WEBHOOKS_ALLOW_PRIVATE off)", () => {
   let strict: App;
   let owner: TestMerchant;
   beforeAll(async () => {
-    strict = await createTestApp(paymentTestConfig(), { notifications: FAST });
+    // Production's rules: not even the development install's loopback targets.
+    strict = await createTestApp(
+      { ...paymentTestConfig(), webhooks: { allowPrivate: false, allowLoopback: false } },
+      { notifications: FAST },
+    );
     strict.notifications.start();
     owner = await createMerchant(strict, { contactEmail: "ssrf@example.com" });
   });

@@ -1,3 +1,4 @@
+import { PAYMENT_STATUS_NAMES } from "@common/status-names.ts";
 import type { Mail } from "../../lib/mailer.ts";
 import { formatCents, formatTokens } from "../payments/amounts.ts";
 import type { PaymentRow, TransferRow } from "../payments/repository.ts";
@@ -24,6 +25,26 @@ const HTML_ESCAPES: Record<string, string> = {
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/**
+ * A time as the recipient reads it. Recipients' time zones are not known yet, so it says UTC explicitly
+ * ("26 November 2026, 11:40 UTC") rather than leaving a bare ISO instant to be misread as local time.
+ */
+export function emailTime(at: Date, timeZone = "UTC", locale = "en-GB"): string {
+  return (
+    new Intl.DateTimeFormat(locale, {
+      dateStyle: "long",
+      timeStyle: "short",
+      timeZone,
+    }).format(at) + (timeZone === "UTC" ? " UTC" : ` (${timeZone})`)
+  );
+}
+
+/** USD cents of `amount` base units at a rate of 1e18 per USD, rounded half up (as the reports round). */
+function usdCentsOf(amount: bigint, decimals: number, rateE18: bigint): bigint {
+  const scale = 10n ** BigInt(decimals + 16);
+  return (2n * amount * rateE18 + scale) / (2n * scale);
 }
 
 /** A header line may carry no line break (nodemailer encodes the rest). */
@@ -54,8 +75,15 @@ export function renderPaymentEmail(input: PaymentEmailInput): Mail {
     ...(rateE18 !== null
       ? ([["Rate", `1 ${symbol} = $${formatTokens(rateE18, 18)}`]] as [string, string][])
       : []),
-    ["Status", late ? "Paid after it expired" : "Completed"],
-    ...(p.completedAt ? ([["Completed at", p.completedAt.toISOString()]] as [string, string][]) : []),
+    ...(rateE18 !== null
+      ? ([["USD value", `$${formatCents(usdCentsOf(p.amountReceived, p.tokenDecimals, rateE18))}`]] as [
+          string,
+          string,
+        ][])
+      : []),
+    // The one vocabulary (common/status-names.ts): "Paid", "Paid late".
+    ["Status", PAYMENT_STATUS_NAMES[late ? "paid_late" : "completed"]],
+    ...(p.completedAt ? ([["Paid at", emailTime(p.completedAt)]] as [string, string][]) : []),
   ];
   const txLinks = txHashes.map((hash) => ({
     hash,
@@ -64,9 +92,11 @@ export function renderPaymentEmail(input: PaymentEmailInput): Mail {
   const dashboardUrl = `${input.publicUrl}/payments`;
   const payUrl = `${input.publicUrl}/pay/${p.reference}`;
   const merchant = input.kind === "merchant";
+  // The merchant and what the payment was for: "Payment received: Corner Coffee, order 1042".
+  const what = p.orderId ? `order ${p.orderId}` : p.description ? p.description.slice(0, 60) : p.reference;
   const subject = merchant
-    ? `${late ? "Payment received after expiry" : "Payment received"}: ${p.orderId ?? p.reference}`
-    : `Your payment to ${input.merchantName}`;
+    ? `${late ? "Payment received after expiry" : "Payment received"}: ${input.merchantName}, ${what}`
+    : `Your payment to ${input.merchantName}, ${what}`;
   const intro = merchant
     ? late
       ? "A payment was paid after it expired. The funds are in your wallet; decide whether to fulfil the order."
