@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
-import { isLoopbackUrl } from "@common/webhooks.ts";
 import { BlockList, isIP } from "node:net";
+import { isLoopbackUrl } from "@common/webhooks.ts";
 
 /**
  * IPv4 addresses a webhook may never reach (unless WEBHOOKS_ALLOW_PRIVATE): loopback, private, shared (CGNAT),
