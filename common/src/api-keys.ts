@@ -59,11 +59,13 @@ export const listApiKeysResponse = z.object({
 export const apiKeyIdParams = z.object({ id: z.string().regex(/^key_[0-9a-z]{26}$/, "unknown key") });
 
 /** `GET /api/v1/payments`: the dashboard's filters by status and creation time, newest first. */
-export const v1ListPaymentsQuery = listPaymentsQuery.pick({ status: true, limit: true }).extend({
-  from: instant.optional().describe("Created at or after this instant (ISO 8601 with `Z` or an offset)."),
-  to: instant.optional().describe("Created before this instant."),
-  cursor: listPaymentsQuery.shape.cursor.describe("The `nextCursor` of the previous page."),
-});
+export const v1ListPaymentsQuery = listPaymentsQuery
+  .pick({ status: true, limit: true, linkId: true })
+  .extend({
+    from: instant.optional().describe("Created at or after this instant (ISO 8601 with `Z` or an offset)."),
+    to: instant.optional().describe("Created before this instant."),
+    cursor: listPaymentsQuery.shape.cursor.describe("The `nextCursor` of the previous page."),
+  });
 export type V1ListPaymentsQuery = z.infer<typeof v1ListPaymentsQuery>;
 
 /** A client's own key for a create, so a retry never makes a second payment. */

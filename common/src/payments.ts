@@ -14,12 +14,12 @@ export {
 } from "./payment-values.ts";
 export const paymentStatus = z.enum(PAYMENT_STATUSES);
 
-const usdAmount = z
+export const usdAmount = z
   .string()
   .trim()
   .regex(/^\d{1,9}(\.\d{1,2})?$/, "Enter a USD amount like 12.50, with at most 2 decimals.")
   .refine((v) => Number(v) >= 0.01, "The amount must be at least 0.01.");
-const tokenAmount = z
+export const tokenAmount = z
   .string()
   .trim()
   .regex(/^\d{1,15}(\.\d{1,3})?$/, "Enter a CPXTB amount like 100.5, with at most 3 decimals.")
@@ -155,6 +155,8 @@ export const paymentResponse = z.object({
   completedAt: z.string().nullable(),
   regeneratedFrom: z.string().nullable(),
   regeneratedTo: z.string().nullable(),
+  /** The payment link (`lnk_...`) this request was made from, or null. */
+  linkId: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -181,6 +183,12 @@ export const listPaymentsQuery = z.object({
     .regex(/^[^\p{Cc}]*$/u, "must not contain control characters")
     .optional(),
   orderId: z.string().trim().max(100).optional(),
+  /** Only the payments made from this payment link. */
+  linkId: z
+    .string()
+    .regex(/^lnk_[0-9a-z]{26}$/, "unknown link")
+    .optional()
+    .describe("Only the payments made from this payment link (`lnk_...`)."),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   /** The `nextCursor` of the previous page. */
   cursor: z

@@ -45,6 +45,11 @@ export const reportRangeQuery = z
     to: calendarDate,
     tz: timeZone,
     bucket: z.enum(REPORT_BUCKETS).optional(),
+    /** Only the payments made from this payment link. */
+    linkId: z
+      .string()
+      .regex(/^lnk_[0-9a-z]{26}$/, "unknown link")
+      .optional(),
   })
   .superRefine((v, ctx) => {
     if (!isRealDate(v.from) || !isRealDate(v.to)) return;
@@ -133,4 +138,5 @@ export const REPORT_CSV_COLUMNS = [
   "amount_refunded_cpxtb",
   "refunded_usd",
   "refund_tx_hashes",
+  "link_id",
 ] as const;

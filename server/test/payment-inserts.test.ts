@@ -54,6 +54,7 @@ function newPayment(baseAmount: bigint): NewPayment {
     expiresAt: new Date(now.getTime() + 15 * 60_000),
     monitorUntil: new Date(now.getTime() + 24 * 3_600_000),
     regeneratedFromId: null,
+    linkId: null,
     createdAt: now,
     cause: "created",
   };

@@ -212,6 +212,7 @@ describe.each([1, 3])("with CONFIRMATIONS=%i", (CONFIRMATIONS) => {
             expiresAt: new Date(nowMs + 15 * 60_000),
             monitorUntil: new Date(nowMs + 25 * 60 * 60_000),
             regeneratedFromId: null,
+            linkId: null,
             createdAt: new Date(nowMs),
             cause: "created",
           },

@@ -174,6 +174,37 @@ export const walletChallenges = pgTable(
   (t) => [index("wallet_challenges_user_id_idx").on(t.userId)],
 );
 
+/**
+ * Reusable payment links (issue 35): one page `/l/{slug}`, sold many times; each "Pay" makes a payment request of
+ * its own (`payments.link_id`). A product of the point of sale is a switched-on fixed-price link. Amounts are the
+ * decimal strings the merchant typed (USD with 2 decimals, CPXTB with 3), as a payment request takes them.
+ */
+export const paymentLinks = pgTable(
+  "payment_links",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull().unique(),
+    title: text("title").notNull(),
+    description: text("description"),
+    /** An https URL or a small data:image, like the business's logo. */
+    imageUrl: text("image_url"),
+    pricing: text("pricing", { enum: ["fixed", "open"] }).notNull(),
+    currency: text("currency", { enum: ["USD", "CPXTB"] }).notNull(),
+    /** The fixed price (pricing fixed) or the least a payer may choose (pricing open). */
+    amount: text("amount"),
+    minAmount: text("min_amount"),
+    /** How many requests may hold or have sold a unit; null: no limit. */
+    quantityLimit: integer("quantity_limit"),
+    active: boolean("active").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("payment_links_merchant_idx").on(t.merchantId, t.id)],
+);
+
 export const payments = pgTable(
   "payments",
   {
@@ -233,11 +264,14 @@ export const payments = pgTable(
     regeneratedToId: text("regenerated_to_id"),
     /** The member who created it from the dashboard or the counter (null: the API, a regeneration, older rows). */
     createdBy: text("created_by"),
+    /** The payment link this request was made from (issue 35), or null. */
+    linkId: text("link_id").references(() => paymentLinks.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("payments_merchant_created_idx").on(t.merchantId, t.id),
+    index("payments_link_idx").on(t.linkId, t.id),
     index("payments_status_expires_idx").on(t.status, t.expiresAt),
     index("payments_match_idx").on(t.chainId, t.tokenAddress, t.receivingAddress, t.amountDue),
     // Reports: a merchant's payments by creation time (range scans for totals, buckets and the CSV).

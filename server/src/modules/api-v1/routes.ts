@@ -1,6 +1,14 @@
 import { type ApiKeyScope, v1CreateHeaders, v1ListPaymentsQuery } from "@common/api-keys.ts";
 import { apiErrorBody } from "@common/errors.ts";
 import {
+  createLinkRequest,
+  linkIdParams,
+  linkResponse,
+  listLinksQuery,
+  listLinksResponse,
+  updateLinkRequest,
+} from "@common/links.ts";
+import {
   createPaymentRequest,
   listPaymentsResponse,
   paymentDetailResponse,
@@ -11,6 +19,7 @@ import type { RouteOptions } from "fastify";
 import type { Config } from "../../config.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { type ApiKeyAuth, requireApiKey } from "../api-keys/service.ts";
+import * as links from "../links/service.ts";
 import * as repo from "../payments/repository.ts";
 import * as payments from "../payments/service.ts";
 import { toPaymentResponse } from "../payments/views.ts";
@@ -124,5 +133,89 @@ export async function v1Routes(
       );
       return payments.toPaymentPage(rows, query.limit, baseUrl);
     },
+  );
+
+  // Payment links (issue 35): read with payments:read, changed with payments:write.
+  const merchantOf = (request: { apiKey: ApiKeyAuth | null | undefined }) => ({
+    merchantId: keyOf(request).merchantId,
+  });
+
+  app.post(
+    "/api/v1/links",
+    {
+      config: { rateLimit: "api", apiScope: "payments:write" },
+      schema: {
+        summary: "Create a payment link",
+        description:
+          "A reusable link (/l/{slug}) sold many times: each Pay on its page makes a payment request of its own, carrying the link's id (`linkId`). Fixed price (with an optional quantity limit) or the payer chooses, at least `minAmount`.",
+        body: createLinkRequest,
+        response: { 201: linkResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await links.createLink(db, merchantOf(request), request.body, baseUrl)),
+  );
+
+  app.get(
+    "/api/v1/links",
+    {
+      config: { rateLimit: "api", apiScope: "payments:read" },
+      schema: {
+        summary: "List payment links",
+        description:
+          "The key's merchant's links with their numbers (requests, paid, paid total, units left), newest first. `products=true`: only the switched-on fixed-price links (the point of sale's items).",
+        querystring: listLinksQuery,
+        response: { 200: listLinksResponse, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (request) =>
+      links.listLinks(db, merchantOf(request), baseUrl, { productsOnly: request.query.products }),
+  );
+
+  app.get(
+    "/api/v1/links/:id",
+    {
+      config: { rateLimit: "api", apiScope: "payments:read" },
+      schema: {
+        summary: "Read a payment link",
+        description:
+          "One link of the key's merchant with its numbers. Its payments: GET /api/v1/payments?linkId=.",
+        params: linkIdParams,
+        response: { 200: linkResponse, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => links.getLink(db, merchantOf(request), request.params.id, baseUrl),
+  );
+
+  app.patch(
+    "/api/v1/links/:id",
+    {
+      config: { rateLimit: "api", apiScope: "payments:write" },
+      schema: {
+        summary: "Update a payment link",
+        description:
+          "Changes the fields given. `active: false` switches the link off (its page says so and takes no payment), `true` on again. Payments already made keep their amounts.",
+        params: linkIdParams,
+        body: updateLinkRequest,
+        response: { 200: linkResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
+      },
+    },
+    async (request) => links.updateLink(db, merchantOf(request), request.params.id, request.body, baseUrl),
+  );
+
+  app.post(
+    "/api/v1/links/:id/deactivate",
+    {
+      config: { rateLimit: "api", apiScope: "payments:write" },
+      schema: {
+        summary: "Switch a payment link off",
+        description:
+          "The same as PATCH with `active: false`: the link's page says it is switched off and takes no payment; its open requests stay payable.",
+        params: linkIdParams,
+        response: { 200: linkResponse, ...errors(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) =>
+      links.updateLink(db, merchantOf(request), request.params.id, { active: false }, baseUrl),
   );
 }

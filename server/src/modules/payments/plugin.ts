@@ -7,6 +7,7 @@ import type { SharedState } from "../../lib/shared-state/shared-state.ts";
 import { apiDocsRoutes } from "../api-docs/routes.ts";
 import { type ApiRouteCatalog, v1Routes } from "../api-v1/routes.ts";
 import type { SessionCache } from "../auth/session-cache.ts";
+import { linkRoutes } from "../links/routes.ts";
 import { merchantRoutes } from "../merchants/routes.ts";
 import type { RealtimeHub } from "../realtime/hub.ts";
 import { reportRoutes } from "../reports/routes.ts";
@@ -110,6 +111,7 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
   await app.register(merchantRoutes, { db: database.db, onMerchantChanged: merchantChanged });
   await app.register(paymentRoutes, { deps, config, publicCache: cache });
   await app.register(refundRoutes, { deps, config });
+  await app.register(linkRoutes, { deps, config });
   // The server-to-server API and its OpenAPI document, made from the same routes.
   const catalog: ApiRouteCatalog = [];
   await app.register(v1Routes, { deps, config, catalog });

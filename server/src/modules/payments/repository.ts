@@ -68,6 +68,7 @@ export async function listPaymentsOfOwner(
   filter: {
     status?: PaymentStatus;
     orderId?: string;
+    linkId?: string;
     q?: string;
     /** Created at or after `from` and before `to`. */
     from?: Date;
@@ -85,6 +86,7 @@ export async function listPaymentsOfOwner(
         eq(payments.merchantId, merchantIdOf(scope)),
         filter.status ? eq(payments.status, filter.status) : undefined,
         filter.orderId ? eq(payments.orderId, filter.orderId) : undefined,
+        filter.linkId ? eq(payments.linkId, filter.linkId) : undefined,
         search,
         filter.from ? gte(payments.createdAt, filter.from) : undefined,
         filter.to ? lt(payments.createdAt, filter.to) : undefined,

@@ -10,6 +10,7 @@ import { merchants, payments } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { createId, createReference } from "../../lib/ids.ts";
 import { isUniqueViolation } from "../auth/service.ts";
+import { holdLinkUnit } from "../links/repository.ts";
 import type { MerchantScope } from "../merchants/repository.ts";
 import {
   assertTaggableDecimals,
@@ -101,6 +102,11 @@ type Creation = {
   payerEmail: string | null;
   expiresInMs: number;
   regeneratedFromId?: string;
+  /**
+   * The payment link it is made from (issue 35): the insert runs in one transaction with `holdLinkUnit`, which
+   * locks the link's row and refuses when it is switched off or its quantity limit is reached.
+   */
+  linkId?: string | null;
 };
 
 class AlreadyRegenerated extends Error {}
@@ -145,27 +151,42 @@ async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantSelector,
       expiresAt,
       monitorUntil: new Date(expiresAt.getTime() + MONITORING_WINDOW_MS),
       regeneratedFromId: c.regeneratedFromId ?? null,
+      linkId: c.linkId ?? null,
       createdAt: now,
       cause: c.regeneratedFromId ? `regenerated from ${c.regeneratedFromId}` : "created",
     };
     let outcome: InsertOutcome;
     try {
       const from = c.regeneratedFromId;
-      outcome = !from
-        ? await insertQueueOf(deps, tags).insert({ merchant, values })
-        : await deps.db.transaction(async (tx) => {
+      const linkId = c.linkId;
+      outcome = linkId
+        ? await deps.db.transaction(async (tx) => {
+            // Under the link's row lock: parallel buyers of its last unit are served one at a time.
+            await holdLinkUnit(tx, linkId);
             const [inserted] = await insertPayments(tx, [{ merchant, values }], tags);
             if (inserted!.kind !== "inserted") return inserted!;
-            const linked = await tx
-              .update(payments)
-              .set({ regeneratedToId: inserted!.payment.id, updatedAt: now })
-              .where(
-                and(eq(payments.id, from), eq(payments.status, "expired"), isNull(payments.regeneratedToId)),
-              )
-              .returning({ to: payments.regeneratedToId });
-            if (linked.length === 0) throw new AlreadyRegenerated();
+            if (from) await linkRegenerated(tx, from, inserted!.payment.id, now);
             return inserted!;
-          });
+          })
+        : !from
+          ? await insertQueueOf(deps, tags).insert({ merchant, values })
+          : await deps.db.transaction(async (tx) => {
+              const [inserted] = await insertPayments(tx, [{ merchant, values }], tags);
+              if (inserted!.kind !== "inserted") return inserted!;
+              const linked = await tx
+                .update(payments)
+                .set({ regeneratedToId: inserted!.payment.id, updatedAt: now })
+                .where(
+                  and(
+                    eq(payments.id, from),
+                    eq(payments.status, "expired"),
+                    isNull(payments.regeneratedToId),
+                  ),
+                )
+                .returning({ to: payments.regeneratedToId });
+              if (linked.length === 0) throw new AlreadyRegenerated();
+              return inserted!;
+            });
     } catch (error) {
       if (
         isUniqueViolation(error, "payment_amounts_key") ||
@@ -195,6 +216,16 @@ async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantSelector,
   );
 }
 
+/** Links an expired payment to its successor, once (a second regeneration finds it linked already). */
+async function linkRegenerated(tx: DbOrTx, from: string, to: string, now: Date) {
+  const linked = await tx
+    .update(payments)
+    .set({ regeneratedToId: to, updatedAt: now })
+    .where(and(eq(payments.id, from), eq(payments.status, "expired"), isNull(payments.regeneratedToId)))
+    .returning({ to: payments.regeneratedToId });
+  if (linked.length === 0) throw new AlreadyRegenerated();
+}
+
 /** The rate for valuing a payment asked in CPXTB when it is paid; never blocks the payment when unavailable. */
 function completionPriceOf(chain: Chain) {
   return async () => {
@@ -216,6 +247,7 @@ export async function createPayment(
   deps: PaymentsDeps,
   merchant: MerchantSelector,
   input: CreatePaymentRequest,
+  options: { linkId?: string } = {},
 ) {
   const chain = requireChain(deps.chain);
   const decimals = chain.token.decimals;
@@ -239,6 +271,7 @@ export async function createPayment(
     successUrl: input.successUrl ? checkSuccessUrl(input.successUrl, deps.config) : null,
     payerEmail: input.payerEmail ?? null,
     expiresInMs: (input.expiresInMinutes ?? 15) * 60_000,
+    linkId: options.linkId ?? null,
   });
 }
 
@@ -272,6 +305,7 @@ export async function regeneratePayment(deps: PaymentsDeps, old: repo.PaymentRow
       payerEmail: old.payerEmail,
       expiresInMs: Math.max(60_000, old.expiresAt.getTime() - old.createdAt.getTime()),
       regeneratedFromId: old.id,
+      linkId: old.linkId,
     });
   } catch (error) {
     if (!(error instanceof AlreadyRegenerated)) throw error;

@@ -78,6 +78,7 @@ export function toPaymentResponse(p: PaymentRow, baseUrl: string): Payment {
     completedAt: p.completedAt?.toISOString() ?? null,
     regeneratedFrom: p.regeneratedFromId,
     regeneratedTo: p.regeneratedToId,
+    linkId: p.linkId,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };

@@ -5,7 +5,13 @@ import { type DbOrTx, rowsOf } from "../../db/client.ts";
 import { merchantIdOf } from "../merchants/repository.ts";
 
 /** Calendar days `from`..`to` (both included) in time zone `tz`, scoped to one owner's merchant. */
-export type ReportScope = { ownerId: string; from: string; to: string; tz: string };
+export type ReportScope = {
+  ownerId: string;
+  from: string;
+  to: string;
+  tz: string;
+  linkId?: string | undefined;
+};
 
 /** Token amounts normalised to 18 decimals, so payments of tokens with other decimals still add up exactly. */
 // (The power is skipped for the usual 18 decimals: numeric powers per row are what made year-long sums slow.)
@@ -33,6 +39,7 @@ function bounds(scope: ReportScope) {
 function ownedInRange(scope: ReportScope, extra?: SQL) {
   const { start, end } = bounds(scope);
   return sql`p.merchant_id = ${merchantIdOf(scope.ownerId)} and p.created_at >= ${start} and p.created_at < ${end}
+    ${scope.linkId ? sql`and p.link_id = ${scope.linkId}` : sql``}
     ${extra ? sql`and ${extra}` : sql``}`;
 }
 
@@ -112,6 +119,7 @@ export type CsvRow = {
   refunded: string;
   refunded_usd_cents: string | null;
   refund_tx_hashes: string | null;
+  link_id: string | null;
 };
 
 /**
@@ -134,7 +142,7 @@ export async function listRowsForCsv(
            ${rateE18}::text as rate_e18, coalesce(p.price_at, p.completed_price_at) as rate_at,
            t.payers, t.tx_hashes,
            ${refunded18}::numeric(78, 0)::text as refunded,
-           ${refundedUsdCents}::numeric(78, 0)::text as refunded_usd_cents, r.refund_tx_hashes
+           ${refundedUsdCents}::numeric(78, 0)::text as refunded_usd_cents, r.refund_tx_hashes, p.link_id
     from payments p
     left join lateral (
       select string_agg(distinct c.from_address, ' ') as payers, string_agg(distinct c.tx_hash, ' ') as tx_hashes

@@ -121,7 +121,7 @@ export async function getSummary(
   range: ReportRange,
   tokenSymbol: string,
 ): Promise<ReportSummary> {
-  const scope = { ownerId, from: range.from, to: range.to, tz: range.tz };
+  const scope = { ownerId, from: range.from, to: range.to, tz: range.tz, linkId: range.linkId };
   const bucket = bucketOf(range);
   return withZoneCheck(async () => {
     // Sequential on purpose: PGlite is one connection.
@@ -256,7 +256,7 @@ export function csvFileName(range: ReportRange) {
  * non-ASCII descriptions right), CRLF line ends.
  */
 export async function* csvChunks(db: DbOrTx, ownerId: string, range: ReportRange): AsyncGenerator<string> {
-  const scope = { ownerId, from: range.from, to: range.to, tz: range.tz };
+  const scope = { ownerId, from: range.from, to: range.to, tz: range.tz, linkId: range.linkId };
   const tz = range.tz;
   let after: { createdKey: string; id: string } | null = null;
   let first = true;
@@ -286,6 +286,7 @@ export async function* csvChunks(db: DbOrTx, ownerId: string, range: ReportRange
         formatUnits(BigInt(r.refunded), 18),
         r.refunded_usd_cents === null ? null : formatCents(BigInt(r.refunded_usd_cents)),
         r.refund_tx_hashes,
+        r.link_id,
       ]);
     }
     yield chunk;

@@ -44,6 +44,7 @@ function detail(id: string, overrides: Partial<PaymentDetail> = {}): PaymentDeta
     completedAt: null,
     regeneratedFrom: null,
     regeneratedTo: null,
+    linkId: null,
     createdAt: "2026-11-22T00:00:00.000Z",
     updatedAt: "2026-11-22T00:00:00.000Z",
     timeline: [
