@@ -36,6 +36,8 @@ export const CLIENT_ROUTES = [
   "/settings",
   "/presentation",
   "/pos",
+  "/l/:slug",
+  "/links",
 ] as const;
 
 export type ClientRoute = (typeof CLIENT_ROUTES)[number];

@@ -1,6 +1,10 @@
 import * as z from "zod";
 import { LINK_CURRENCIES, LINK_PRICINGS, type LinkPricing } from "./link-values.ts";
 import { logoUrl, pageTheme } from "./merchant.ts";
+
+/** An uploaded image is stored like the business's logo: a data URL of at most 64 KB. */
+export const MAX_LINK_IMAGE_BYTES = 64 * 1024;
+
 import { tokenAmount, usdAmount } from "./payments.ts";
 
 export { LINK_CURRENCIES, LINK_PRICINGS, type LinkPricing, publicLinkKey } from "./link-values.ts";

@@ -45,6 +45,7 @@ import "./modules/realtime/decorations.ts";
 import { contactRoutes } from "./modules/contact/routes.ts";
 import { loadContent } from "./modules/content/content-store.ts";
 import { contentRoutes, createPageHtmlResolver } from "./modules/content/routes.ts";
+import { getPublicLink } from "./modules/links/service.ts";
 import { RealtimeHub } from "./modules/realtime/hub.ts";
 import { realtimeRoutes } from "./modules/realtime/routes.ts";
 import { ChallengeService } from "./modules/security/challenge-service.ts";
@@ -66,6 +67,7 @@ import { createSecretBox } from "./modules/two-factor/secret-box.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
 import { createManagedWallets } from "./modules/wallet/service.ts";
 import { isDashboardPath, renderDashboardPage } from "./modules/web/dashboard-page.ts";
+import { linkSlugOf, renderLinkPage } from "./modules/web/link-page.ts";
 import { checkoutReference, renderPayPage } from "./modules/web/pay-page.ts";
 import {
   loadClientBuild,
@@ -387,6 +389,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
           })
       : null;
 
+  // A payment link's page arrives rendered with the link, like the pay page (issue 35, decision 017).
+  const linkPage =
+    clientBuild && render
+      ? (request: FastifyRequest, url: { path: string; search: string }, slug: string) =>
+          renderLinkPage(request, url, slug, {
+            index: clientBuild,
+            render,
+            publicLink: (s) => getPublicLink(database.db, s),
+            origin: config.publicUrl.replace(/\/+$/, ""),
+          })
+      : null;
+
   /** The dashboard's HTML with its frame for a signed-in request, or null: the client's page then (decision 025). */
   const dashboardPage =
     clientBuild && render
@@ -449,6 +463,23 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
           request.log.error(
             { err: error, path },
             "pay page: server rendering failed; serving the app without it",
+          );
+          return sendIndexHtml(request, reply, clientBuild, 200);
+        }
+      }
+      const slug = linkPage ? linkSlugOf(path) : null;
+      if (
+        linkPage &&
+        slug !== null &&
+        (await allowRenderedPage(request, "public", { config, state: sharedState }))
+      ) {
+        try {
+          const page = await linkPage(request, { path, search }, slug);
+          return sendRenderedHtml(request, reply, page.html, page.status);
+        } catch (error) {
+          request.log.error(
+            { err: error, path },
+            "link page: server rendering failed; serving the app without it",
           );
           return sendIndexHtml(request, reply, clientBuild, 200);
         }

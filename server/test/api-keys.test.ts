@@ -413,7 +413,13 @@ describe("OpenAPI", () => {
       components: { securitySchemes: Record<string, { type: string; scheme: string }>; schemas: object };
     };
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths).sort()).toEqual(["/api/v1/payments", "/api/v1/payments/{id}"]);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/api/v1/links",
+      "/api/v1/links/{id}",
+      "/api/v1/links/{id}/deactivate",
+      "/api/v1/payments",
+      "/api/v1/payments/{id}",
+    ]);
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
     const create = doc.paths["/api/v1/payments"]!.post!;
     expect(create.security).toEqual([{ apiKey: ["payments:write"] }]);

@@ -153,7 +153,7 @@ describe("paying through a link", () => {
     const payments = (
       await api(app, merchant.cookie).get(`/api/merchant/payments?linkId=${link.id}`)
     ).json() as {
-      items: { linkId: string; amountDueBase: string; description: string; amountUsd: string }[];
+      items: { id: string; linkId: string; amountDueBase: string; description: string; amountUsd: string }[];
     };
     expect(payments.items).toHaveLength(3);
     expect(payments.items.every((p) => p.linkId === link.id && p.description === "Croissant")).toBe(true);
@@ -163,7 +163,7 @@ describe("paying through a link", () => {
     // Pay one on chain: the stats count it paid with what it received.
     const tools = chainTools(chain);
     const payer = await tools.payer();
-    const first = payments.items[0]! as { id: string; amountDueBase: string; receivingAddress?: string };
+    const first = payments.items[0]!;
     const detail = (await api(app, merchant.cookie).get(`/api/merchant/payments/${first.id}`)).json();
     await tools.pay(payer, detail.receivingAddress, first.amountDueBase);
     await expect

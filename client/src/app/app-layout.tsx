@@ -31,7 +31,7 @@ function PageFallback() {
  * menu) is left out and the page draws a minimal header of its own (the merchant and the theme toggle).
  */
 export function isCheckoutPath(location: string, search: string): boolean {
-  if (/^\/(pay|payment)\/[^/]+\/?$/i.test(location)) return true;
+  if (/^\/(pay|payment|l)\/[^/]+\/?$/i.test(location)) return true;
   // The same reference shape as @common/payments' referenceParams (no zod in the shell).
   const ref = new URLSearchParams(search).get("ref")?.trim() ?? "";
   return /^\/easy-payment\/?$/i.test(location) && /^[A-Za-z0-9_-]{22,64}$/.test(ref);

@@ -43,6 +43,8 @@ export const PaymentPage = lazyPage(() => import("./routes/payment"));
 export const EasyPaymentPage = lazyPage(() => import("./routes/easy-payment"));
 export const SocialLoginTestPage = lazyPage(() => import("./routes/social-login-test"));
 export const PayPage = lazyPage(() => import("./routes/pay"));
+export const LinkPage = lazyPage(() => import("./routes/link"));
+export const LinksPage = lazyPage(() => import("./routes/links"));
 export const RefundLinkPage = lazyPage(() => import("./routes/refund"));
 export const BuyCpxtbPage = lazyPage(() => import("./routes/buy-cpxtb"));
 export const BuyOrderPage = lazyPage(() => import("./routes/buy-order"));
@@ -68,6 +70,8 @@ export function prerenderedPageFor(path: string): PreloadablePage | null {
   // The payer's checkout, opened from a QR code on a phone (decision 017); the server renders it only with a ref.
   if (/^\/pay\/[^/]+\/?$/.test(path)) return PayPage;
   if (/^\/easy-payment\/?$/.test(path)) return EasyPaymentPage;
+  // A payment link's page (issue 35), shared like the pay page.
+  if (/^\/l\/[^/]+\/?$/.test(path)) return LinkPage;
   // The dashboard's frame, for a signed-in request (decision 025).
   if (/^\/merchant\/?$/.test(path)) return MerchantDashboardPage;
   return null;

@@ -40,6 +40,8 @@ export const ROUTES: readonly (readonly [ClientRoute, pages.PreloadablePage])[] 
   ["/settings", pages.ProfilePage],
   ["/presentation", pages.PresentationPage],
   ["/pos", pages.PosPage],
+  ["/l/:slug", pages.LinkPage],
+  ["/links", pages.LinksPage],
 ];
 
 export function AppRouter() {

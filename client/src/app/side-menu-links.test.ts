@@ -13,6 +13,13 @@ describe("the menu for a member's role (decision 021)", () => {
       expect(list[list.indexOf("/audit-log") + 1]).toBe("/team");
     }
   });
+  it("offers Payment Links to owners and admins, right after the payment history", () => {
+    for (const role of ["owner", "admin"] as const) {
+      const list = hrefs(role);
+      expect(list[list.indexOf("/payments") + 1]).toBe("/links");
+    }
+    expect(hrefs("staff")).not.toContain("/links");
+  });
   it("hides what staff cannot use", () => {
     const list = hrefs("staff");
     for (const href of ["/webhooks", "/developers", "/audit-log", "/team"]) expect(list).not.toContain(href);

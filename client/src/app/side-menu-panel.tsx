@@ -7,6 +7,7 @@ import {
   History,
   House,
   Info,
+  Link2,
   LogIn,
   LogOut,
   type LucideIcon,
@@ -62,13 +63,21 @@ export const MAIN_LINKS: MenuLink[] = [
 /** What a staff member cannot use (decision 021): the menu does not offer it; the server refuses it anyway. */
 const NOT_FOR_STAFF = new Set(["/webhooks", "/developers", "/audit-log"]);
 const TEAM_LINK: MenuLink = { href: "/team", label: "Team", icon: Users };
+const LINKS_LINK: MenuLink = { href: "/links", label: "Payment Links", icon: Link2 };
 
 /** The main links for the signed-in member's role in the business they act for. */
 export function linksForRole(role: "owner" | "admin" | "staff" | undefined): MenuLink[] {
   if (role === "staff") return MAIN_LINKS.filter((link) => !NOT_FOR_STAFF.has(link.href));
   if (role !== "owner" && role !== "admin") return MAIN_LINKS;
   const at = MAIN_LINKS.findIndex((link) => link.href === "/audit-log") + 1;
-  return [...MAIN_LINKS.slice(0, at), TEAM_LINK, ...MAIN_LINKS.slice(at)];
+  const history = MAIN_LINKS.findIndex((link) => link.href === "/payments") + 1;
+  return [
+    ...MAIN_LINKS.slice(0, history),
+    LINKS_LINK,
+    ...MAIN_LINKS.slice(history, at),
+    TEAM_LINK,
+    ...MAIN_LINKS.slice(at),
+  ];
 }
 
 /**

@@ -1,0 +1,61 @@
+import { type PublicLink, publicLinkKey } from "@common/links.ts";
+import type { FastifyRequest } from "fastify";
+import { AppError } from "../../errors.ts";
+import type { IndexHtml } from "./index-html.ts";
+import { pageHtmlText } from "./page-meta.ts";
+import type { PageRenderer } from "./routes.ts";
+
+const LINK_PATH = /^\/l\/([^/]+)\/?$/;
+
+/** The slug of a payment link's page (`/l/{slug}`), as the page reads it, or null for any other page. */
+export function linkSlugOf(path: string): string | null {
+  const segment = LINK_PATH.exec(path)?.[1];
+  if (segment === undefined) return null;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+export type LinkPageSources = {
+  index: IndexHtml;
+  render: PageRenderer;
+  /** The link's public view, as `GET /api/links/public/:slug` answers it (null: no such link). */
+  publicLink: (slug: string) => Promise<PublicLink>;
+  origin: string;
+};
+
+/**
+ * A payment link's page with the link in its HTML, like the pay page (decision 017): title, price, image and the
+ * Pay button arrive painted, with the data beside them for hydration. An unknown slug answers 404 with its
+ * explanation.
+ */
+export async function renderLinkPage(
+  _request: FastifyRequest,
+  url: { path: string; search: string },
+  slug: string,
+  sources: LinkPageSources,
+): Promise<{ html: string; status: number }> {
+  const valid = /^[A-Za-z0-9-]{1,64}$/.test(slug);
+  let link: PublicLink | null = null;
+  if (valid) {
+    try {
+      link = await sources.publicLink(slug);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === "NOT_FOUND")) throw error;
+    }
+  }
+  const data: Record<string, unknown> = { [publicLinkKey(slug)]: link };
+  const markup = await sources.render(url.path, data);
+  const meta = link
+    ? {
+        title: link.title,
+        description: link.description?.slice(0, 160) || `Pay ${link.merchant.name} in CPXTB.`,
+      }
+    : { title: "Pay", description: "No payment link has this address: check it with the merchant." };
+  const html = pageHtmlText(sources.index, meta, `${sources.origin}${url.path}`, sources.origin, {
+    body: markup === null ? undefined : { markup, data },
+  });
+  return { html, status: link ? 200 : 404 };
+}
