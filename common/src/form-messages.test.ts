@@ -11,6 +11,7 @@ import {
   resetPasswordRequest,
 } from "./auth.ts";
 import { contactRequest } from "./contact.ts";
+import { createLinkRequest } from "./links.ts";
 import { createMerchantRequest, updateMerchantRequest } from "./merchant.ts";
 import { createPaymentRequest, submitTxRequest } from "./payments.ts";
 import { submitRefundAddressRequest } from "./refunds.ts";
@@ -37,6 +38,7 @@ const FORMS: Record<string, z.ZodObject> = {
   createPaymentRequest: createPaymentRequest as unknown as z.ZodObject,
   createApiKeyRequest,
   createWebhookEndpointRequest,
+  createLinkRequest: createLinkRequest as unknown as z.ZodObject,
   inviteMemberRequest,
   submitRefundAddressRequest,
   submitTxRequest,
@@ -48,7 +50,10 @@ const FORMS: Record<string, z.ZodObject> = {
 const BAD_VALUES: unknown[] = ["", "   ", "a", "ab", "x".repeat(6000), "not a thing", "-5", "1.23456", "0"];
 
 /** Fields a refinement needs before it looks at the others (the amount's rule depends on its currency). */
-const BASE: Record<string, Record<string, unknown>> = { createPaymentRequest: { currency: "USD" } };
+const BASE: Record<string, Record<string, unknown>> = {
+  createPaymentRequest: { currency: "USD" },
+  createLinkRequest: { pricing: "fixed", currency: "USD" },
+};
 
 const SENTENCE = /^[A-Z0-9"'#$(].*[.!?)]$/s;
 const ZOD_WORDS = /expected|Too (big|small)|Invalid (input|option|string)|received/;

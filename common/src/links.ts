@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { LINK_CURRENCIES, LINK_PRICINGS, type LinkPricing } from "./link-values.ts";
-import { logoUrl, pageTheme } from "./merchant.ts";
+import { pageTheme } from "./merchant.ts";
 
 /** An uploaded image is stored like the business's logo: a data URL of at most 64 KB. */
 export const MAX_LINK_IMAGE_BYTES = 64 * 1024;
@@ -11,40 +11,63 @@ export { LINK_CURRENCIES, LINK_PRICINGS, type LinkPricing, publicLinkKey } from 
 
 /** A link's address part: lower-case letters, digits and single dashes, 3 to 64 characters. */
 export const linkSlug = z
-  .string()
+  .string({ error: "Enter the link's address." })
   .trim()
   .toLowerCase()
   .regex(
     /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,63}$/,
-    "must be 3 to 64 letters, digits or dashes (no dash at the start or end)",
+    "The link address must be 3 to 64 letters, digits or dashes (no dash at the start or end).",
+  );
+
+/** The link's image, kept like the business's logo: an https URL, or a small inline image of at most 64 KB. */
+const imageUrl = z
+  .string({ error: "The image must be an https:// address or an uploaded image." })
+  .trim()
+  .max(90_000, "The image is too large: at most 64 KB.")
+  .refine(
+    (v) =>
+      /^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+={0,2}$/.test(v) ||
+      (/^https:\/\/[^\s]+$/.test(v) && v.length <= 2048 && URL.canParse(v)),
+    "The image must be an https:// address or an image (PNG, JPEG, WebP or GIF) of at most 64 KB.",
   );
 
 const amountIn = (currency: "USD" | "CPXTB") => (currency === "USD" ? usdAmount : tokenAmount);
 
 const linkFields = {
-  title: z.string().trim().min(1, "Give the link a title").max(120),
-  description: z.string().trim().max(1000).nullish(),
-  imageUrl: logoUrl
+  title: z
+    .string({ error: "Give the link a title." })
+    .trim()
+    .min(1, "Give the link a title.")
+    .max(120, "The title can be at most 120 characters."),
+  description: z
+    .string({ error: "The description must be text." })
+    .trim()
+    .max(1000, "The description can be at most 1000 characters.")
+    .nullish(),
+  imageUrl: imageUrl
     .nullish()
     .describe("An https:// URL or a data:image (png, jpeg, webp, gif) of at most 64 KB."),
   pricing: z
-    .enum(LINK_PRICINGS)
+    .enum(LINK_PRICINGS, { error: "Choose a fixed price or let the payer choose." })
     .describe("`fixed`: the price is `amount`; `open`: the payer chooses, at least `minAmount`."),
-  currency: z.enum(LINK_CURRENCIES),
+  currency: z.enum(LINK_CURRENCIES, { error: "Choose USD or CPXTB." }),
   amount: z
-    .string()
+    .string({ error: "Enter the price." })
     .nullish()
     .describe("The fixed price (USD with 2 decimals, CPXTB with 3). Only for `fixed`."),
-  minAmount: z.string().nullish().describe("The least a payer may choose. Only for `open`."),
+  minAmount: z
+    .string({ error: "Enter the least a payer may pay." })
+    .nullish()
+    .describe("The least a payer may choose. Only for `open`."),
   quantityLimit: z
-    .number()
-    .int()
-    .min(1)
-    .max(1_000_000)
+    .number({ error: "The quantity limit must be a whole number of at least 1." })
+    .int("The quantity limit must be a whole number of at least 1.")
+    .min(1, "The quantity limit must be a whole number of at least 1.")
+    .max(1_000_000, "The quantity limit can be at most 1,000,000.")
     .nullish()
     .describe("How many may be sold (open requests hold one each until they expire unpaid); null: no limit."),
   active: z
-    .boolean()
+    .boolean({ error: "Say whether the link is on (true) or off (false)." })
     .optional()
     .describe("False: the link's page says it is switched off and takes no payment."),
 };
@@ -65,7 +88,8 @@ function checkPrice(v: PriceFields, ctx: z.core.$RefinementCtx) {
     ctx.addIssue({
       code: "custom",
       path: [field],
-      message: v.pricing === "fixed" ? "A fixed-price link needs its price" : "Set the least a payer may pay",
+      message:
+        v.pricing === "fixed" ? "A fixed-price link needs its price." : "Set the least a payer may pay.",
     });
   } else {
     const check = amountIn(v.currency).safeParse(value);
@@ -78,8 +102,8 @@ function checkPrice(v: PriceFields, ctx: z.core.$RefinementCtx) {
       path: [other],
       message:
         v.pricing === "fixed"
-          ? "A fixed-price link has no minimum"
-          : "A payer-chooses link has no fixed price",
+          ? "A fixed-price link has no minimum."
+          : "A payer-chooses link has no fixed price.",
     });
 }
 
@@ -105,7 +129,7 @@ export const updateLinkRequest = z
     active: linkFields.active,
     slug: linkSlug.optional(),
   })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to change");
+  .refine((v) => Object.values(v).some((x) => x !== undefined), "Nothing to change: give a field to change.");
 export type UpdateLinkRequest = z.input<typeof updateLinkRequest>;
 
 export const linkStats = z.object({

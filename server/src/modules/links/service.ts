@@ -148,7 +148,7 @@ export async function updateLink(
   const check = createLinkRequest.safeParse(merged);
   if (!check.success) {
     const issue = check.error.issues[0]!;
-    throw new AppError("VALIDATION_ERROR", `${issue.path.join(".") || "body"}: ${issue.message}`);
+    throw new AppError("VALIDATION_ERROR", issue.message);
   }
   try {
     await repo.updateLinkOfOwner(db, scope, id, {
@@ -203,7 +203,7 @@ export async function payLink(
     const chosen = body.amount?.trim();
     if (!chosen) throw new AppError("VALIDATION_ERROR", "Enter the amount you want to pay.");
     const invalid = checkAmountIn(link.currency, chosen);
-    if (invalid) throw new AppError("VALIDATION_ERROR", `The amount ${invalid}.`);
+    if (invalid) throw new AppError("VALIDATION_ERROR", invalid);
     if (milli(chosen) < milli(link.minAmount!)) {
       throw new AppError(
         "VALIDATION_ERROR",
