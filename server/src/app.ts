@@ -46,6 +46,8 @@ import { contactRoutes } from "./modules/contact/routes.ts";
 import { loadContent } from "./modules/content/content-store.ts";
 import { contentRoutes, createPageHtmlResolver } from "./modules/content/routes.ts";
 import { getPublicLink } from "./modules/links/service.ts";
+import { allowCheckoutFraming, embedCheckoutReference, embedRoutes } from "./modules/embed/routes.ts";
+import { loadEmbedScript } from "./modules/embed/script.ts";
 import { RealtimeHub } from "./modules/realtime/hub.ts";
 import { realtimeRoutes } from "./modules/realtime/routes.ts";
 import { ChallengeService } from "./modules/security/challenge-service.ts";
@@ -184,7 +186,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   app.removeContentTypeParser("text/plain");
 
   const clientBuild = loadClientBuild(config.clientDist);
-  registerSecurityHeaders(app, config, clientBuild?.inlineScriptHashes ?? []);
+  const securityHeaders = registerSecurityHeaders(app, config, clientBuild?.inlineScriptHashes ?? []);
 
   // Every /api route registered from here on is rate limited by its group (see modules/security/rate-limit.ts).
   const challengeSecret = resolveChallengeSecret(config, app.log);
@@ -335,6 +337,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     sessions: sessionCache,
   });
   await app.register(walletRoutes, { db: database.db, wallets });
+  await app.register(embedRoutes, {
+    db: database.db,
+    config,
+    headers: securityHeaders,
+    script: loadEmbedScript(config.clientDist),
+  });
   const content = await loadContent(config.contentDir);
   await app.register(contentRoutes, { content, publicUrl: config.publicUrl });
   await app.register(contactRoutes, {
@@ -447,6 +455,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     const isPageRequest = request.method === "GET" || request.method === "HEAD";
     if (!isApi && isPageRequest && clientBuild && !path.startsWith("/assets/")) {
       const search = request.url.slice(path.length + 1);
+      // The embeddable checkout (decision 035): framed only by the origins its business lists.
+      const embedded = embedCheckoutReference(path, search);
+      if (embedded !== null)
+        await allowCheckoutFraming({ db: database.db, headers: securityHeaders }, reply, embedded);
       const reference = payPage ? checkoutReference(path, search) : null;
       // Rendering reads the payment: it counts against the public read's limit. Over it, the plain app (its
       // own read of the payment then meets the limit and the challenge).

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import * as z from "zod";
-import { loadSocialConfig, type SocialConfig, type WalletConfig } from "./config-social.ts";
+import { loadSocialConfig, localOnlySite, type SocialConfig, type WalletConfig } from "./config-social.ts";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -232,6 +232,15 @@ export type Config = {
    * `cpx_test_…` keys, test tokens), `live` on a real chain (`cpx_live_…`). A key works only where its kind is made.
    */
   apiKeyKind: "test" | "live";
+  embed: EmbedConfig;
+};
+
+export type EmbedConfig = {
+  /**
+   * Pay-button origins may be http://localhost or http://127.0.0.1 (decision 035): on a development server only,
+   * that is NODE_ENV other than production, or a site only this machine reaches (`localOnlySite`, as e2e runs).
+   */
+  allowLoopbackHttp: boolean;
 };
 
 export type WebhooksConfig = {
@@ -365,6 +374,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowLoopback: chain.config.rpcUrls.length === 0 && LOOPBACK_HOST.test(e.HOST),
     },
     apiKeyKind: chain.config.rpcUrls.length === 0 ? "test" : "live",
+    embed: {
+      allowLoopbackHttp:
+        e.NODE_ENV !== "production" || localOnlySite({ publicUrl: origin.url, host: e.HOST }),
+    },
   };
 }
 

@@ -148,6 +148,8 @@ export const merchants = pgTable(
     requireTwoFactor: boolean("require_two_factor").notNull().default(false),
     /** Tip percentages the counter (`/pos`) offers, in order; empty = no tips (decision 033). */
     tipPresets: integer("tip_presets").array().notNull().default(sql`'{}'::integer[]`),
+    /** Origins whose pages may frame the checkout (the pay button, decision 035); normalized, https. */
+    embedOrigins: text("embed_origins").array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,4 +1,5 @@
 import type { MemberRole } from "@common/merchant.ts";
+import { MANAGER_ROLES } from "@common/team.ts";
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
@@ -16,6 +17,15 @@ import { findMerchantOfMember, type MemberMerchant, requireMerchant } from "./se
  *   before it, listing and switching the businesses one belongs to): only 401 when signed out.
  * The query that reads the data checks membership and role again, so a change in between still reads nothing.
  */
+/**
+ * Role rules of features whose routes and queries must agree, declared here in one place: a route's
+ * `config.merchant` and the query's scope use the same list.
+ */
+export const ROLE_RULES = {
+  /** The pay button's allowed origins (decision 035): read and changed by the owner and admins, not staff. */
+  embedOrigins: MANAGER_ROLES,
+} as const satisfies Record<string, readonly MemberRole[]>;
+
 export type MerchantAccess = { roles: readonly MemberRole[]; noBusiness?: "empty" } | "account";
 
 declare module "fastify" {

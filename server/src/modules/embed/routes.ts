@@ -1,0 +1,114 @@
+import {
+  embedOriginQuery,
+  embedOriginResponse,
+  embedOriginsRequest,
+  embedSettingsResponse,
+  normalizeEmbedOrigin,
+} from "@common/embed.ts";
+import { referenceParams } from "@common/payments.ts";
+import type { FastifyReply } from "fastify";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import type { SecurityHeaders } from "../../lib/security-headers.ts";
+import { ownerContext } from "../audit/record.ts";
+import { authOf, ROLE_RULES } from "../merchants/access.ts";
+import * as repo from "./repository.ts";
+import { type EmbedScript, sendEmbedScript } from "./script.ts";
+import * as service from "./service.ts";
+
+export type EmbedRoutesOptions = {
+  db: Db;
+  config: Config;
+  headers: SecurityHeaders;
+  script: EmbedScript | null;
+};
+
+const EMBED_PAY_PATH = /^\/pay\/([^/]+)\/?$/;
+
+/** Whether a page request asks for the embeddable checkout: `/pay/{reference}?embed=1` (decision 035). */
+export function embedCheckoutReference(path: string, search: string): string | null {
+  const segment = EMBED_PAY_PATH.exec(path)?.[1];
+  if (segment === undefined || new URLSearchParams(search).get("embed") !== "1") return null;
+  try {
+    const reference = decodeURIComponent(segment);
+    return referenceParams.safeParse({ reference }).success ? reference : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Lets the origins the payment's business lists frame this response of its checkout; every other page (and this
+ * one for a business that lists none, or an unknown payment) keeps `frame-ancestors 'none'`.
+ */
+export async function allowCheckoutFraming(
+  { db, headers }: Pick<EmbedRoutesOptions, "db" | "headers">,
+  reply: FastifyReply,
+  reference: string,
+) {
+  try {
+    headers.allowFraming(reply, (await repo.embedOriginsOfPayment(db, reference)) ?? []);
+  } catch (error) {
+    // The database away: the page is served (it says what is wrong) and stays unframeable.
+    reply.log.warn({ err: error }, "embed: the allowed origins could not be read; the checkout stays unframed");
+  }
+}
+
+/** The pay button: its script, the merchant's allowed origins, and the checkout's check of whom it reports to. */
+export async function embedRoutes(app: FastifyZod, { db, config, headers, script }: EmbedRoutesOptions) {
+  const allowLoopbackHttp = config.embed.allowLoopbackHttp;
+
+  if (script) {
+    // Loaded by other sites' pages: a cross-origin script (CORP), never framed, small and cached.
+    app.get("/embed.js", (request, reply) => {
+      headers.allowCrossOriginScript(reply);
+      return sendEmbedScript(request, reply, script);
+    });
+  }
+
+  app.get(
+    "/api/merchant/embed",
+    {
+      config: { merchant: { roles: ROLE_RULES.embedOrigins } },
+      schema: { response: { 200: embedSettingsResponse } },
+    },
+    async (request) => service.getEmbedSettings(db, authOf(request).user.id, allowLoopbackHttp),
+  );
+
+  app.put(
+    "/api/merchant/embed/origins",
+    {
+      config: { merchant: { roles: ROLE_RULES.embedOrigins } },
+      schema: { body: embedOriginsRequest, response: { 200: embedSettingsResponse } },
+    },
+    async (request) =>
+      service.updateEmbedOrigins(
+        db,
+        ownerContext(request, authOf(request)),
+        request.body.origins,
+        allowLoopbackHttp,
+      ),
+  );
+
+  // The embedded checkout posts its result only to an origin its business lists (the page that framed it, or
+  // the one that opened it on a phone): the origin, normalized, or null.
+  app.get(
+    "/api/payments/public/:reference/embed-origin",
+    {
+      config: { rateLimit: "public" },
+      schema: {
+        params: referenceParams,
+        querystring: embedOriginQuery,
+        response: { 200: embedOriginResponse },
+      },
+    },
+    async (request, reply) => {
+      reply.header("Cache-Control", "no-store");
+      const origins = await repo.embedOriginsOfPayment(db, request.params.reference);
+      const given = normalizeEmbedOrigin(request.query.origin, true);
+      const origin = "origin" in given && origins?.includes(given.origin) ? given.origin : null;
+      return { origin };
+    },
+  );
+}
