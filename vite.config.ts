@@ -1,6 +1,7 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { buildEmbedScript } from "./scripts/build-embed.ts";
 import { precompress } from "./scripts/vite-precompress.ts";
 
 const serverPort = Number(process.env.PORT ?? 5000);
@@ -54,12 +55,14 @@ export default defineConfig({
       "@": new URL("./client/src", import.meta.url).pathname,
     },
   },
-  // `vite build` builds the browser app, then the server-rendering entry of the content pages (decision 009).
+  // `vite build` builds the browser app, then the server-rendering entry of the content pages (decision 009), then
+  // the pay button's script for other websites (decision 035).
   builder: {
     async buildApp(builder) {
       const { client, ssr } = builder.environments;
       if (client) await builder.build(client);
       if (ssr) await builder.build(ssr);
+      await buildEmbedScript();
     },
   },
   environments: {

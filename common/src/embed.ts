@@ -68,16 +68,18 @@ export const embedOriginKey = (reference: string, origin: string) =>
 /** What the checkout posts to the embedding page (and embed.js passes on), version 1. */
 export const EMBED_MESSAGE_SOURCE = "cpxtb-pay";
 export type EmbedResult = "paid" | "expired" | "closed";
-export type EmbedMessage = {
-  source: typeof EMBED_MESSAGE_SOURCE;
-  version: 1;
-  type: "result" | "status";
-  /** On `result`: what the host page acts on. */
-  result?: EmbedResult;
-  reference: string;
-  /** The payment's own status (pending, processing, completed…). */
-  status: string;
-};
+export type EmbedMessage =
+  | {
+      source: typeof EMBED_MESSAGE_SOURCE;
+      version: 1;
+      type: "result" | "status";
+      /** On `result`: what the host page acts on. */
+      result?: EmbedResult;
+      reference: string;
+      /** The payment's own status (pending, processing, completed…). */
+      status: string;
+    }
+  | { source: typeof EMBED_MESSAGE_SOURCE; version: 1; type: "close" };
 
 /** The host page's result for a payment status, or null while it is still open. */
 export function embedResultOf(status: string): EmbedResult | null {

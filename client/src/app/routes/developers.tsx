@@ -8,6 +8,7 @@ import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
 import { useApiKeys } from "@/features/developers/api/get-api-keys";
 import { ApiKeysList } from "@/features/developers/components/api-keys-list";
 import { CreateApiKeyForm } from "@/features/developers/components/create-api-key-form";
+import { PayButtonSection } from "@/features/developers/components/pay-button-section";
 import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
 import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
 import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
@@ -102,7 +103,10 @@ function MerchantDevelopers() {
           <CreateApiKeyForm />
           <ApiReferenceLinks kind={keys.data?.kind} />
         </div>
-        <ApiKeysList />
+        <div className="flex flex-col gap-6">
+          <ApiKeysList />
+          <PayButtonSection />
+        </div>
       </div>
     </div>
   );

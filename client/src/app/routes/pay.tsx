@@ -1,5 +1,6 @@
-import { useParams } from "wouter";
+import { useParams, useSearch } from "wouter";
 import { sendWithBrowserWallet } from "@/features/payments/browser-wallet-transfer";
+import { EmbedReporter } from "@/features/payments/components/embed-reporter";
 import { PayView } from "@/features/payments/components/pay-view";
 import { PayWithoutWallet } from "@/features/social/components/pay-without-wallet";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
@@ -7,14 +8,22 @@ import { useDocumentTitle } from "@/lib/document-title";
 
 export default function PayPage() {
   const { paymentReference } = useParams<{ paymentReference: string }>();
+  const search = new URLSearchParams(useSearch());
+  // Opened by the pay button of another website (decision 035): it reports to that site.
+  const embedOrigin = search.get("embed") === "1" ? search.get("origin") : null;
   useDocumentTitle("Pay");
   return (
-    <PayView
-      key={paymentReference}
-      reference={paymentReference}
-      sendTransfer={sendWithBrowserWallet}
-      payOptions={PayWithoutWallet}
-      headerEnd={<ThemeToggle />}
-    />
+    <>
+      <PayView
+        key={paymentReference}
+        reference={paymentReference}
+        sendTransfer={sendWithBrowserWallet}
+        payOptions={PayWithoutWallet}
+        headerEnd={<ThemeToggle />}
+      />
+      {embedOrigin ? (
+        <EmbedReporter key={paymentReference} reference={paymentReference} origin={embedOrigin} />
+      ) : null}
+    </>
   );
 }

@@ -10,6 +10,7 @@ import type { FastifyReply } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { requestOrigin } from "../../lib/public-origin.ts";
 import type { SecurityHeaders } from "../../lib/security-headers.ts";
 import { ownerContext } from "../audit/record.ts";
 import { authOf, ROLE_RULES } from "../merchants/access.ts";
@@ -48,10 +49,15 @@ export async function allowCheckoutFraming(
   reference: string,
 ) {
   try {
-    headers.allowFraming(reply, (await repo.embedOriginsOfPayment(db, reference)) ?? []);
+    const origins = await repo.embedOriginsOfPayment(db, reference);
+    // 'self': the developers page's live preview frames it too (the product's own pages, never a third party's).
+    headers.allowFraming(reply, origins ? ["'self'", ...origins] : []);
   } catch (error) {
     // The database away: the page is served (it says what is wrong) and stays unframeable.
-    reply.log.warn({ err: error }, "embed: the allowed origins could not be read; the checkout stays unframed");
+    reply.log.warn(
+      { err: error },
+      "embed: the allowed origins could not be read; the checkout stays unframed",
+    );
   }
 }
 
@@ -107,8 +113,10 @@ export async function embedRoutes(app: FastifyZod, { db, config, headers, script
       reply.header("Cache-Control", "no-store");
       const origins = await repo.embedOriginsOfPayment(db, request.params.reference);
       const given = normalizeEmbedOrigin(request.query.origin, true);
-      const origin = "origin" in given && origins?.includes(given.origin) ? given.origin : null;
-      return { origin };
+      if (!origins || !("origin" in given)) return { origin: null };
+      // The product's own origin (as this browser names it): the developers page's live preview.
+      const own = new URL(requestOrigin(config, request)).origin;
+      return { origin: origins.includes(given.origin) || given.origin === own ? given.origin : null };
     },
   );
 }

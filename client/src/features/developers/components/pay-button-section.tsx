@@ -1,0 +1,180 @@
+import { MousePointerClick } from "lucide-react";
+import * as React from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Spinner } from "@/components/ui/spinner";
+import { Textarea } from "@/components/ui/textarea";
+import { CopyButton } from "@/features/payments/components/copy-button";
+import { errorText } from "@/features/payments/error-text";
+import { useEmbedSettings, useNewestOpenPayment, useSaveEmbedOrigins } from "../api/embed-settings";
+
+/** The snippet a merchant pastes into its website for one payment (decision 035). */
+export function paySnippet(origin: string, reference: string): string {
+  return `<script src="${origin}/embed.js" async></script>
+<button data-cpxtb-payment="${reference}">Pay with CPXTB</button>
+<script>
+  document.addEventListener("cpxtb:result", (event) => {
+    // event.detail.result: "paid", "expired" or "closed"
+    if (event.detail.result === "paid") location.href = "/thank-you";
+  });
+</script>`;
+}
+
+function AllowedOrigins() {
+  const settings = useEmbedSettings();
+  const save = useSaveEmbedOrigins();
+  const [text, setText] = React.useState<string | null>(null);
+  const value = text ?? settings.data?.origins.join("\n") ?? "";
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const origins = value
+      .split(/[\s,]+/)
+      .map((o) => o.trim())
+      .filter(Boolean);
+    save.mutate(origins, { onSuccess: () => setText(null) });
+  };
+  if (settings.isPending) return <Spinner label="Loading the allowed websites" />;
+  if (settings.isError) {
+    return (
+      <p role="alert" className="text-destructive-emphasis text-sm">
+        The allowed websites could not be loaded: {errorText(settings.error)}
+      </p>
+    );
+  }
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-3">
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor="embed-origins" className="font-medium text-sm">
+          Websites allowed to show the checkout
+        </label>
+        <Textarea
+          id="embed-origins"
+          name="origins"
+          rows={3}
+          value={value}
+          onChange={(event) => setText(event.target.value)}
+          placeholder="https://shop.example"
+          aria-describedby="embed-origins-hint"
+          aria-invalid={save.isError || undefined}
+          className="font-mono"
+          spellCheck={false}
+        />
+        <p id="embed-origins-hint" className="text-muted-foreground text-sm">
+          One origin per line, such as <code className="font-mono">https://shop.example</code> (no path).
+          Other websites cannot open your checkout in a frame.
+          {settings.data.loopbackHttpAllowed
+            ? " This development server also accepts http://localhost and http://127.0.0.1."
+            : ""}
+        </p>
+      </div>
+      {save.isError ? (
+        <p role="alert" className="font-medium text-destructive-emphasis text-sm">
+          Not saved: {errorText(save.error)}
+        </p>
+      ) : save.isSuccess && text === null ? (
+        <p role="status" className="text-sm text-success">
+          Saved: {save.data.origins.length === 0 ? "no website" : save.data.origins.join(", ")}.
+        </p>
+      ) : null}
+      <Button type="submit" disabled={save.isPending} className="self-start">
+        {save.isPending ? <Spinner size="sm" /> : null} Save websites
+      </Button>
+    </form>
+  );
+}
+
+/** The button as a website shows it, made by the real /embed.js on this page, and the events it hears. */
+function LivePreview({ reference }: { reference: string }) {
+  const [events, setEvents] = React.useState<string[]>([]);
+  const button = React.useRef<HTMLButtonElement>(null);
+  React.useEffect(() => {
+    if (!document.querySelector('script[src="/embed.js"]')) {
+      const script = document.createElement("script");
+      script.src = "/embed.js";
+      script.async = true;
+      document.head.append(script);
+    }
+    const el = button.current;
+    if (!el) return;
+    const onResult = (event: Event) => {
+      const detail = (event as CustomEvent<{ result: string; status?: string }>).detail;
+      setEvents((list) => [...list, `${detail.result}${detail.status ? ` (${detail.status})` : ""}`]);
+    };
+    el.addEventListener("cpxtb:result", onResult);
+    return () => el.removeEventListener("cpxtb:result", onResult);
+  }, []);
+  return (
+    <div
+      className="flex flex-col gap-3 rounded-lg border border-border border-dashed p-4"
+      data-testid="embed-preview"
+    >
+      <p className="text-muted-foreground text-sm">Live preview: the button as your website shows it.</p>
+      <div>
+        <button ref={button} type="button" data-cpxtb-payment={reference}>
+          Pay with CPXTB
+        </button>
+      </div>
+      <p className="text-sm" aria-live="polite" data-testid="embed-preview-events">
+        {events.length === 0 ? "No result yet." : `Your page heard: ${events.join(", ")}.`}
+      </p>
+    </div>
+  );
+}
+
+export function PayButtonSection() {
+  const newest = useNewestOpenPayment();
+  const [reference, setReference] = React.useState<string | null>(null);
+  const ref = (reference ?? newest.data?.reference ?? "").trim();
+  const origin = window.location.origin;
+  return (
+    <section
+      aria-labelledby="pay-button-title"
+      className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 sm:p-6"
+    >
+      <div>
+        <h2 id="pay-button-title" className="flex items-center gap-2 font-semibold text-xl">
+          <MousePointerClick className="size-5 text-primary" aria-hidden="true" /> Pay button for your website
+        </h2>
+        <p className="mt-1 text-muted-foreground text-sm">
+          Paste the snippet into your page: the button opens the checkout over it, and your page hears whether
+          it was paid.
+        </p>
+      </div>
+      <AllowedOrigins />
+      <Field
+        name="embed-reference"
+        label="Payment reference"
+        value={ref}
+        onChange={(event) => setReference(event.target.value)}
+        placeholder="The reference of a payment request"
+        autoComplete="off"
+        hint={
+          newest.data && reference === null
+            ? "Your newest open payment; your shop's server creates one per order with the API."
+            : "Your shop's server creates one per order with the API (POST /api/v1/payments)."
+        }
+      />
+      {ref ? (
+        <>
+          <div className="flex flex-col gap-2">
+            <div className="flex items-center justify-between gap-2">
+              <span className="font-medium text-sm">Snippet</span>
+              <CopyButton value={paySnippet(origin, ref)} label="Snippet" />
+            </div>
+            <pre
+              className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs"
+              data-testid="embed-snippet"
+            >
+              {paySnippet(origin, ref)}
+            </pre>
+          </div>
+          <LivePreview key={ref} reference={ref} />
+        </>
+      ) : (
+        <p className="text-muted-foreground text-sm">
+          Create a payment request on the dashboard to see its snippet and try the button here.
+        </p>
+      )}
+    </section>
+  );
+}
