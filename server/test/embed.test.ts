@@ -103,10 +103,11 @@ describe("allowed origins (settings)", () => {
       origins,
       loopbackHttpAllowed: false,
     });
-    const audit = await app.database.db.execute<{ metadata: { to: string[] } }>(
+    const audit = (await app.database.db.execute(
       sql`select metadata from audit_events where business_id = ${owner.id} and action = 'merchant.embed_origins_changed'`,
-    );
-    expect(audit.rows.map((r) => r.metadata.to)).toEqual([origins]);
+    )) as unknown as { rows: { metadata: { to: string[] } }[] } | { metadata: { to: string[] } }[];
+    const rows = Array.isArray(audit) ? audit : audit.rows;
+    expect(rows.map((r) => r.metadata.to)).toEqual([origins]);
   });
 
   it("refuses what is not an https origin with a 400 naming it, and stores nothing", async () => {
