@@ -29,7 +29,6 @@ type Open = {
   if (w.CpxtbPay || !script?.src) return;
   const ORIGIN = new URL(script.src).origin;
   const PHONE = "(max-width: 640px)";
-  const FOCUSABLE = "a[href],button,iframe";
   let current: Open | null = null;
 
   const css = (el: HTMLElement, style: Partial<CSSStyleDeclaration>) => Object.assign(el.style, style);
@@ -162,7 +161,7 @@ type Open = {
     document.documentElement.style.overflow = "hidden";
     document.addEventListener("keydown", onKey, true);
     document.body.append(root);
-    (panel.querySelector(FOCUSABLE) as HTMLElement | null)?.focus();
+    x.focus();
     return {
       el,
       target: () => frame.contentWindow,
