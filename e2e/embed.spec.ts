@@ -225,3 +225,40 @@ test("a page on an origin the merchant does not list cannot frame the checkout, 
   );
   await expect(page.frameLocator('iframe[title="framed"]').getByTestId("pay-page")).toBeVisible();
 });
+
+// Visual check (UI.md): the overlay at 1280 px and the checkout as a phone's page at 390 px, light and dark, and the
+// developers page's pay button section. Only with SCREENSHOTS_DIR (then look at the files).
+const shots = process.env.SCREENSHOTS_DIR;
+for (const width of [390, 1280]) {
+  for (const theme of ["dark", "light"] as const) {
+    test(`screenshots of the pay button at ${width} px, ${theme}`, async ({ page }) => {
+      test.skip(!shots, "set SCREENSHOTS_DIR to take screenshots");
+      await page.emulateMedia({ colorScheme: theme });
+      await page.addInitScript((t) => window.localStorage.setItem("cpxtb-pay-theme", t), theme);
+      await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
+      const payment = await merchantWithPayment(page.request, [SHOP]);
+      await page.goto("/developers");
+      const section = page.getByRole("region", { name: "Pay button for your website" });
+      await expect(section.getByTestId("embed-snippet")).toContainText(payment.reference, {
+        timeout: 60_000,
+      });
+      await section.screenshot({ path: `${shots}/embed-developers-${width}-${theme}.png` });
+      await page.goto(`${SHOP}/?ref=${payment.reference}`);
+      if (width < 600) {
+        const [checkout] = await Promise.all([
+          page.waitForEvent("popup"),
+          page.getByRole("button", { name: "Pay with CPXTB" }).click(),
+        ]);
+        await checkout.emulateMedia({ colorScheme: theme });
+        await checkout.setViewportSize({ width, height: 844 });
+        await expect(checkout.getByTestId("pay-page")).toBeVisible();
+        await checkout.screenshot({ path: `${shots}/embed-phone-${width}-${theme}.png` });
+      } else {
+        await page.getByRole("button", { name: "Pay with CPXTB" }).click();
+        const checkout = page.frameLocator('iframe[title="CPXTB checkout"]');
+        await expect(checkout.getByRole("img", { name: /QR code/ })).toBeVisible();
+        await page.screenshot({ path: `${shots}/embed-overlay-${width}-${theme}.png` });
+      }
+    });
+  }
+}
