@@ -135,6 +135,9 @@ test("the overlay is a dialog: focus stays inside, Escape closes it, the page be
   const dialog = page.getByRole("dialog", { name: "Pay with CPXTB" });
   await expect(page.getByRole("button", { name: "Close the payment" })).toBeFocused();
   await expect(page.frameLocator('iframe[title="CPXTB checkout"]').getByTestId("pay-page")).toBeVisible();
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __statuses: string[] }).__statuses))
+    .toEqual(["pending"]);
   // The page behind is inert: its link is not reachable while the dialog is open.
   await expect(page.getByText("A link after the button")).toHaveAttribute("inert", "");
   // Shift+Tab from the first control wraps to the last (the checkout's frame), never to the page behind.

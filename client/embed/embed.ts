@@ -199,6 +199,8 @@ type Open = {
     if (!url) return;
     if (current) finish("closed");
     current = matchMedia(PHONE).matches ? page(el, url) : overlay(el, url);
+    // A payment's reference is known from the start; a link's comes with the checkout's first message.
+    if (current) current.reference = el.getAttribute("data-cpxtb-payment") ?? undefined;
   };
 
   window.addEventListener("message", (event) => {

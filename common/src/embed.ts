@@ -47,7 +47,15 @@ export function normalizeEmbedOrigin(
 
 /** The shape the API takes (each origin is checked and normalized by the server, which knows the mode). */
 export const embedOriginsRequest = z.object({
-  origins: z.array(z.string().trim().min(1).max(200)).max(MAX_EMBED_ORIGINS),
+  origins: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, "A website cannot be empty.")
+        .max(200, "A website's origin is at most 200 characters."),
+    )
+    .max(MAX_EMBED_ORIGINS, `List at most ${MAX_EMBED_ORIGINS} websites.`),
 });
 export type EmbedOriginsRequest = z.infer<typeof embedOriginsRequest>;
 

@@ -130,7 +130,8 @@ describe("allowed origins (settings)", () => {
       const res = await put(owner.cookie, [SHOP, bad]);
       expect(res.statusCode, bad).toBe(400);
       expect(res.json().error.code, bad).toBe("VALIDATION_ERROR");
-      expect(res.json().error.message, bad).toContain("origins[1]");
+      expect(res.json().error.message, bad).toMatch(/^Website 2, .*\.$/);
+      expect(res.json().error.details, bad).toEqual({ index: 1 });
     }
     for (const body of [
       Array.from({ length: 21 }, (_, i) => `https://s${i}.example`),

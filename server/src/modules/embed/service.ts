@@ -14,7 +14,7 @@ export function normalizeEmbedOrigins(values: string[], allowLoopbackHttp: boole
   values.forEach((value, index) => {
     const result = normalizeEmbedOrigin(value, allowLoopbackHttp);
     if ("problem" in result) {
-      throw new AppError("VALIDATION_ERROR", `origins[${index}] "${value.trim()}" ${result.problem}.`, {
+      throw new AppError("VALIDATION_ERROR", `Website ${index + 1}, "${value.trim()}", ${result.problem}.`, {
         index,
       });
     }
