@@ -18,6 +18,8 @@ const benches = [
   ...(process.env.DATABASE_URL && process.env.REDIS_URL
     ? [["two instances", ["node", "--import", "tsx", "bench/two-instances.ts"]]]
     : []),
+  // Needs PostgreSQL (DATABASE_URL; it prints "skipped" without it): seeds a database of its own for minutes.
+  ["a million payments", ["node", "--import", "tsx", "bench/million.ts"]],
   ["Lighthouse", ["node", "bench/lighthouse.mjs"]],
 ];
 

@@ -32,7 +32,7 @@ export function statementCounter() {
  * PostgreSQL database created beside the given one and dropped afterwards.
  */
 export async function createTestDatabase(
-  options: { onStatement?: (sql: string) => void } = {},
+  options: { onStatement?: (sql: string, params: unknown[]) => void } = {},
 ): Promise<Database> {
   const url = process.env.DATABASE_URL;
   const { onStatement } = options;

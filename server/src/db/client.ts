@@ -42,13 +42,18 @@ export type DatabaseOptions = (
   | { driver: "pg"; url: string; poolSize?: number }
   | { driver: "pglite"; dataDir: string | null }
 ) & {
-  /** Called with every statement the application sends through drizzle (benchmarks and tests count them). */
-  onStatement?: (sql: string) => void;
+  /**
+   * Called with every statement the application sends through drizzle and its parameters (benchmarks and tests
+   * count them, or EXPLAIN them).
+   */
+  onStatement?: (sql: string, params: unknown[]) => void;
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const onStatement = options.onStatement;
-  const logger = onStatement ? { logQuery: (query: string) => onStatement(query) } : undefined;
+  const logger = onStatement
+    ? { logQuery: (query: string, params: unknown[]) => onStatement(query, params) }
+    : undefined;
   if (options.driver === "pg") {
     // Loaded only here: the embedded server never parses PostgreSQL's client.
     const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }] = await Promise.all([

@@ -281,6 +281,14 @@ export const payments = pgTable(
     // The history search `q` (a substring of description, order id or reference): trigrams (pg_trgm) of the
     // search key, which also finds 2-letter terms (`paymentSearchKey`).
     index("payments_search_key_trgm_idx").using("gin", sql`(${paymentSearchKey(t)}) gin_trgm_ops`),
+    // The indexer's watched addresses: distinct receiving addresses of matchable payments (MATCHABLE_STATUSES).
+    index("payments_matchable_address_idx")
+      .on(t.receivingAddress)
+      .where(sql`${t.status} in ('pending', 'processing', 'partial', 'expired')`),
+    // The expiry job's live expired payments whose monitoring window is over.
+    index("payments_live_closed_monitor_idx")
+      .on(t.monitorUntil)
+      .where(sql`${t.live} and ${t.status} in ('expired', 'cancelled')`),
   ],
 );
 

@@ -1,5 +1,6 @@
 import type { PaymentStatus, PublicPayment } from "@common/payments.ts";
 import { and, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, type SQL, sql } from "drizzle-orm";
+import { getAddress } from "viem";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
 import {
   chainTransfers,
@@ -275,6 +276,33 @@ export async function upsertTransfers(
     return { row: { id: r.id, paymentId: r.payment_id, merchantId: r.merchant_id }, inserted: r.inserted };
   });
 }
+
+/**
+ * Addresses whose incoming transfers matter to the indexer (every block): merchants' wallets and the receiving
+ * addresses of matchable payments. The latter are few (about one per merchant) among many matchable payments
+ * (expired ones stay matchable), so they are skipped through in the order of `payments_matchable_address_idx`, one
+ * index probe per address, rather than every matchable payment read and grouped (decision 037). The status list is
+ * written out as that index's predicate is, so the planner may use it.
+ */
+export async function findWatchedAddresses(db: DbOrTx): Promise<Set<string>> {
+  const rows = await db.select({ a: merchants.walletAddress }).from(merchants);
+  const result = await db.execute(sql`
+    with recursive a (address) as (
+      (select receiving_address from payments where status in ${MATCHABLE_LIST}
+        order by receiving_address limit 1)
+      union all
+      select (select p.receiving_address from payments p
+        where p.status in ${MATCHABLE_LIST} and p.receiving_address > a.address
+        order by p.receiving_address limit 1)
+      from a where a.address is not null
+    )
+    select address as a from a where address is not null`);
+  const paying = rowsOf<{ a: string }>(result);
+  return new Set([...rows, ...paying].map((r) => getAddress(r.a)));
+}
+
+/** MATCHABLE_STATUSES as an SQL list of literals (the partial index's predicate must be provable from it). */
+const MATCHABLE_LIST = sql.raw(`(${MATCHABLE_STATUSES.map((s) => `'${s}'`).join(", ")})`);
 
 /**
  * `findPaymentByAmount` for many transfers in one statement: for each, the payment whose reserved remaining

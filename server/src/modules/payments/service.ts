@@ -1,5 +1,5 @@
 import { type CreatePaymentRequest, MONITORING_WINDOW_HOURS, type PaymentStatus } from "@common/payments.ts";
-import { and, eq, inArray, isNull, lt, lte } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { decodeEventLog, getAddress, type Hash, TransactionReceiptNotFoundError } from "viem";
 import { type IndexedRange, type TransferLog, transferEvent } from "../../chain/indexer.ts";
 import { toChainError } from "../../chain/rpc-errors.ts";
@@ -40,7 +40,6 @@ import {
 } from "./payment-inserts.ts";
 import * as refundRepo from "./refund-repository.ts";
 import * as repo from "./repository.ts";
-import { MATCHABLE_STATUSES } from "./state.ts";
 import {
   refundableOf,
   toPaymentResponse,
@@ -677,10 +676,11 @@ export async function expireDue(deps: PaymentsDeps, chain: Chain, chainTime: Dat
     const releasable = await deps.db
       .select({ id: payments.id })
       .from(payments)
+      // Written as the condition of `payments_live_closed_monitor_idx` (literals, not parameters), so the planner
+      // reads those few rows, not every expired payment.
       .where(
         and(
-          eq(payments.live, true),
-          inArray(payments.status, ["expired", "cancelled"] satisfies PaymentStatus[]),
+          sql`${payments.live} and ${payments.status} in ('expired', 'cancelled')`,
           lte(payments.monitorUntil, now),
         ),
       )
@@ -728,15 +728,7 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
     },
   });
   return {
-    async watchedAddresses(db: DbOrTx) {
-      const rows = await db.select({ a: merchants.walletAddress }).from(merchants);
-      const paying = await db
-        .select({ a: payments.receivingAddress })
-        .from(payments)
-        .where(inArray(payments.status, MATCHABLE_STATUSES))
-        .groupBy(payments.receivingAddress);
-      return new Set([...rows, ...paying].map((r) => getAddress(r.a)));
-    },
+    watchedAddresses: (db: DbOrTx) => repo.findWatchedAddresses(db),
     /**
      * A range's logs in bulk (decision 022): the same statements for 1 log or 10,000 — the logs stored in one,
      * matched by amount in one, claimed in one, and every payment they or the new head touch evaluated together
