@@ -363,7 +363,16 @@ describe("served HTML", () => {
       /<script type="application\/json" id="server-data">(.*?)<\/script>/.exec(html)![1]!,
     );
     expect(Object.keys(data["/api/user"]).sort()).toEqual(
-      ["createdAt", "email", "hasPassword", "id", "pendingEmail", "preferences", "username"].sort(),
+      [
+        "createdAt",
+        "displayName",
+        "email",
+        "hasPassword",
+        "id",
+        "pendingEmail",
+        "preferences",
+        "username",
+      ].sort(),
     );
     expect(data["/api/user"].username).toBe("frame_owner");
     // The backdrop it paints with stays in the head; its code waits for the first paint with the entry's.

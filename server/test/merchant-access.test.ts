@@ -13,7 +13,7 @@ import { createMerchant, paymentTestConfig, signUp, type TestMerchant } from "./
  * staff may not call (the safe default: list it here when staff should reach it).
  */
 
-/** Routes staff may call (creating payments, history, inbox, reports, their own business's page). */
+/** Routes staff may call (creating payments, history, inbox, reports, the counter's products, their own business's page). */
 const STAFF_MAY = new Set([
   "GET /api/merchant",
   "POST /api/merchant/payments",
@@ -22,6 +22,8 @@ const STAFF_MAY = new Set([
   "POST /api/merchant/payments/:id/regenerate",
   "POST /api/merchant/payments/:id/cancel",
   "GET /api/merchant/pos/today",
+  "GET /api/merchant/links",
+  "GET /api/merchant/links/:id",
   "POST /api/merchant/payments/:id/tx",
   "GET /api/merchant/inbox",
   "POST /api/merchant/inbox/:id/assign",
