@@ -12,7 +12,10 @@ function Counter() {
   if (fallback) return fallback;
   if (!merchant.data) {
     return (
-      <NoBusinessPrompt reason="Register your business on the merchant dashboard to take payments at the counter." />
+      <div className="mx-auto flex max-w-md flex-col gap-4 p-6">
+        <h1 className="font-semibold text-2xl">Counter</h1>
+        <NoBusinessPrompt reason="Register your business on the merchant dashboard to take payments at the counter." />
+      </div>
     );
   }
   return <PosView merchant={merchant.data} />;
@@ -29,7 +32,8 @@ export default function PosPage() {
     );
   if (!user)
     return (
-      <div className="mx-auto max-w-md p-6">
+      <div className="mx-auto flex max-w-md flex-col gap-4 p-6">
+        <h1 className="font-semibold text-2xl">Counter</h1>
         <SignInPrompt reason="Sign in to take payments at the counter." />
       </div>
     );

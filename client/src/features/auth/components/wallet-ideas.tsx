@@ -20,10 +20,10 @@ export function WalletIdeas() {
         <CardDescription>They do different jobs and can be different wallets.</CardDescription>
       </CardHeader>
       <CardContent>
-        <dl className="grid gap-4 text-sm sm:grid-cols-2">
+        <div className="grid gap-4 text-sm sm:grid-cols-2">
           <div className="flex gap-3">
             <Store aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-primary" />
-            <div className="flex min-w-0 flex-col gap-1">
+            <dl className="flex min-w-0 flex-col gap-1">
               <dt className="font-semibold">Your business&rsquo;s receiving wallet</dt>
               <dd className="text-muted-foreground">
                 Where your customers&rsquo; payments arrive. It was proven yours by a signature when it was
@@ -48,19 +48,19 @@ export function WalletIdeas() {
                   to set one.
                 </dd>
               ) : null}
-            </div>
+            </dl>
           </div>
           <div className="flex gap-3">
             <Wallet aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-primary" />
-            <div className="flex min-w-0 flex-col gap-1">
+            <dl className="flex min-w-0 flex-col gap-1">
               <dt className="font-semibold">Wallets linked for sign-in</dt>
               <dd className="text-muted-foreground">
                 Your own wallets that can sign in to this account with &ldquo;Sign in with Ethereum&rdquo;.
                 They receive no payments and hold nothing for you here; link or remove them below.
               </dd>
-            </div>
+            </dl>
           </div>
-        </dl>
+        </div>
       </CardContent>
     </Card>
   );

@@ -162,7 +162,7 @@ export function PayButtonSection() {
               <CopyButton value={paySnippet(origin, ref)} label="Snippet" />
             </div>
             <pre
-              className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs"
+              className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 font-mono text-xs"
               data-testid="embed-snippet"
             >
               {paySnippet(origin, ref)}

@@ -109,7 +109,7 @@ function Counter({ merchant, onCharge }: { merchant: Merchant; onCharge: (sale: 
     >
       <header className="flex items-center justify-between gap-2">
         <div className="min-w-0">
-          <p className="truncate font-semibold">{merchant.name}</p>
+          <h1 className="truncate font-semibold text-base">{merchant.name}</h1>
           <p className="text-muted-foreground text-sm" data-testid="pos-today">
             {today.data
               ? `Today: ${today.data.count} ${today.data.count === 1 ? "sale" : "sales"} · ${formatUsd(today.data.usd)} USD · ${formatTokenAmount(today.data.cpxtb, 2)} CPXTB`
@@ -259,7 +259,7 @@ function CustomerScreen({ sale, onDone }: { sale: Sale; onDone: () => void }) {
       <LiveBanner live={live} />
       <header className="flex items-center gap-3">
         {logo ? <img src={logo} alt="" className="size-10 rounded-md object-contain" /> : null}
-        <p className="font-semibold text-lg">{view?.merchant.name ?? ""}</p>
+        <h1 className="font-semibold text-lg">{view?.merchant.name ?? ""}</h1>
       </header>
       <div>
         {payment.amountUsd ? (

@@ -116,7 +116,10 @@ function TestLocally({ localTargets }: { localTargets: boolean }) {
             This is a development install: endpoints on this machine are accepted (development only). Start a
             receiver that prints what it gets:
           </p>
-          <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs">{LOCAL_RECEIVER}</pre>
+          {/* Wraps instead of scrolling sideways: a region that scrolls must be reachable by keyboard (axe). */}
+          <pre className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 font-mono text-xs">
+            {LOCAL_RECEIVER}
+          </pre>
           <p>
             Add <code className="font-mono">http://127.0.0.1:4000/</code> below, then press “Send test event”:
             the delivery log shows the payload sent and your receiver's answer.
