@@ -29,7 +29,8 @@ test("real login through the development provider page signs in and comes back",
   const email = `ada-${Date.now()}@example.com`;
   await signInOnDevPage(page, "Ada Lovelace", email);
   await expect(page).toHaveURL(/\/auth$/, { timeout: 30_000 });
-  await expect(page.getByText(/You are signed in as google_ada_lovelace/)).toBeVisible({ timeout: 30_000 });
+  // A new social account is a payer's: greeted by the provider's display name, not the generated username.
+  await expect(page.getByTestId("payer-landing")).toContainText("Welcome, Ada Lovelace", { timeout: 30_000 });
   await expect(page.getByTestId("social-account")).toContainText("Ada Lovelace with Google");
   expect(await storedUser(page)).toMatchObject({
     userInfo: { name: "Ada Lovelace", email, provider: "google" },
@@ -120,7 +121,7 @@ test("basic login (useBasicLogin=true) runs the provider in a window; logout cle
     timeout: 30_000,
   });
   await expect(page.getByTestId("social-balance")).toHaveText("0 CPXTB");
-  await expect(page.getByText(/You are signed in as facebook_bea_basic/)).toBeVisible();
+  await expect(page.getByTestId("payer-landing")).toContainText("Welcome, Bea Basic");
   expect(page.url()).toMatch(/\/auth\?useBasicLogin=true$/);
   expect(await storedUser(page)).toMatchObject({
     userInfo: { name: "Bea Basic", email, provider: "facebook" },
@@ -132,6 +133,7 @@ test("basic login (useBasicLogin=true) runs the provider in a window; logout cle
   await page.getByTestId("social-account").getByRole("button", { name: "Sign out" }).click();
   await expect(toast(page, "Logout successful")).toBeVisible();
   await expect(page.getByTestId("social-account")).toHaveCount(0);
+  await expect(page.getByTestId("payer-landing")).toHaveCount(0);
   await expect(page.getByText(/You are signed in as/)).toHaveCount(0);
   expect(await storedUser(page)).toBeNull();
   expect((await page.request.get("/api/user")).status()).toBe(401);
