@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, test, toast } from "./fixtures";
 import { createMerchant, PASSWORD } from "./support/payments";
 
 test.describe.configure({ timeout: 180_000 });
@@ -11,9 +11,17 @@ async function setTheme(page: Page, theme: "dark" | "light") {
 
 /** axe's colour-contrast rule alone, over the page as it is now (error messages shown). */
 async function expectContrast(page: Page, where: string) {
-  await page.evaluate(() =>
-    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
-  );
+  // What a person reads is the page at rest: nothing fading in (a toast that mounts after an inline error starts
+  // its own animation later, so wait until none is running rather than for the ones running now).
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)));
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return document.getAnimations().filter((a) => a.playState === "running").length;
+      }),
+    )
+    .toBe(0);
   const results = await new AxeBuilder({ page }).withRules(["color-contrast"]).analyze();
   const problems = results.violations.flatMap((v) =>
     v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").pop()}`),
@@ -38,6 +46,7 @@ for (const theme of ["dark", "light"] as const) {
     await login.getByLabel("Password").fill("not the right password");
     await login.getByRole("button", { name: "Sign in" }).click();
     await expect(login.getByRole("alert")).toHaveText("Incorrect username or password.");
+    await expect(toast(page, "Login failed")).toBeVisible();
     await expectContrast(page, `/auth sign-in error (${theme})`);
 
     // Register: every field wrong.
