@@ -11,6 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { apiRequest, isApiError } from "@/lib/api-client";
 import { cn } from "@/lib/utils";
 import { appearanceProps } from "../../payments/appearance";
+import { CheckoutHeader } from "../../payments/components/checkout-header";
 import { errorText } from "../../payments/error-text";
 import { formatTokenAmount, formatUsd } from "../../payments/format";
 
@@ -200,34 +201,7 @@ function LinkShell({
       data-testid="link-page"
     >
       <div className="mx-auto flex w-full max-w-md flex-col gap-3 px-3 pt-3 pb-8 sm:pt-8">
-        <header className="flex items-center gap-3" data-testid="checkout-header">
-          {merchant?.logoUrl ? (
-            <img
-              src={merchant.logoUrl}
-              alt=""
-              width={44}
-              height={44}
-              className="size-11 shrink-0 rounded-md border border-border bg-white object-contain"
-            />
-          ) : (
-            <span
-              aria-hidden="true"
-              className="inline-flex size-11 shrink-0 items-center justify-center rounded-md bg-primary font-bold text-lg text-primary-foreground"
-            >
-              {merchant ? merchant.name.slice(0, 1).toUpperCase() : "C"}
-            </span>
-          )}
-          <div className="min-w-0 flex-1">
-            <h1
-              className="text-balance break-words font-bold text-xl leading-tight"
-              data-testid="merchant-name"
-            >
-              {merchant ? merchant.name : "CPXTB Pay"}
-            </h1>
-            <p className="text-muted-foreground text-sm">Payment link · CPXTB</p>
-          </div>
-          {!merchant || merchant.pageTheme === "auto" ? headerEnd : null}
-        </header>
+        <CheckoutHeader merchant={merchant} subtitle="Payment link · CPXTB" end={headerEnd} />
         <section className="flex flex-col gap-4 rounded-xl border border-border border-t-4 border-t-primary bg-card p-4 text-card-foreground shadow-sm sm:p-6">
           {children}
         </section>

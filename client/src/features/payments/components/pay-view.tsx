@@ -33,6 +33,7 @@ import { PaymentStatusBadge, STATUS_INFO } from "../payment-status";
 import { RefundBadge } from "../refund-status";
 import { useLivePayment } from "../use-live-payment";
 import { useNow } from "../use-now";
+import { CheckoutHeader } from "./checkout-header";
 import { CopyButton } from "./copy-button";
 import { QrCode } from "./qr-code";
 import { ReceiptButton } from "./receipt-button";
@@ -183,38 +184,11 @@ function PayShell({
       data-page-theme={merchant?.pageTheme}
     >
       <div className="mx-auto flex w-full max-w-md flex-col gap-3 px-3 pt-3 pb-8 sm:pt-8">
-        {/* The checkout's minimal header: whom the payer pays (the app's own header is hidden here). */}
-        <header className="flex items-center gap-3" data-testid="checkout-header">
-          {merchant?.logoUrl ? (
-            <img
-              src={merchant.logoUrl}
-              alt=""
-              width={44}
-              height={44}
-              className="size-11 shrink-0 rounded-md border border-border bg-white object-contain"
-            />
-          ) : (
-            <span
-              aria-hidden="true"
-              className="inline-flex size-11 shrink-0 items-center justify-center rounded-md bg-primary font-bold text-lg text-primary-foreground"
-            >
-              {merchant ? merchant.name.slice(0, 1).toUpperCase() : "C"}
-            </span>
-          )}
-          <div className="min-w-0 flex-1">
-            <h1
-              className="text-balance break-words font-bold text-xl leading-tight"
-              data-testid="merchant-name"
-            >
-              {merchant ? merchant.name : "CPXTB Pay"}
-            </h1>
-            <p className="text-muted-foreground text-sm">
-              Payment request · {payment?.token.symbol ?? "CPXTB"}
-            </p>
-          </div>
-          {/* A merchant's fixed page theme leaves nothing for the toggle to change here. */}
-          {!merchant || merchant.pageTheme === "auto" ? headerEnd : null}
-        </header>
+        <CheckoutHeader
+          merchant={merchant}
+          subtitle={`Payment request · ${payment?.token.symbol ?? "CPXTB"}`}
+          end={headerEnd}
+        />
         <section className="flex flex-col gap-3 rounded-xl border border-border border-t-4 border-t-primary bg-card p-4 text-card-foreground shadow-sm sm:p-6">
           {children}
         </section>
