@@ -15,12 +15,13 @@ import {
  * second local origin loads /embed.js from the product, pays in the overlay, and hears the result. A page on an
  * origin the merchant does not list cannot frame the checkout, nor any other page of the product.
  */
-const HOST_PORT = 5314;
+// Beside the product's own port, so that several runs at once (each on its own E2E_PORT) do not collide.
+const HOST_PORT = Number(process.env.E2E_PORT ?? 5178) + 136;
 const SHOP = `http://127.0.0.1:${HOST_PORT}`;
 /** The same test server under another name: another origin, one the merchant does not list. */
 const STRANGER = `http://localhost:${HOST_PORT}`;
 
-// One host server on a fixed port for the whole file: its tests run one after another, in one worker.
+// One host server on one port for the whole file: its tests run one after another, in one worker.
 test.describe.configure({ mode: "serial" });
 
 /** The shop's page: the snippet of the developers page, and a log of what the page hears. */
