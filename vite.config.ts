@@ -51,6 +51,12 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), precompress(), bootPreload()],
   resolve: {
     alias: {
+      // wouter reads useSyncExternalStore through the shim package for React < 18; on React 19 the shim hands back
+      // React's own hook, after some 1 KB of CommonJS glue in the shell every page loads (issue 39).
+      "use-sync-external-store/shim/index.js": new URL(
+        "./client/src/lib/react-sync-external-store.ts",
+        import.meta.url,
+      ).pathname,
       "@common": new URL("./common/src", import.meta.url).pathname,
       "@": new URL("./client/src", import.meta.url).pathname,
     },

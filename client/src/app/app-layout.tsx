@@ -2,7 +2,6 @@ import * as React from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { ClientOnly } from "@/components/client-only";
 import { Spinner } from "@/components/ui/spinner";
-import { ChallengeHost } from "@/features/challenge/challenge-host";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { WalletControl } from "@/features/wallet/wallet-control";
 import { lazyComponent } from "@/lib/lazy-component";
@@ -88,7 +87,6 @@ export function AppLayout() {
         </ErrorBoundary>
       </main>
       <SiteFooter />
-      <ChallengeHost />
     </div>
   );
 }

@@ -1,7 +1,9 @@
 import { StrictMode, startTransition, useEffect, useLayoutEffect } from "react";
 import type { createRoot, hydrateRoot } from "react-dom/client";
 import { nextTask } from "@/lib/next-task";
+import { whenIdle } from "@/lib/preload";
 import { App } from "./app";
+import { preloadErrorScreen } from "./error-boundary";
 import { prerenderedPageFor } from "./lazy-pages";
 import { pageFor } from "./router";
 
@@ -25,6 +27,8 @@ function Root({ root }: { root: HTMLElement }) {
     if (held.length > 0)
       void import("./held-clicks").then(({ replayHeldClicks }) => replayHeldClicks(root, held));
   }, [root]);
+  // The error screen is not in the shell (error-boundary.tsx): fetched in idle time, it is ready when needed.
+  useEffect(() => whenIdle(preloadErrorScreen), []);
   return (
     <StrictMode>
       <App />

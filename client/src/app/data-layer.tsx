@@ -4,6 +4,7 @@ import type { SessionUser } from "@/features/auth/api/get-user";
 import { USER_QUERY_KEY } from "@/features/auth/api/get-user";
 import { AuthProvider } from "@/features/auth/auth-provider";
 import { ProtectedRoute } from "@/features/auth/components/protected-route";
+import { ChallengeHost } from "@/features/challenge/challenge-host";
 import { hasSocialLoginState, socialStateAtStart } from "@/features/social/social-keys";
 import { liveSocket } from "@/lib/live-socket";
 import { queryClient, startMemoryClean } from "@/lib/query-client";
@@ -28,8 +29,9 @@ export function DataProviders({ children }: { children?: React.ReactNode }) {
 }
 
 /**
- * Mounted once at start: fetches the user (spec section 4), runs the memory-clean routine (section 9) and keeps
- * the live socket on the current session.
+ * Mounted once at start: fetches the user (spec section 4), runs the memory-clean routine (section 9), keeps
+ * the live socket on the current session, and hosts the Security Verification overlay that a request refused with a
+ * challenge waits for (the API client is in this layer, so the shell every page loads does not carry the host).
  */
 export function SessionStart() {
   React.useEffect(() => startMemoryClean(queryClient), []);
@@ -41,7 +43,12 @@ export function SessionStart() {
       void import("@/features/social/social-session").then((m) => m.resumeRealLogin());
     }
   }, []);
-  return <DataProviders />;
+  return (
+    <>
+      <DataProviders />
+      <ChallengeHost />
+    </>
+  );
 }
 
 /**

@@ -1,5 +1,19 @@
 import * as React from "react";
-import { ErrorScreen } from "./error-screen";
+import { lazyComponent } from "@/lib/lazy-component";
+
+/**
+ * The generic error screen is not part of the first screen of any page: its code (and the error texts it reads)
+ * arrives when an error is to be shown, or in idle time once the app has started (`preloadErrorScreen`), so that
+ * the shell every page loads stays small (issue 39). If it cannot be fetched either (the network is gone), the
+ * boundary says the same thing in plain words.
+ */
+const ErrorScreen = lazyComponent<{ error?: unknown }>(() =>
+  import("./error-screen").then((m) => ({ default: m.ErrorScreen })),
+);
+
+export function preloadErrorScreen() {
+  ErrorScreen.preload().catch(() => {});
+}
 
 interface ErrorBoundaryState {
   error: unknown;
@@ -15,7 +29,32 @@ export class ErrorBoundary extends React.Component<{ children: React.ReactNode }
   }
 
   override render() {
-    if (this.state.hasError) return <ErrorScreen error={this.state.error} />;
-    return this.props.children;
+    if (!this.state.hasError) return this.props.children;
+    return (
+      <ScreenUnavailableBoundary>
+        <React.Suspense fallback={null}>
+          <ErrorScreen error={this.state.error} />
+        </React.Suspense>
+      </ScreenUnavailableBoundary>
+    );
+  }
+}
+
+/** Catches a failure to load the error screen's own code. */
+class ScreenUnavailableBoundary extends React.Component<{ children: React.ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div role="alert" className="px-4 py-16 text-center">
+        <h1 className="font-bold text-2xl tracking-tight">Something went wrong</h1>
+        <p className="mt-2 text-muted-foreground">Check your connection, then reload the page.</p>
+      </div>
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useSearch } from "wouter";
-import { toast } from "@/hooks/use-toast";
+import type { toast } from "@/hooks/use-toast";
 
 /**
  * Hooks for the Playwright suite. They are inert for real users: they act only in non-production builds, or when
@@ -32,8 +32,13 @@ export function TestHooks() {
 
   useEffect(() => {
     if (!enabled) return;
-    window.__cpxtbToast = toast;
+    // Loaded here, not imported: the toast store stays out of the shell every page loads (issue 39).
+    let active = true;
+    void import("@/hooks/use-toast").then((m) => {
+      if (active) window.__cpxtbToast = m.toast;
+    });
     return () => {
+      active = false;
       delete window.__cpxtbToast;
     };
   }, [enabled]);

@@ -1,5 +1,6 @@
 import * as React from "react";
 import type { ToastActionElement, ToastProps } from "@/components/ui/toast";
+import { setToastPresent } from "./toast-present";
 
 /** Spec section 9: one toast visible at a time; a dismissed toast is removed after 1,000,000 ms. */
 export const TOAST_LIMIT = 1;
@@ -71,6 +72,7 @@ function dispatch(action: Action): void {
     for (const id of ids) scheduleRemoval(id);
   }
   memoryState = toastReducer(memoryState, action);
+  setToastPresent(memoryState.toasts.length > 0);
   for (const listener of listeners) listener(memoryState);
 }
 

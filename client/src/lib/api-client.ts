@@ -1,21 +1,9 @@
 import type { QueryFunction } from "@tanstack/react-query";
+import { ApiError } from "./api-error";
 import { fetchWithChallenge } from "./challenge-gate";
 
-/**
- * A non-OK HTTP answer. The message follows the spec's error catalogue ("<status>: <body text or status text>");
- * the parsed JSON body is kept so features can react to it (e.g. a 429 carrying a `challenge`).
- */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly body: unknown;
-
-  constructor(status: number, message: string, body: unknown) {
-    super(message);
-    this.name = "ApiError";
-    this.status = status;
-    this.body = body;
-  }
-}
+// The error type lives apart so that the error screen, in the shell every page loads, reads it without this client.
+export { ApiError, isApiError } from "./api-error";
 
 function parseJson(text: string): unknown {
   if (!text) return undefined;
@@ -30,10 +18,6 @@ async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
   const text = await response.text().catch(() => "");
   throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, parseJson(text));
-}
-
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
 }
 
 /** Sends a request with the session cookie; `data`, when given, is sent as JSON. Throws `ApiError` when not OK. */

@@ -1,4 +1,4 @@
-import { isApiError } from "@/lib/api-client";
+import { isApiError } from "@/lib/api-error";
 
 const BY_STATUS: Record<number, string> = {
   401: "You are signed out. Sign in and try again.",

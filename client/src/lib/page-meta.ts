@@ -1,70 +1,13 @@
-import {
-  formatPageTitle,
-  type PageMeta,
-  SITE_NAME,
-  SOCIAL_IMAGE_SIZE,
-  socialImagePath,
-} from "@common/page-meta";
+import type { PageMeta } from "@common/page-meta";
 import { useEffect } from "react";
 
-function setTag(selector: string, create: () => HTMLElement, attr: string, value: string) {
-  let element = document.head.querySelector<HTMLElement>(selector);
-  if (!element) {
-    element = create();
-    document.head.append(element);
-  }
-  element.setAttribute(attr, value);
-}
-
-function setMeta(kind: "name" | "property", key: string, content: string) {
-  setTag(
-    `meta[${kind}="${key}"]`,
-    () => {
-      const meta = document.createElement("meta");
-      meta.setAttribute(kind, key);
-      return meta;
-    },
-    "content",
-    content,
-  );
-}
-
-/**
- * The small head manager of the public pages: title, description, canonical link, Open Graph and Twitter tags.
- * The server writes the same tags into the HTML of these pages (for crawlers); this keeps them right while the
- * visitor navigates inside the app.
- */
-export function applyPageMeta(meta: PageMeta, path = window.location.pathname) {
-  const origin = window.location.origin;
-  const url = `${origin}${path}`;
-  const title = formatPageTitle(meta.title);
-  const image = new URL(socialImagePath(meta.image), origin).toString();
-  document.title = title;
-  setTag(
-    'link[rel="canonical"]',
-    () => {
-      const link = document.createElement("link");
-      link.rel = "canonical";
-      return link;
-    },
-    "href",
-    url,
-  );
-  setMeta("name", "description", meta.description);
-  setMeta("property", "og:site_name", SITE_NAME);
-  setMeta("property", "og:type", meta.type ?? "website");
-  setMeta("property", "og:title", title);
-  setMeta("property", "og:description", meta.description);
-  setMeta("property", "og:url", url);
-  setMeta("property", "og:image", image);
-  setMeta("property", "og:image:type", "image/png");
-  setMeta("property", "og:image:width", String(SOCIAL_IMAGE_SIZE.width));
-  setMeta("property", "og:image:height", String(SOCIAL_IMAGE_SIZE.height));
-  setMeta("name", "twitter:card", "summary_large_image");
-  setMeta("name", "twitter:title", title);
-  setMeta("name", "twitter:description", meta.description);
-  setMeta("name", "twitter:image", image);
-}
+// The tag writer arrives after the first screen: the server wrote the same tags into the HTML of the first page,
+// so they matter only from the first navigation inside the app on (issue 39: the first screen's scripts).
+let headTags: Promise<typeof import("./head-tags")> | undefined;
+const loadHeadTags = () => {
+  headTags ??= import("./head-tags");
+  return headTags;
+};
 
 /** Applies the page's head tags while it is shown (`null` while its data is loading: the tags stay as they are). */
 export function usePageMeta(meta: PageMeta | null) {
@@ -73,6 +16,13 @@ export function usePageMeta(meta: PageMeta | null) {
   const image = meta?.image;
   const type = meta?.type;
   useEffect(() => {
-    if (title && description) applyPageMeta({ title, description, image, type });
+    if (!title || !description) return;
+    let current = true;
+    void loadHeadTags().then(({ applyPageMeta }) => {
+      if (current) applyPageMeta({ title, description, image, type });
+    });
+    return () => {
+      current = false;
+    };
   }, [title, description, image, type]);
 }

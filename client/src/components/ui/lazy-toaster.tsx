@@ -1,5 +1,5 @@
 import * as React from "react";
-import { useToast } from "@/hooks/use-toast";
+import { useToastPresent } from "@/hooks/toast-present";
 
 const loadToaster = () => import("./toaster");
 const Toaster = React.lazy(() => loadToaster().then((m) => ({ default: m.Toaster })));
@@ -11,10 +11,11 @@ const Toaster = React.lazy(() => loadToaster().then((m) => ({ default: m.Toaster
  * live region of its own, created when the toast opens, so the first one is announced too.
  */
 export function LazyToaster() {
-  const { toasts } = useToast();
+  // The toasts' own store (use-toast.ts) is not in the shell: only whether one is on screen.
+  const present = useToastPresent();
   const [needed, setNeeded] = React.useState(false);
-  if (!needed && toasts.length > 0) setNeeded(true);
-  if (!needed && toasts.length === 0) return null;
+  if (!needed && present) setNeeded(true);
+  if (!needed && !present) return null;
   return (
     <React.Suspense fallback={null}>
       <Toaster />

@@ -1,5 +1,5 @@
 import * as React from "react";
-import { currentChallenge, registerChallengeHost, subscribeChallenge } from "@/lib/challenge-gate";
+import { currentChallenge, registerChallengeHost, subscribeChallenge } from "@/lib/challenge-state";
 
 const SecurityVerification = React.lazy(() =>
   import("./security-verification").then((m) => ({ default: m.SecurityVerification })),

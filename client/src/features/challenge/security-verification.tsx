@@ -5,7 +5,7 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/hooks/use-toast";
-import { challengeSolved, replaceChallenge } from "@/lib/challenge-gate";
+import { challengeSolved, replaceChallenge } from "@/lib/challenge-state";
 import { MESSAGES, verifyChallenge } from "./verify-challenge";
 
 /**
