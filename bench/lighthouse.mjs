@@ -1,5 +1,6 @@
 // Lighthouse (mobile preset: simulated slow 4G and 4x CPU slowdown) for `/`, `/blog`, one post, the pay page of an
-// open payment and the signed-in merchant dashboard (it creates the merchant and the payment), against the
+// open payment, a payment link's page, and the signed-in merchant dashboard and point of sale (it creates the
+// merchant, the payment and the link), against the
 // production build served by its own server (`npx vite build` first; `npm run bench` does it).
 // Prints the performance score, LCP, TBT, the longest task, CLS and the JavaScript each page loads (transfer size),
 // then the long tasks a real browser runs after the first contentful paint (issue 39): each page opened 3 times in a
@@ -11,7 +12,8 @@
 // Options: --runs=N (default 5) runs each page N times and prints the median run (by score; the machine is shared,
 // so one run is noisy); --json=DIR writes each full Lighthouse report there (LCP element and phases, bootup time ...)
 // with its trace beside it (NAME-RUN.trace.json, which Chrome's performance panel opens); --page=/path (repeatable)
-// measures only those paths (--page=/pay: the pay page of the payment it created; --page=/post: the post it measures);
+// measures only those paths (--page=/pay: the pay page of the payment it created; --page=/l: its link's page;
+// --page=/post: the post it measures);
 // --long-task-runs=N (default 3, 0 skips them).
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -113,7 +115,15 @@ async function createMerchantAndPayment() {
     description: "Flat white",
     expiresInMinutes: 60,
   });
-  return { cookie, reference: payment.reference };
+  // A payment link (issue 35), shared like the pay page: its page /l/{slug} is server-rendered too.
+  const link = await call("POST", "/api/merchant/links", {
+    title: "Flat white",
+    description: "Oat milk on request.",
+    pricing: "fixed",
+    currency: "USD",
+    amount: "3.50",
+  });
+  return { cookie, reference: payment.reference, slug: link.slug };
 }
 
 /** Puts the merchant's session cookie into the browser, as signing in would have. */
@@ -235,19 +245,27 @@ try {
   const pages =
     option("page").length > 0
       ? option("page").map((path) =>
-          path === "/pay" ? `/pay/${merchant.reference}` : path === "/post" ? post : path,
+          path === "/pay"
+            ? `/pay/${merchant.reference}`
+            : path === "/l"
+              ? `/l/${merchant.slug}`
+              : path === "/post"
+                ? post
+                : path,
         )
-      : ["/", "/blog", post, `/pay/${merchant.reference}`, "/merchant"];
+      : ["/", "/blog", post, `/pay/${merchant.reference}`, `/l/${merchant.slug}`, "/merchant", "/pos"];
+  // The signed-in pages keep the session cookie (signInBrowser) and are measured on a first visit all the same.
+  const signedIn = (path) => path === "/merchant" || path === "/pos";
   chrome = await chromeLauncher.launch({
     chromePath,
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
-  if (pages.includes("/merchant")) await signInBrowser(chrome.port, merchant.cookie);
+  if (pages.some(signedIn)) await signInBrowser(chrome.port, merchant.cookie);
   const rows = [];
   for (const path of pages) {
     const measured = [];
     for (let run = 1; run <= runs; run++) {
-      if (path === "/merchant") await clearHttpCache(chrome.port);
+      if (signedIn(path)) await clearHttpCache(chrome.port);
       const result = await lighthouse(`${base}${path}`, {
         port: chrome.port,
         output: "json",
@@ -256,7 +274,7 @@ try {
         // The dashboard is measured signed in: with the session cookie in the browser's jar (signInBrowser),
         // which Lighthouse must not clear. A Cookie header on the navigation alone was not enough: the app's own
         // GET /api/user went without it, and the run measured the sign-in page the app then showed.
-        disableStorageReset: path === "/merchant",
+        disableStorageReset: signedIn(path),
       });
       const { lhr } = result;
       if (lhr.runtimeError) {
@@ -303,7 +321,7 @@ try {
     const measured = [];
     for (let run = 1; run <= longTaskRuns; run++) {
       try {
-        measured.push(await longTasksAfterPaint(chrome.port, `${base}${path}`, path === "/merchant"));
+        measured.push(await longTasksAfterPaint(chrome.port, `${base}${path}`, signedIn(path)));
       } catch (error) {
         console.log(`  ${path} long-task run ${run}: ${error.message}, left out`);
       }

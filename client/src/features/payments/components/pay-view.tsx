@@ -202,8 +202,10 @@ function PayShell({
 
 function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState }) {
   const now = useNow();
-  // The payer's local time: the server does not know the zone, so it comes once hydrated (decision 017).
-  const hydrated = useHydrated();
+  // The expiry in the payer's local time, as a tooltip: written when the pointer comes over the countdown, not in
+  // the render after hydration. The first date formatted in a tab sets up the browser's Intl data, which made that
+  // render a long task on a phone (issue 39); a tooltip is not part of the first screen.
+  const [pointedAt, setPointedAt] = React.useState(false);
   const left = new Date(payment.expiresAt).getTime() - now;
   const open = payment.status === "pending" || payment.status === "partial";
   const detail =
@@ -224,7 +226,8 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState
             "inline-flex items-center gap-1 tabular-nums",
             left < 60_000 ? "font-semibold text-destructive-emphasis" : "text-muted-foreground",
           )}
-          title={hydrated ? `Expires at ${new Date(payment.expiresAt).toLocaleString()}` : undefined}
+          title={pointedAt ? `Expires at ${new Date(payment.expiresAt).toLocaleString()}` : undefined}
+          onPointerEnter={() => setPointedAt(true)}
           data-testid="countdown"
         >
           <TimerOff aria-hidden="true" className="size-4" />
