@@ -34,7 +34,13 @@ export const createPaymentRequest = z
       .string()
       .describe("A decimal string: USD with at most 2 decimals (`12.50`), CPXTB with at most 3 (`100.5`)."),
     description: z.string().trim().max(500).nullish().describe("Shown to the payer."),
-    orderId: z.string().trim().min(1).max(100).nullish().describe("Your own reference for the order."),
+    orderId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .nullish()
+      .describe("Your own reference for the order; the payer sees it on the pay page and the receipt."),
     expiresInMinutes: z
       .number()
       .int()
@@ -69,6 +75,12 @@ const amounts = {
   amountToPay: z.string(),
   amountToPayBase: z.string(),
   amountUsd: z.string().nullable(),
+  /**
+   * The USD value of what was received: the USD amount asked once exactly covered, otherwise the received tokens
+   * at the payment's rate (locked, or for a CPXTB amount the rate when its tokens arrived); null while nothing
+   * arrived or no rate is known.
+   */
+  amountReceivedUsd: z.string().nullable(),
   overpaid: z.boolean(),
   overpaidBase: z.string(),
   /** Refunds beside the status (decision 018): none, partially_refunded or refunded, and their sum. */
@@ -95,6 +107,8 @@ export const publicPaymentResponse = z.object({
   receivingAddress: z.string(),
   paymentUri: z.string(),
   description: z.string().nullable(),
+  /** The merchant's own order reference, shown to the payer and on the receipt. */
+  orderId: z.string().nullable(),
   expiresAt: z.string(),
   monitorUntil: z.string(),
   confirmationsRequired: z.number().int(),
@@ -214,7 +228,21 @@ export const submitTxRequest = z.object({
     .regex(/^0x[0-9a-fA-F]{64}$/, "Enter a transaction hash: 0x and 64 hex digits."),
 });
 export const assignTransferRequest = z.object({ paymentId: paymentIdParams.shape.id });
-export const inboxResponse = z.object({ items: z.array(transferResponse) });
+/** A payment the inbox proposes for an unmatched transfer: partly paid ones first, then the nearest amounts. */
+export const inboxSuggestion = z.object({
+  id: z.string(),
+  reference: z.string(),
+  status: paymentStatus,
+  amountDue: z.string(),
+  /** What the payment still asks for (a partial payment's remainder). */
+  amountToPay: z.string(),
+  description: z.string().nullable(),
+  orderId: z.string().nullable(),
+});
+export type InboxSuggestion = z.infer<typeof inboxSuggestion>;
+export const inboxItem = transferResponse.extend({ suggestions: z.array(inboxSuggestion) });
+export type InboxItem = z.infer<typeof inboxItem>;
+export const inboxResponse = z.object({ items: z.array(inboxItem) });
 
 /** Live channel messages (client -> server). */
 export const subscribePaymentMessage = z.object({
@@ -229,7 +257,9 @@ export const subscribeMerchantMessage = z.object({ type: z.literal("subscribeMer
 /** Server -> client: `paymentUpdate` carries the public view (pay page) or the merchant view (dashboard). */
 export type PaymentUpdateMessage =
   | { type: "paymentUpdate"; eventId: string; event: string; payment: PublicPayment }
-  | { type: "merchantPaymentUpdate"; eventId: string; event: string; payment: Payment };
+  | { type: "merchantPaymentUpdate"; eventId: string; event: string; payment: Payment }
+  /** To the pay pages of an address: a transfer to it matched no payment (its amount only, never its sender). */
+  | { type: "unmatchedTransfer"; reference: string; amount: string };
 
 /** GET /api/merchant/pos/today?since=: the signed-in member's paid sales since `since` (the counter's day start). */
 export const posSalesQuery = z.object({ since: z.iso.datetime({ offset: true }) });

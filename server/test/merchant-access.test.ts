@@ -27,6 +27,7 @@ const STAFF_MAY = new Set([
   "POST /api/merchant/payments/:id/tx",
   "GET /api/merchant/inbox",
   "POST /api/merchant/inbox/:id/assign",
+  "POST /api/merchant/inbox/:id/dismiss",
   "GET /api/merchant/reports/summary",
   "GET /api/merchant/reports/payments.csv",
 ]);

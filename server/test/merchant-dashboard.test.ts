@@ -2,6 +2,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../src/app.ts";
 import { connectChain } from "../src/chain/service.ts";
+import { rowsOf } from "../src/db/client.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
 import { createTestApp } from "./helpers.ts";
 import {
@@ -252,5 +253,80 @@ describe("verify by transaction hash (merchant)", () => {
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error.message).toMatch(/already credited to another payment/);
     expect((await getPayment(app, merchant.cookie, second.id)).transfers).toEqual([]);
+  });
+});
+
+describe("unmatched transfers (the inbox)", () => {
+  type Item = { id: string; txHash: string; value: string; suggestions: { id: string; status: string }[] };
+  const inboxOf = async (cookie: string) =>
+    (await api(app, cookie).get("/api/merchant/inbox")).json().items as Item[];
+
+  it("proposes the business's partly paid payment first, then the amounts nearest the transfer's", async () => {
+    const owner = await createMerchant(app, { toleranceBps: 0 });
+    const make = (amount: string) => createPayment(app, owner.cookie, { currency: "CPXTB", amount });
+    const [far, below, above, partly] = [
+      await make("50"),
+      await make("7"),
+      await make("10"),
+      await make("30"),
+    ];
+    const payer = await tools.payer();
+    // A part of it, told by its hash (an amount without the tag matches nothing by itself).
+    const part = await tools.pay(payer, owner.wallet.address, BigInt(partly.amountDueBase) / 3n);
+    await app.payments.indexer!.runOnce();
+    const told = await api(app, owner.cookie).post(`/api/merchant/payments/${partly.id}/tx`, {
+      txHash: part.hash,
+    });
+    expect(told.statusCode, told.body).toBe(200);
+    expect((await getPayment(app, owner.cookie, partly.id)).status).toBe("partial");
+    // Another business's open payment of the very same amount is never proposed.
+    const other = await createMerchant(app);
+    await createPayment(app, other.cookie, { currency: "CPXTB", amount: "9" });
+
+    const { hash } = await tools.pay(payer, owner.wallet.address, 9_000_285n * 10n ** 12n);
+    await app.payments.indexer!.runOnce();
+    const item = (await inboxOf(owner.cookie)).find((t) => t.txHash === hash)!;
+    expect(item.value).toBe("9.000285");
+    expect(item.suggestions.map((s) => s.id)).toEqual([partly.id, above.id, below.id, far.id]);
+    expect(item.suggestions[0]!.status).toBe("partial");
+  });
+
+  it("'not a payment' takes a transfer out of the inbox, keeps it, audits who did it; once, and only the business's own", async () => {
+    const owner = await createMerchant(app);
+    const payer = await tools.payer();
+    const { hash } = await tools.pay(payer, owner.wallet.address, 7_000_001n * 10n ** 12n);
+    await app.payments.indexer!.runOnce();
+    const item = (await inboxOf(owner.cookie)).find((t) => t.txHash === hash)!;
+
+    const stranger = await createMerchant(app);
+    const foreign = await api(app, stranger.cookie).post(`/api/merchant/inbox/${item.id}/dismiss`);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error.code).toBe("NOT_FOUND");
+
+    const dismissed = await api(app, owner.cookie).post(`/api/merchant/inbox/${item.id}/dismiss`);
+    expect(dismissed.statusCode, dismissed.body).toBe(204);
+    expect((await inboxOf(owner.cookie)).some((t) => t.id === item.id)).toBe(false);
+    const again = await api(app, owner.cookie).post(`/api/merchant/inbox/${item.id}/dismiss`);
+    expect(again.statusCode).toBe(404);
+    expect(again.json().error.message).toBe("This transfer is not in your inbox (any more).");
+
+    // Kept with the chain's transfers, unassigned.
+    const { sql } = await import("drizzle-orm");
+    const kept = await app.database.db.execute(
+      sql`select payment_id, dismissed_at from chain_transfers where id = ${item.id}`,
+    );
+    const row = rowsOf<{ payment_id: string | null; dismissed_at: unknown }>(kept)[0]!;
+    expect(row.payment_id).toBeNull();
+    expect(row.dismissed_at).not.toBeNull();
+
+    const events = (
+      await api(app, owner.cookie).get("/api/merchant/audit-events?action=transfer.dismissed")
+    ).json();
+    expect(events.items).toHaveLength(1);
+    expect(events.items[0]).toMatchObject({
+      action: "transfer.dismissed",
+      target: item.id,
+      metadata: { txHash: hash, amount: "7.000001" },
+    });
   });
 });

@@ -1,7 +1,9 @@
+import { EXPIRY_MINUTES } from "@common/payment-values.ts";
 import { parse as parseEthUrl } from "eth-url-parser";
 import { formatUnits, getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import type { App } from "../src/app.ts";
 import { buildApp } from "../src/app.ts";
 import { connectChain } from "../src/chain/service.ts";
@@ -14,6 +16,7 @@ import {
   chainTools,
   createMerchant,
   createPayment,
+  getPayment,
   type PaymentJson,
   paymentTestConfig,
   proveWallet,
@@ -183,7 +186,7 @@ describe("payment requests", () => {
   it("the public view shows only what the pay page needs", async () => {
     const payment = await createPayment(app, merchant.cookie, {
       payerEmail: "payer@example.com",
-      orderId: "secret-order",
+      orderId: "A-1042",
     });
     const res = await api(app).get(`/api/payments/public/${payment.reference}`);
     expect(res.statusCode).toBe(200);
@@ -192,16 +195,11 @@ describe("payment requests", () => {
       reference: payment.reference,
       status: "pending",
       merchant: { name: "Corner Coffee", logoUrl: null },
+      // The order id is the payer's reference too (issue 36): shown on the pay page and the receipt.
+      orderId: "A-1042",
     });
     const text = JSON.stringify(body);
-    for (const secret of [
-      "payer@example.com",
-      "secret-order",
-      "owner@example.com",
-      merchant.id,
-      payment.id,
-      "usr_",
-    ]) {
+    for (const secret of ["payer@example.com", "owner@example.com", merchant.id, payment.id, "usr_"]) {
       expect(text).not.toContain(secret);
     }
     expect((await api(app).get("/api/payments/public/doesnotexistdoesnotexist")).statusCode).toBe(404);
@@ -307,6 +305,25 @@ describe("payment requests", () => {
     expect(old.regeneratedTo).toBe(a.json().reference);
     expect(b.json().regeneratedFrom).toBe(payment.id);
   });
+
+  it("a regenerated payment gets the default expiry of a new payment, not the old one's window", async () => {
+    const { cookie } = await createMerchant(app);
+    const payment = await createPayment(app, cookie, { expiresInMinutes: 1, orderId: "A-1042" });
+    await app.database.db.execute(
+      (await import("drizzle-orm"))
+        .sql`update payments set status = 'expired', expires_at = now() - interval '30 seconds' where id = ${payment.id}`,
+    );
+    const next = await api(app, cookie).post(`/api/merchant/payments/${payment.id}/regenerate`);
+    expect(next.statusCode).toBe(201);
+    const { createdAt, expiresAt, orderId, reference } = next.json();
+    expect(new Date(expiresAt).getTime() - new Date(createdAt).getTime()).toBe(
+      EXPIRY_MINUTES.default * 60_000,
+    );
+    expect(orderId).toBe("A-1042");
+    // The payer sees the order id too.
+    const view = (await api(app).get(`/api/payments/public/${reference}`)).json();
+    expect(view.orderId).toBe("A-1042");
+  });
 });
 
 describe("live updates over /ws", () => {
@@ -349,6 +366,44 @@ describe("live updates over /ws", () => {
       expect(stranger.messages.filter((m) => m.type === "merchantPaymentUpdate")).toEqual([]);
     } finally {
       for (const s of [page, owner, stranger, anonymous]) s.ws.close();
+    }
+  });
+});
+
+describe("an unmatched transfer on the pay page", () => {
+  it("the open pay pages of the business's address hear its amount and nothing more; other businesses' pages nothing", async () => {
+    const owner = await createMerchant(app, { toleranceBps: 0 });
+    const payment = await createPayment(app, owner.cookie, { currency: "CPXTB", amount: "9" });
+    const other = await createMerchant(app);
+    const elsewhere = await createPayment(app, other.cookie, { currency: "CPXTB", amount: "9" });
+    const page = await TestSocket.open(wsUrl);
+    const stranger = await TestSocket.open(wsUrl);
+    try {
+      for (const [socket, reference] of [
+        [page, payment.reference],
+        [stranger, elsewhere.reference],
+      ] as const) {
+        socket.ws.send(JSON.stringify({ type: "subscribePayment", reference }));
+        await socket.next((m) => m.type === "paymentUpdate");
+      }
+      const tools = chainTools(chain);
+      const payer = await tools.payer();
+      // 9.000285: no payment asks for it (the payment's tag makes its amount 9.000xxx of its own).
+      const wrong = BigInt(payment.amountDueBase) === 9_000_285n * 10n ** 12n ? 9_000_286n : 9_000_285n;
+      await tools.pay(payer, owner.wallet.address, wrong * 10n ** 12n);
+      await app.payments.indexer!.runOnce();
+      const heard = await page.next((m) => m.type === "unmatchedTransfer");
+      // The amount of the transfer to this address, for this page: not its sender, hash or anything of a payment.
+      expect(heard).toEqual({
+        type: "unmatchedTransfer",
+        reference: payment.reference,
+        amount: `9.${(wrong % 1_000_000n).toString().padStart(6, "0")}`,
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(stranger.messages.filter((m) => m.type === "unmatchedTransfer")).toEqual([]);
+      expect((await getPayment(app, owner.cookie, payment.id)).status).toBe("pending");
+    } finally {
+      for (const s of [page, stranger]) s.ws.close();
     }
   });
 });

@@ -366,6 +366,11 @@ export const chainTransfers = pgTable(
     creditedBy: text("credited_by", { enum: ["amount", "tx_hash", "merchant"] }),
     /** Set when a reorg took the log's block away; cleared if the log comes back. */
     orphanedAt: timestamp("orphaned_at", { withTimezone: true }),
+    /**
+     * An unmatched transfer a member said is not a payment (a top-up, a refund coming back): kept with the chain's
+     * other transfers, left out of the inbox. Who did it is in the audit log.
+     */
+    dismissedAt: timestamp("dismissed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

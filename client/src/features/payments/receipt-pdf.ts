@@ -52,6 +52,18 @@ function wrap(font: PDFFont, text: string, size: number, width: number): string[
   return lines;
 }
 
+/**
+ * A transaction hash (0x + 64 hex digits) is wider than its column: printed as two lines of eight groups of four
+ * digits, the way long numbers are read aloud and compared, instead of cut wherever the column ends (which left
+ * one or two letters on a line of their own).
+ */
+export function groupedHash(hash: string): string {
+  const digits = hash.replace(/^0x/i, "");
+  const groups = digits.match(/.{1,4}/g) ?? [];
+  const half = Math.ceil(groups.length / 2);
+  return `0x${groups.slice(0, half).join(" ")}\n${groups.slice(half).join(" ")}`;
+}
+
 function utc(iso: string): string {
   return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
@@ -76,7 +88,7 @@ export async function createReceiptPdf({ payment, network, receiptUrl }: Receipt
     x = MARGIN,
     width = WIDTH,
   ) => {
-    for (const line of wrap(font, value, size, width)) {
+    for (const line of value.split("\n").flatMap((part) => wrap(font, part, size, width))) {
       page.drawText(line, { x, y, size, font, color });
       y -= size * 1.35;
     }
@@ -108,14 +120,18 @@ export async function createReceiptPdf({ payment, network, receiptUrl }: Receipt
       ? [["Price", `${formatUsd(payment.amountUsd)} USD`, regular] as [string, string, PDFFont]]
       : []),
     ["Amount paid", `${formatTokenAmount(payment.amountReceived)} ${payment.token.symbol}`, regular],
+    ...(payment.amountReceivedUsd
+      ? [["Value", `${formatUsd(payment.amountReceivedUsd)} USD`, regular] as [string, string, PDFFont]]
+      : []),
     ...(payment.description ? [["For", payment.description, regular] as [string, string, PDFFont]] : []),
+    ...(payment.orderId ? [["Order", payment.orderId, regular] as [string, string, PDFFont]] : []),
     ...(payment.completedAt
       ? [["Paid on", utc(payment.completedAt), regular] as [string, string, PDFFont]]
       : []),
     ["Network", network, regular],
     ["Token", `${payment.token.symbol} ${payment.token.address}`, mono],
     ["Paid to", payment.receivingAddress, mono],
-    ...payment.txHashes.map((hash) => ["Transaction", hash, mono] as [string, string, PDFFont]),
+    ...payment.txHashes.map((hash) => ["Transaction", groupedHash(hash), mono] as [string, string, PDFFont]),
     ["Reference", payment.reference, mono],
   ];
   const labelWidth = 110;

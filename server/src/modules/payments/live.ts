@@ -15,7 +15,7 @@ import { isMemberOf } from "../merchants/repository.ts";
 import { findMerchantOfMember } from "../merchants/service.ts";
 import type { RealtimeConnection, RealtimeHub } from "../realtime/hub.ts";
 import * as repo from "./repository.ts";
-import { type PaymentsDeps, publicView } from "./service.ts";
+import { type PaymentsDeps, publicView, type UnmatchedTransfer } from "./service.ts";
 import { toPaymentResponse } from "./views.ts";
 
 export const PAYMENT_EVENTS_CHANNEL = "payments:events";
@@ -56,6 +56,12 @@ type Published = {
 /** A transfer to the merchant's address matched no payment: the owner's inbox changed. */
 const INBOX_EVENT = "transfer.unmatched";
 
+type InboxMessage = {
+  event: typeof INBOX_EVENT;
+  merchantId: string;
+  transfers?: { to: string; amount: string }[];
+};
+
 /**
  * Publishes the outbox over shared state (every instance hears it) and delivers it to this instance's /ws
  * subscribers: the pay page by reference (public fields only), the signed-in owner by merchant.
@@ -63,6 +69,8 @@ const INBOX_EVENT = "transfer.unmatched";
 export class PaymentLive {
   private byReference = new Map<string, Set<RealtimeConnection>>();
   private byMerchant = new Map<string, Set<RealtimeConnection>>();
+  /** The business and receiving address of each watched reference (for unmatched transfers to that address). */
+  private addressOf = new Map<string, { merchantId: string; address: string }>();
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private again = false;
@@ -244,11 +252,34 @@ export class PaymentLive {
    * payment): the indexer calls this after its commit, and a message lost here costs only the live refresh (the
    * inbox is read again on the next load or reconnection).
    */
-  publishInbox(merchantIds: Iterable<string>) {
+  publishInbox(merchantIds: Iterable<string>, unmatched: UnmatchedTransfer[] = []) {
     for (const merchantId of merchantIds) {
+      const transfers = unmatched
+        .filter((t) => t.merchantId === merchantId)
+        .map(({ to, amount }) => ({ to, amount }));
+      const message: InboxMessage = { event: INBOX_EVENT, merchantId, transfers };
       this.state
-        .publish(PAYMENT_EVENTS_CHANNEL, JSON.stringify({ event: INBOX_EVENT, merchantId }))
+        .publish(PAYMENT_EVENTS_CHANNEL, JSON.stringify(message))
         .catch((error) => this.log.warn({ err: error }, "payment events: inbox publish failed"));
+    }
+  }
+
+  /** Tells the open pay pages of the business's address about a transfer to it that matched no payment. */
+  private deliverUnmatched(message: InboxMessage) {
+    if (!message.transfers?.length) return;
+    for (const [reference, watched] of this.addressOf) {
+      const pages = this.byReference.get(reference);
+      if (!pages?.size) {
+        this.addressOf.delete(reference);
+        continue;
+      }
+      if (watched.merchantId !== message.merchantId) continue;
+      for (const transfer of message.transfers) {
+        if (transfer.to !== watched.address) continue;
+        for (const connection of pages) {
+          connection.send({ type: "unmatchedTransfer", reference, amount: transfer.amount });
+        }
+      }
     }
   }
 
@@ -263,6 +294,7 @@ export class PaymentLive {
     const owners = this.byMerchant.get(message.merchantId);
     if (message.event === INBOX_EVENT) {
       for (const connection of owners ?? []) connection.send({ type: "merchantInboxUpdate" });
+      this.deliverUnmatched(message as unknown as InboxMessage);
       return;
     }
     const watched =
@@ -340,6 +372,10 @@ export class PaymentLive {
     mine.add(reference);
     connection.data.set("payments:references", mine);
     this.track(this.byReference, reference, connection);
+    this.addressOf.set(reference, {
+      merchantId: found.payment.merchantId,
+      address: found.payment.receivingAddress,
+    });
     connection.send({
       type: "paymentUpdate",
       eventId: null,

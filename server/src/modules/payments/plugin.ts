@@ -55,7 +55,7 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
       runtime?.live.notify();
       options.onEventsCommitted?.();
     },
-    inboxChanged: (merchantIds) => runtime?.live.publishInbox(merchantIds),
+    inboxChanged: (merchantIds, unmatched) => runtime?.live.publishInbox(merchantIds, unmatched),
   };
   runtime = new PaymentsRuntime(
     deps,

@@ -142,11 +142,87 @@ export async function listInboxOfOwner(db: DbOrTx, scope: MerchantScope): Promis
         eq(chainTransfers.merchantId, merchantIdOf(scope)),
         isNull(chainTransfers.paymentId),
         isNull(chainTransfers.orphanedAt),
+        isNull(chainTransfers.dismissedAt),
       ),
     )
     .orderBy(desc(chainTransfers.blockNumber))
     .limit(200);
   return rows.map((r) => r.transfer);
+}
+
+/** A payment the inbox proposes for a transfer. */
+export type InboxSuggestionRow = {
+  transfer_id: string;
+  id: string;
+  reference: string;
+  status: PaymentStatus;
+  amount_due: string;
+  amount_requested: string;
+  description: string | null;
+  order_id: string | null;
+};
+
+/** Suggestions per transfer: its merchant's partial payments, then the open or expired ones nearest each side. */
+const SUGGESTIONS_PER_SIDE = 3;
+
+/**
+ * The payments of the transfer's own merchant, at the transfer's address, that it most likely was meant for: partly
+ * paid ones first (their remainder nearest the transfer's value), then open or expired ones whose amount due is
+ * nearest, a few above and below (each side an index range scan of payments_match_idx, not a sort of them all).
+ */
+export async function listInboxSuggestions(
+  db: DbOrTx,
+  transfers: TransferRow[],
+): Promise<InboxSuggestionRow[]> {
+  if (transfers.length === 0) return [];
+  const ids = transfers.map((t) => t.id);
+  const columns = sql`p.id, p.reference, p.status, p.amount_due::text as amount_due,
+    p.amount_requested::text as amount_requested, p.description, p.order_id`;
+  const same = sql`p.chain_id = t.chain_id and p.token_address = t.token_address
+    and p.receiving_address = t.to_address and p.merchant_id = t.merchant_id`;
+  const result = await db.execute(sql`
+    select t.id as transfer_id, s.* from chain_transfers t
+    cross join lateral (
+      (select ${columns}, 0 as rank, abs(p.amount_requested - t.value) as distance from payments p
+        where ${same} and p.status = 'partial'
+        order by abs(p.amount_requested - t.value) limit ${SUGGESTIONS_PER_SIDE})
+      union all
+      (select ${columns}, 1 as rank, p.amount_due - t.value as distance from payments p
+        where ${same} and p.amount_due >= t.value and p.status in ('pending', 'expired')
+        order by p.amount_due asc limit ${SUGGESTIONS_PER_SIDE})
+      union all
+      (select ${columns}, 1 as rank, t.value - p.amount_due as distance from payments p
+        where ${same} and p.amount_due < t.value and p.status in ('pending', 'expired')
+        order by p.amount_due desc limit ${SUGGESTIONS_PER_SIDE})
+    ) s
+    where t.id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})
+    order by t.id, s.rank, s.distance, s.id`);
+  return rowsOf<InboxSuggestionRow>(result);
+}
+
+/** Takes an unmatched transfer of the scope's business out of the inbox; false when it is not there (any more). */
+export async function dismissTransfer(
+  db: DbOrTx,
+  scope: MerchantScope,
+  transferId: string,
+  now: Date,
+): Promise<TransferRow | undefined> {
+  const [row] = await db
+    .update(chainTransfers)
+    .set({ dismissedAt: now })
+    .where(
+      and(
+        eq(chainTransfers.id, transferId),
+        eq(chainTransfers.merchantId, merchantIdOf(scope)),
+        isNull(chainTransfers.paymentId),
+        isNull(chainTransfers.dismissedAt),
+      ),
+    )
+    .returning();
+  return row;
 }
 
 export async function findTransferOfOwner(

@@ -19,6 +19,7 @@ import * as z from "zod";
 import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { auditContext } from "../audit/record.ts";
 import { authOf } from "../merchants/access.ts";
 import { formatCents, formatTokens } from "./amounts.ts";
 import type { PublicPaymentCache } from "./public-cache.ts";
@@ -134,7 +135,33 @@ export async function paymentRoutes(
     async (request) => {
       const decimals = deps.chain?.token.decimals ?? 18;
       const transfers = await repo.listInboxOfOwner(db, authOf(request).user.id);
-      return { items: transfers.map((t) => toTransferResponse(t, decimals)) };
+      const suggestions = await repo.listInboxSuggestions(db, transfers);
+      return {
+        items: transfers.map((t) => ({
+          ...toTransferResponse(t, decimals),
+          suggestions: suggestions
+            .filter((s) => s.transfer_id === t.id)
+            .map((s) => ({
+              id: s.id,
+              reference: s.reference,
+              status: s.status,
+              amountDue: formatTokens(BigInt(s.amount_due), decimals),
+              amountToPay: formatTokens(BigInt(s.amount_requested), decimals),
+              description: s.description,
+              orderId: s.order_id,
+            })),
+        })),
+      };
+    },
+  );
+
+  app.post(
+    "/api/merchant/inbox/:id/dismiss",
+    { config: members, schema: { params: transferIdParams } },
+    async (request, reply) => {
+      const userId = authOf(request).user.id;
+      await service.dismissTransfer(deps, userId, request.params.id, auditContext(request, userId));
+      return reply.status(204).send();
     },
   );
 

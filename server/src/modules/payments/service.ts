@@ -1,4 +1,9 @@
-import { type CreatePaymentRequest, MONITORING_WINDOW_HOURS, type PaymentStatus } from "@common/payments.ts";
+import {
+  type CreatePaymentRequest,
+  EXPIRY_MINUTES,
+  MONITORING_WINDOW_HOURS,
+  type PaymentStatus,
+} from "@common/payments.ts";
 import { and, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { decodeEventLog, getAddress, type Hash, TransactionReceiptNotFoundError } from "viem";
 import { type IndexedRange, type TransferLog, transferEvent } from "../../chain/indexer.ts";
@@ -9,11 +14,13 @@ import type { Db, DbOrTx } from "../../db/client.ts";
 import { merchants, payments } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { createId, createReference } from "../../lib/ids.ts";
+import { type AuditContext, recordAudit } from "../audit/record.ts";
 import { isUniqueViolation } from "../auth/service.ts";
 import { holdLinkUnit } from "../links/repository.ts";
 import type { MerchantScope } from "../merchants/repository.ts";
 import {
   assertTaggableDecimals,
+  formatTokens,
   MAX_TAG,
   parseTokenAmount,
   parseUsdCents,
@@ -50,6 +57,12 @@ import {
   toTransferResponse,
 } from "./views.ts";
 
+/**
+ * An unmatched transfer as the pay pages of its address hear it: where it went and its amount, nothing else (not
+ * its sender, hash or any payment): a payer who sent a wrong amount recognises theirs and pastes its hash.
+ */
+export type UnmatchedTransfer = { merchantId: string; to: string; amount: string };
+
 export type PaymentsDeps = {
   db: Db;
   chain: Chain | null;
@@ -58,7 +71,8 @@ export type PaymentsDeps = {
   /** Asks the outbox publisher to publish what was just committed. */
   notify: () => void;
   /** Transfers that matched no payment were committed for these merchants (their inbox changed). */
-  inboxChanged?: (merchantIds: Iterable<string>) => void;
+  /** The inboxes of these businesses changed; `unmatched`: the new transfers that matched no payment. */
+  inboxChanged?: (merchantIds: Iterable<string>, unmatched?: UnmatchedTransfer[]) => void;
 };
 
 const MONITORING_WINDOW_MS = MONITORING_WINDOW_HOURS * 60 * 60 * 1000;
@@ -269,12 +283,15 @@ export async function createPayment(
     orderId: input.orderId ?? null,
     successUrl: input.successUrl ? checkSuccessUrl(input.successUrl, deps.config) : null,
     payerEmail: input.payerEmail ?? null,
-    expiresInMs: (input.expiresInMinutes ?? 15) * 60_000,
+    expiresInMs: (input.expiresInMinutes ?? EXPIRY_MINUTES.default) * 60_000,
     linkId: options.linkId ?? null,
   });
 }
 
-/** A new payment for an expired one that received nothing: a new rate, a new expiry, linked both ways. */
+/**
+ * A new payment for an expired one that received nothing: a new rate and the default expiry of a new payment
+ * (EXPIRY_MINUTES.default; a business sets no default of its own), linked both ways.
+ */
 export async function regeneratePayment(deps: PaymentsDeps, old: repo.PaymentRow): Promise<repo.PaymentRow> {
   const chain = requireChain(deps.chain);
   if (old.regeneratedToId) {
@@ -302,7 +319,8 @@ export async function regeneratePayment(deps: PaymentsDeps, old: repo.PaymentRow
       orderId: old.orderId,
       successUrl: old.successUrl,
       payerEmail: old.payerEmail,
-      expiresInMs: Math.max(60_000, old.expiresAt.getTime() - old.createdAt.getTime()),
+      // A fresh request gets a fresh window: the default a new payment gets, not what the old one had.
+      expiresInMs: EXPIRY_MINUTES.default * 60_000,
       regeneratedFromId: old.id,
       linkId: old.linkId,
     });
@@ -642,6 +660,32 @@ export async function assignTransfer(
   return (await repo.findPaymentOfOwner(deps.db, ownerId, paymentId))!;
 }
 
+/**
+ * "Not a payment": takes an unmatched transfer out of the inbox (kept with the chain's transfers), audited in the
+ * same transaction. 404 when the business has no such transfer waiting in its inbox.
+ */
+export async function dismissTransfer(
+  deps: PaymentsDeps,
+  scope: MerchantScope,
+  transferId: string,
+  actor: AuditContext,
+) {
+  await deps.db.transaction(async (tx) => {
+    const transfer = await repo.dismissTransfer(tx, scope, transferId, deps.now());
+    if (!transfer) throw new AppError("NOT_FOUND", "This transfer is not in your inbox (any more).");
+    await recordAudit(tx, actor, {
+      action: "transfer.dismissed",
+      businessId: transfer.merchantId,
+      target: transfer.id,
+      metadata: {
+        txHash: transfer.txHash,
+        from: transfer.fromAddress,
+        amount: formatTokens(transfer.value, requireChain(deps.chain).token.decimals),
+      },
+    });
+  });
+}
+
 /** Payments the expiry job evaluates in one transaction (a fixed number of statements however many, decision 024). */
 const EXPIRY_BATCH = 1000;
 /** Batches one run of the job goes through at most; what is left waits for the next run (a second later). */
@@ -720,6 +764,8 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
   const key = { chainId: chain.chainId, tokenAddress: chain.token.address };
   /** Merchants with a new unmatched transfer since the last commit (told after it; extra news is harmless). */
   const inboxes = new Set<string>();
+  /** Those transfers by id (a range retried after a rollback stores them again: each is told once). */
+  const unmatched = new Map<string, UnmatchedTransfer>();
   const batch = (head: bigint, chainTime: Date | null) => ({
     ...batchContext(deps, chain, chainTime),
     head,
@@ -811,6 +857,11 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
             });
           } else if (inserted && row.merchantId) {
             inboxes.add(row.merchantId);
+            unmatched.set(row.id, {
+              merchantId: row.merchantId,
+              to: log.to,
+              amount: formatTokens(log.value, chain.token.decimals),
+            });
           }
         }
       }
@@ -834,8 +885,9 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
     afterCommit() {
       deps.notify();
       if (inboxes.size === 0) return;
-      deps.inboxChanged?.([...inboxes]);
+      deps.inboxChanged?.([...inboxes], [...unmatched.values()]);
       inboxes.clear();
+      unmatched.clear();
     },
   };
 }

@@ -23,8 +23,35 @@ export function refundStatusOf(p: Pick<PaymentRow, "amountRefunded" | "amountRec
   return p.amountRefunded >= p.amountReceived ? "refunded" : "partially_refunded";
 }
 
+/**
+ * The USD value of what was received: the amount asked in USD once it is exactly covered, otherwise the tokens
+ * received at the payment's rate (locked at creation, or for an amount asked in CPXTB the rate when its tokens
+ * arrived), rounded half up to the cent as the reports do. Null while nothing arrived or no rate is known: never
+ * a guessed value.
+ */
+export function receivedUsdCents(
+  p: Pick<
+    PaymentRow,
+    | "amountReceived"
+    | "amountDue"
+    | "amountUsdCents"
+    | "overpaid"
+    | "priceE18"
+    | "completedPriceE18"
+    | "tokenDecimals"
+  >,
+): bigint | null {
+  if (p.amountReceived <= 0n) return null;
+  if (p.amountUsdCents !== null && p.amountReceived >= p.amountDue && !p.overpaid) return p.amountUsdCents;
+  const rate = p.priceE18 ?? p.completedPriceE18;
+  if (rate === null) return null;
+  const scale = 10n ** BigInt(p.tokenDecimals + 16);
+  return (p.amountReceived * rate * 2n + scale) / (2n * scale);
+}
+
 function amountsOf(p: PaymentRow) {
   const d = p.tokenDecimals;
+  const receivedUsd = receivedUsdCents(p);
   const excess = p.amountReceived > p.amountDue ? p.amountReceived - p.amountDue : 0n;
   return {
     amountDue: formatTokens(p.amountDue, d),
@@ -34,6 +61,7 @@ function amountsOf(p: PaymentRow) {
     amountToPay: formatTokens(p.amountRequested, d),
     amountToPayBase: p.amountRequested.toString(),
     amountUsd: p.amountUsdCents === null ? null : formatCents(p.amountUsdCents),
+    amountReceivedUsd: receivedUsd === null ? null : formatCents(receivedUsd),
     overpaid: p.overpaid,
     overpaidBase: excess.toString(),
     refundStatus: refundStatusOf(p),
@@ -112,6 +140,7 @@ export function toPublicPayment(input: {
     receivingAddress: p.receivingAddress,
     paymentUri: uriOf(p),
     description: p.description,
+    orderId: p.orderId,
     expiresAt: p.expiresAt.toISOString(),
     monitorUntil: p.monitorUntil.toISOString(),
     confirmationsRequired: input.confirmationsRequired,

@@ -1,9 +1,11 @@
 import type { ChainConfigResponse } from "@common/chain";
 import type { PublicPayment } from "@common/payments";
+import type { PriceResponse } from "@common/price";
 import { useQuery } from "@tanstack/react-query";
 import {
   CircleCheck,
   CircleX,
+  Clock,
   ExternalLink,
   Info,
   RefreshCw,
@@ -31,7 +33,7 @@ import { appearanceProps } from "../appearance";
 import { formatCountdown, formatTokenAmount, formatUsd, plainTokenAmount, shortAddress } from "../format";
 import { PaymentStatusBadge, STATUS_INFO } from "../payment-status";
 import { RefundBadge } from "../refund-status";
-import { useLivePayment } from "../use-live-payment";
+import { useLivePayment, useUnmatchedTransfers } from "../use-live-payment";
 import { useNow } from "../use-now";
 import { CheckoutHeader } from "./checkout-header";
 import { CopyButton } from "./copy-button";
@@ -146,7 +148,7 @@ export function PayView({
     );
   }
   return (
-    <PayShell payment={payment} headerEnd={headerEnd}>
+    <PayShell payment={payment} headerEnd={headerEnd} wide={OPEN.has(payment.status)}>
       <StatusLine payment={payment} live={live} />
       {OPEN.has(payment.status) ? (
         <OpenPayment payment={payment} sendTransfer={sendTransfer} payOptions={payOptions} />
@@ -167,10 +169,13 @@ export function PayView({
 function PayShell({
   payment,
   headerEnd,
+  wide = false,
   children,
 }: {
   payment?: PublicPayment;
   headerEnd?: React.ReactNode;
+  /** An open payment: from 1024 px, what and whom you pay beside how to pay. */
+  wide?: boolean;
   children: React.ReactNode;
 }) {
   // The merchant's look: its theme on this page's subtree, its brand colour as the accent.
@@ -183,7 +188,12 @@ function PayShell({
       data-testid="pay-page"
       data-page-theme={merchant?.pageTheme}
     >
-      <div className="mx-auto flex w-full max-w-md flex-col gap-3 px-3 pt-3 pb-8 sm:pt-8">
+      <div
+        className={cn(
+          "mx-auto flex w-full max-w-md flex-col gap-3 px-3 pt-3 pb-8 sm:pt-8",
+          wide && "lg:max-w-4xl",
+        )}
+      >
         <CheckoutHeader
           merchant={merchant}
           subtitle={`Payment request · ${payment?.token.symbol ?? "CPXTB"}`}
@@ -192,9 +202,7 @@ function PayShell({
         <section className="flex flex-col gap-3 rounded-xl border border-border border-t-4 border-t-primary bg-card p-4 text-card-foreground shadow-sm sm:p-6">
           {children}
         </section>
-        <p className="text-center text-muted-foreground text-xs">
-          Powered by CPXTB Pay • Secure Payment Processing
-        </p>
+        <p className="text-center text-muted-foreground text-xs">Powered by CPXTB Pay</p>
       </div>
     </div>
   );
@@ -230,7 +238,7 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState
           onPointerEnter={() => setPointedAt(true)}
           data-testid="countdown"
         >
-          <TimerOff aria-hidden="true" className="size-4" />
+          <Clock aria-hidden="true" className="size-4" />
           {left > 0 ? `Expires in ${formatCountdown(left)}` : "Expiring…"}
         </span>
       ) : null}
@@ -321,82 +329,163 @@ function OpenPayment({
 
   return (
     <>
-      <div className="text-center">
-        <p className="font-bold text-2xl sm:text-3xl" data-testid="amount-due">
-          <Amount value={payment.amountDue} />
-        </p>
-        {payment.amountUsd ? (
-          <p className="text-muted-foreground text-sm tabular-nums">≈ {formatUsd(payment.amountUsd)} USD</p>
-        ) : null}
-        <p className="mt-1 text-pretty text-sm" data-testid="exact-amount-note">
-          <span className="font-semibold">Send exactly this amount.</span>{" "}
-          <span className="text-muted-foreground">
-            Its last digits identify your payment: a rounded amount cannot be matched to it.
-          </span>
-        </p>
-        {partial ? (
-          <p className="mt-1 rounded-md bg-warning px-2 py-1 text-sm text-warning-foreground">
-            Received <Amount value={payment.amountReceived} /> so far: send the remaining{" "}
-            <Amount value={remainingText} /> to complete it.
+      <UnmatchedTransfers reference={payment.reference} />
+      <div className="flex flex-col gap-3 lg:grid lg:grid-cols-2 lg:items-start lg:gap-8">
+        {/* What and whom you pay (the merchant heads the page) beside, from 1024 px, how to pay. */}
+        <div className="flex flex-col gap-3 text-center lg:text-left" data-testid="pay-summary">
+          <div>
+            {partial ? <p className="font-medium text-muted-foreground text-sm">Left to pay</p> : null}
+            <p className="font-bold text-2xl sm:text-3xl" data-testid="amount-due">
+              <Amount value={partial ? remainingText : payment.amountDue} />
+            </p>
+            {payment.amountUsd ? (
+              <p className="text-muted-foreground text-sm tabular-nums">
+                ≈ {formatUsd(payment.amountUsd)} USD
+              </p>
+            ) : (
+              <CurrentUsdValue amount={partial ? remainingText : payment.amountDue} />
+            )}
+          </div>
+          {payment.description || payment.orderId ? (
+            <dl className="flex flex-col gap-1 text-sm" data-testid="pay-for">
+              {payment.description ? (
+                <div>
+                  <dt className="sr-only">For</dt>
+                  <dd className="text-pretty font-medium">{payment.description}</dd>
+                </div>
+              ) : null}
+              {payment.orderId ? (
+                <div className="text-muted-foreground">
+                  <dt className="inline">Order </dt>
+                  <dd className="inline break-all font-mono text-foreground" data-testid="order-id">
+                    {payment.orderId}
+                  </dd>
+                </div>
+              ) : null}
+            </dl>
+          ) : null}
+          <p className="text-pretty text-sm" data-testid="exact-amount-note">
+            <span className="font-semibold">Send exactly this amount.</span>{" "}
+            <span className="text-muted-foreground">
+              Its last digits identify your payment: a rounded amount cannot be matched to it.
+            </span>
           </p>
-        ) : null}
+          {partial ? (
+            <p className="rounded-md bg-warning px-2 py-1 text-sm text-warning-foreground">
+              Received <Amount value={payment.amountReceived} /> of <Amount value={payment.amountDue} /> so
+              far: send the remaining <Amount value={remainingText} /> to complete it.
+            </p>
+          ) : null}
+        </div>
+        <div className="flex flex-col gap-3" data-testid="pay-means">
+          <QrCode
+            value={payment.paymentUri}
+            label={`QR code to pay ${formatTokenAmount(remainingText)} CPXTB to ${payment.receivingAddress}`}
+            className="mx-auto w-full max-w-[200px] sm:max-w-[240px]"
+          />
+          {payment.status === "processing" ? null : <WalletAppLink uri={payment.paymentUri} />}
+          {PayOptions ? (
+            <PayOptions payment={payment} remainingText={remainingText} browserWallet={browserWallet} />
+          ) : (
+            browserWallet
+          )}
+          {/* Each row: the term, then its value with its copy button (a <dl> holds only dt/dd groups). */}
+          <dl className="flex flex-col gap-2 text-sm">
+            <div>
+              <dt className="text-muted-foreground">Exact amount (to the last digit)</dt>
+              <dd className="flex items-center justify-between gap-2">
+                <span className="min-w-0 font-mono tabular-nums" data-testid="exact-amount">
+                  {plainTokenAmount(remainingText)}
+                </span>
+                <CopyButton
+                  value={plainTokenAmount(remainingText)}
+                  label="Amount"
+                  copiedText="Paste it unchanged: its last digits identify your payment."
+                />
+              </dd>
+            </div>
+            <div>
+              <dt className="text-muted-foreground">To address</dt>
+              <dd className="flex items-center justify-between gap-2">
+                <span className="min-w-0 font-mono" title={payment.receivingAddress}>
+                  {shortAddress(payment.receivingAddress)}
+                </span>
+                <CopyButton value={payment.receivingAddress} label="Address" />
+              </dd>
+            </div>
+            <div className="flex items-baseline justify-between gap-2">
+              <dt className="text-muted-foreground">Network</dt>
+              <dd className="text-right font-medium" data-testid="network-name">
+                {network}
+              </dd>
+            </div>
+          </dl>
+          <p className="flex gap-2 rounded-md border border-warning/60 bg-warning/10 p-3 text-sm">
+            <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            <span data-testid="network-warning">
+              Send only {payment.token.symbol} (token {shortAddress(payment.token.address)}) on {network},
+              exactly this amount. Other tokens or networks cannot be detected and are lost.
+            </span>
+          </p>
+          <TxHashForm reference={payment.reference} />
+        </div>
       </div>
-      <QrCode
-        value={payment.paymentUri}
-        label={`QR code to pay ${formatTokenAmount(remainingText)} CPXTB to ${payment.receivingAddress}`}
-        className="mx-auto w-full max-w-[200px] sm:max-w-[240px]"
-      />
-      {payment.status === "processing" ? null : <WalletAppLink uri={payment.paymentUri} />}
-      {PayOptions ? (
-        <PayOptions payment={payment} remainingText={remainingText} browserWallet={browserWallet} />
-      ) : (
-        browserWallet
-      )}
-      {/* Each row: the term, then its value with its copy button (a <dl> holds only dt/dd groups). */}
-      <dl className="flex flex-col gap-2 text-sm">
-        <div>
-          <dt className="text-muted-foreground">Exact amount (to the last digit)</dt>
-          <dd className="flex items-center justify-between gap-2">
-            <span className="min-w-0 font-mono tabular-nums" data-testid="exact-amount">
-              {plainTokenAmount(remainingText)}
-            </span>
-            <CopyButton
-              value={plainTokenAmount(remainingText)}
-              label="Amount"
-              copiedText="Paste it unchanged: its last digits identify your payment."
-            />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-muted-foreground">To address</dt>
-          <dd className="flex items-center justify-between gap-2">
-            <span className="min-w-0 font-mono" title={payment.receivingAddress}>
-              {shortAddress(payment.receivingAddress)}
-            </span>
-            <CopyButton value={payment.receivingAddress} label="Address" />
-          </dd>
-        </div>
-        <div className="flex items-baseline justify-between gap-2">
-          <dt className="text-muted-foreground">Network</dt>
-          <dd className="text-right font-medium" data-testid="network-name">
-            {network}
-          </dd>
-        </div>
-      </dl>
-      <p className="flex gap-2 rounded-md border border-warning/60 bg-warning/10 p-3 text-sm">
-        <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        <span data-testid="network-warning">
-          Send only {payment.token.symbol} (token {shortAddress(payment.token.address)}) on {network}, exactly
-          this amount. Other tokens or networks cannot be detected and are lost.
-        </span>
-      </p>
-      {payment.description ? (
-        <p className="text-muted-foreground text-sm">
-          <span className="font-medium text-foreground">For:</span> {payment.description}
-        </p>
-      ) : null}
-      <TxHashForm reference={payment.reference} />
     </>
+  );
+}
+
+/**
+ * A transfer to the merchant's address that matched no payment arrived while this page is open (the live channel
+ * says only its amount): perhaps the payer's, of a wrong amount. It never says whose it was; the hash decides.
+ */
+function UnmatchedTransfers({ reference }: { reference: string }) {
+  const amounts = useUnmatchedTransfers(reference);
+  if (amounts.length === 0) return null;
+  const paste = () => {
+    const form = document.querySelector<HTMLDetailsElement>('[data-testid="tx-hash-form"]');
+    if (!form) return;
+    form.open = true;
+    form.querySelector("input")?.focus();
+  };
+  return (
+    <div
+      role="status"
+      className="flex gap-2 rounded-md border border-warning/60 bg-warning/10 p-3 text-sm"
+      data-testid="unmatched-transfer"
+    >
+      <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+      <div className="flex flex-col gap-1">
+        {amounts.map((amount, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the same amount can arrive twice; the list only grows
+          <p key={i}>
+            We saw a transfer of <Amount value={amount} className="font-semibold" /> that does not match this
+            payment. If it was yours, paste its transaction hash.
+          </p>
+        ))}
+        <Button variant="outline" size="sm" className="self-start" onClick={paste}>
+          Paste the transaction hash
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * An amount asked in CPXTB has no locked rate: its USD value at the server's current price (GET /api/price, after
+ * the page is shown), said to be today's. Nothing when no price can be read: a value is never guessed.
+ */
+function CurrentUsdValue({ amount }: { amount: string }) {
+  const price = useQuery<PriceResponse>({ queryKey: ["/api/price"] });
+  if (!price.data || price.data.stale) return null;
+  const [whole = "0", fraction = ""] = amount.split(".");
+  const base = BigInt(whole + fraction.padEnd(18, "0").slice(0, 18));
+  const scale = 10n ** 34n;
+  const cents = (base * BigInt(price.data.priceE18) * 2n + scale) / (2n * scale);
+  const usd = `${cents / 100n}.${(cents % 100n).toString().padStart(2, "0")}`;
+  return (
+    <p className="text-muted-foreground text-sm tabular-nums" data-testid="current-usd">
+      ≈ {formatUsd(usd)} USD at today's rate
+    </p>
   );
 }
 
@@ -506,6 +595,17 @@ function PaymentSuccess({ payment }: { payment: PublicPayment }) {
         Received <Amount value={payment.amountReceived} className="font-semibold" />
         {payment.completedAt && hydrated ? ` on ${new Date(payment.completedAt).toLocaleString()}` : ""}.
       </p>
+      {payment.amountReceivedUsd || payment.orderId ? (
+        <p className="text-muted-foreground text-sm tabular-nums">
+          {payment.amountReceivedUsd ? `Worth ${formatUsd(payment.amountReceivedUsd)} USD` : null}
+          {payment.amountReceivedUsd && payment.orderId ? " · " : null}
+          {payment.orderId ? (
+            <span data-testid="order-id">
+              Order <span className="break-all font-mono text-foreground">{payment.orderId}</span>
+            </span>
+          ) : null}
+        </p>
+      ) : null}
       {late ? (
         <p className="flex gap-2 rounded-md bg-warning p-2 text-left text-sm text-warning-foreground">
           <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />

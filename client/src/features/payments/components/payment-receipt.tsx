@@ -117,9 +117,21 @@ export function PaymentReceipt({ reference, headerEnd }: { reference: string; he
             <span className="tabular-nums" data-testid="amount-received">
               {formatTokenAmount(payment.amountReceived)} CPXTB
             </span>
+            {payment.amountReceivedUsd ? (
+              <span className="block text-muted-foreground tabular-nums">
+                worth {formatUsd(payment.amountReceivedUsd)} USD
+              </span>
+            ) : null}
             {payment.overpaid ? <span className="block text-muted-foreground">more than due</span> : null}
           </Row>
           {payment.description ? <Row label="For">{payment.description}</Row> : null}
+          {payment.orderId ? (
+            <Row label="Order">
+              <span className="break-all font-mono" data-testid="order-id">
+                {payment.orderId}
+              </span>
+            </Row>
+          ) : null}
           <Row label="To">
             <span className="font-mono" title={payment.receivingAddress}>
               {shortAddress(payment.receivingAddress)}

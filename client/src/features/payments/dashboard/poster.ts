@@ -119,14 +119,7 @@ export async function createPosterPdf({ payment, merchant }: PosterInput): Promi
     10,
     grey,
   );
-  centered(
-    page,
-    regular,
-    "Send exactly this amount of CPXTB. Powered by CPXTB Platform - Secure Payment Processing",
-    MARGIN - 20,
-    9,
-    grey,
-  );
+  centered(page, regular, "Send exactly this amount of CPXTB. Powered by CPXTB Pay", MARGIN - 20, 9, grey);
   return pdf.save();
 }
 

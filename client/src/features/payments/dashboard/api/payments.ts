@@ -1,4 +1,4 @@
-import type { CreatePaymentRequest, Payment, Transfer } from "@common/payments";
+import type { CreatePaymentRequest, InboxItem, Payment } from "@common/payments";
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/api-client";
 import { queryClient } from "@/lib/query-client";
@@ -6,7 +6,7 @@ import { upsertHistoryPayment } from "./get-payment-history";
 
 export const inboxQueryKey = ["/api/merchant/inbox"] as const;
 
-export const inboxQueryOptions = () => queryOptions<{ items: Transfer[] }>({ queryKey: inboxQueryKey });
+export const inboxQueryOptions = () => queryOptions<{ items: InboxItem[] }>({ queryKey: inboxQueryKey });
 export const useInbox = () => useQuery(inboxQueryOptions());
 
 /** POST /api/merchant/payments. */
@@ -37,5 +37,17 @@ export function useAssignTransfer() {
       upsertHistoryPayment(payment);
       void queryClient.invalidateQueries({ queryKey: inboxQueryKey });
     },
+  });
+}
+
+/** POST /api/merchant/inbox/:id/dismiss: "not a payment" (kept, audited, out of the inbox). */
+export async function dismissTransfer(transferId: string): Promise<void> {
+  await apiRequest("POST", `/api/merchant/inbox/${transferId}/dismiss`);
+}
+
+export function useDismissTransfer() {
+  return useMutation({
+    mutationFn: dismissTransfer,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: inboxQueryKey }),
   });
 }

@@ -1,6 +1,6 @@
 import { EXPIRY_MINUTES } from "@common/payment-values";
 import type { Payment } from "@common/payments";
-import { Download, FileSearch, Plus } from "lucide-react";
+import { ChevronDown, Download, FileSearch, Plus } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -16,6 +16,7 @@ import { PaymentStatusBadge } from "../../payment-status";
 import { useLivePayment } from "../../use-live-payment";
 import { useNow } from "../../use-now";
 import { useCreatePayment } from "../api/payments";
+import { UsdPreview } from "./usd-preview";
 
 /**
  * The API's own request schema, checked before sending. It is zod's, the largest script the dashboard would
@@ -24,11 +25,21 @@ import { useCreatePayment } from "../api/payments";
  */
 const loadSchema = () => import("@common/payments").then((m) => m.createPaymentRequest);
 
+/** The fields a quick sale rarely needs: folded under "More options" on a phone, always shown from 640 px. */
+const MORE_OPTIONS = ["expiresInMinutes", "successUrl", "payerEmail"];
+
 export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) {
   const create = useCreatePayment();
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const [created, setCreated] = React.useState<Payment | null>(null);
   const [checking, setChecking] = React.useState(false);
+  const [draft, setDraft] = React.useState({ amount: "", currency: "USD" });
+  const [moreOpen, setMoreOpen] = React.useState(false);
+  const formRef = React.useRef<HTMLFormElement>(null);
+  const readDraft = (form: HTMLFormElement) => {
+    const data = new FormData(form);
+    setDraft({ amount: String(data.get("amount") ?? ""), currency: String(data.get("currency") ?? "USD") });
+  };
 
   const submit = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -54,18 +65,34 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
     if (!schema) return;
     const parsed = schema.safeParse(values);
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+      const found: Record<string, string> = Object.fromEntries(
+        parsed.error.issues.map((i) => [String(i.path[0]), i.message]),
+      );
+      setErrors(found);
+      // A problem in a folded field is shown, not hidden under "More options".
+      if (MORE_OPTIONS.some((name) => found[name])) setMoreOpen(true);
       return;
     }
     setErrors({});
-    create.mutate(parsed.data, { onSuccess: setCreated });
+    create.mutate(parsed.data, {
+      onSuccess: (payment) => {
+        setCreated(payment);
+        // The next sale starts from an empty form: an order id left over would tag the next payment wrongly.
+        formRef.current?.reset();
+        setDraft({ amount: "", currency: "USD" });
+        setMoreOpen(false);
+      },
+    });
   };
 
   return (
     <section className="rounded-xl border border-border bg-card p-4 sm:p-6">
       <h2 className="font-semibold text-xl">New payment</h2>
       <form
+        ref={formRef}
         onSubmit={submit}
+        onInput={(event) => readDraft(event.currentTarget)}
+        onChange={(event) => readDraft(event.currentTarget)}
         onFocus={() => void loadSchema().catch(() => {})}
         noValidate
         className="mt-4 grid gap-4 sm:grid-cols-2"
@@ -91,23 +118,52 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
             </select>
           </div>
         </div>
+        {draft.currency === "USD" ? (
+          <div className="sm:col-span-2">
+            <UsdPreview amount={draft.amount} />
+          </div>
+        ) : null}
         <p className="text-muted-foreground text-sm sm:col-span-2" id="amount-tag-hint">
           A few millionths of a CPXTB are added to the amount: the last digits identify this payment, so the
           payer must send exactly the amount shown.
         </p>
         <Field name="description" label="Description (optional)" maxLength={500} error={errors.description} />
         <Field name="orderId" label="Order id (optional)" maxLength={100} error={errors.orderId} />
-        <Field
-          name="expiresInMinutes"
-          type="number"
-          label="Expires after (minutes)"
-          min={EXPIRY_MINUTES.min}
-          max={EXPIRY_MINUTES.max}
-          defaultValue={EXPIRY_MINUTES.default}
-          error={errors.expiresInMinutes}
-        />
-        <Field name="successUrl" type="url" label="Success URL (optional)" error={errors.successUrl} />
-        <Field name="payerEmail" type="email" label="Payer email (optional)" error={errors.payerEmail} />
+        <Button
+          type="button"
+          variant="ghost"
+          className="justify-self-start sm:hidden"
+          aria-expanded={moreOpen}
+          aria-controls="create-payment-more"
+          onClick={() => setMoreOpen((open) => !open)}
+        >
+          <ChevronDown
+            aria-hidden="true"
+            className={moreOpen ? "rotate-180 transition-transform" : "transition-transform"}
+          />
+          More options
+        </Button>
+        {/* Folded fields are only hidden: their values (and defaults) are still sent. */}
+        <div
+          id="create-payment-more"
+          className={
+            moreOpen
+              ? "grid gap-4 sm:col-span-2 sm:grid-cols-2"
+              : "hidden gap-4 sm:col-span-2 sm:grid sm:grid-cols-2"
+          }
+        >
+          <Field
+            name="expiresInMinutes"
+            type="number"
+            label="Expires after (minutes)"
+            min={EXPIRY_MINUTES.min}
+            max={EXPIRY_MINUTES.max}
+            defaultValue={EXPIRY_MINUTES.default}
+            error={errors.expiresInMinutes}
+          />
+          <Field name="successUrl" type="url" label="Success URL (optional)" error={errors.successUrl} />
+          <Field name="payerEmail" type="email" label="Payer email (optional)" error={errors.payerEmail} />
+        </div>
         {create.isError || errors.form ? (
           <p role="alert" className="font-medium text-destructive-emphasis text-sm sm:col-span-2">
             The payment was not created: {errors.form ?? errorText(create.error)}

@@ -21,6 +21,7 @@ function detail(id: string, overrides: Partial<PaymentDetail> = {}): PaymentDeta
     amountToPay: "5.000123",
     amountToPayBase: "5000123000000000000",
     amountUsd: "0.05",
+    amountReceivedUsd: null,
     overpaid: false,
     overpaidBase: "0",
     refundStatus: "none",

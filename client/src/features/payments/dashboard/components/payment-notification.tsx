@@ -2,7 +2,7 @@ import type { Payment } from "@common/payments";
 import { CircleAlert, CircleCheck, X } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
-import { formatTokenAmount } from "../../format";
+import { formatTokenAmount, formatUsd } from "../../format";
 
 /** Full-screen notice of a completed or partial payment; Escape, the button or a click closes it. */
 export function PaymentNotification({ payment, onClose }: { payment: Payment; onClose: () => void }) {
@@ -32,7 +32,19 @@ export function PaymentNotification({ payment, onClose }: { payment: Payment; on
         <h2 id="payment-notification-title" className="font-bold text-3xl">
           {paid ? "Payment received" : "Partial payment received"}
         </h2>
-        <p className="font-bold text-4xl tabular-nums">{formatTokenAmount(payment.amountReceived)} CPXTB</p>
+        <div>
+          <p className="font-bold text-4xl tabular-nums">{formatTokenAmount(payment.amountReceived)} CPXTB</p>
+          {payment.amountReceivedUsd ? (
+            <p className="text-lg tabular-nums" data-testid="notification-usd">
+              {formatUsd(payment.amountReceivedUsd)} USD
+            </p>
+          ) : null}
+          {payment.orderId ? (
+            <p className="text-lg" data-testid="notification-order">
+              Order {payment.orderId}
+            </p>
+          ) : null}
+        </div>
         <p className="text-muted-foreground">
           {paid
             ? `${payment.description ?? payment.orderId ?? "Payment"} is paid${payment.overpaid ? " (more than due)" : ""}.`

@@ -1,21 +1,29 @@
-import { Inbox } from "lucide-react";
+import type { InboxSuggestion } from "@common/payments";
+import { Ban, Inbox } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { errorText } from "../../error-text";
 import { formatTokenAmount, shortAddress } from "../../format";
-import { usePaymentHistory } from "../api/get-payment-history";
-import { useAssignTransfer, useInbox } from "../api/payments";
+import { useAssignTransfer, useDismissTransfer, useInbox } from "../api/payments";
 
-const ALL = { q: "", status: "" } as const;
+/** How a proposed payment reads in the list: what it still asks for, and what it is. */
+function suggestionLabel(p: InboxSuggestion): string {
+  const what = p.description ?? (p.orderId ? `order ${p.orderId}` : p.reference.slice(0, 8));
+  return p.status === "partial"
+    ? `${formatTokenAmount(p.amountToPay)} left of ${formatTokenAmount(p.amountDue)} · partly paid · ${what}`
+    : `${formatTokenAmount(p.amountDue)} · ${p.status === "expired" ? "expired · " : ""}${what}`;
+}
 
-/** Transfers to the merchant's address that matched no payment; each can be assigned to an open one. */
+/**
+ * Transfers to the merchant's address that matched no payment. Each proposes the payments it most likely was for
+ * (the server's: a partly paid one first, then the nearest amounts) to assign it to, or is dismissed as not a
+ * payment (kept, and in the audit log, but no longer listed).
+ */
 export function UnattributedInbox() {
   const inbox = useInbox();
-  // The unfiltered history the dashboard lists anyway (one query, not a second fetch of the same page).
-  const payments = usePaymentHistory(ALL);
   const assign = useAssignTransfer();
-  const candidates = (payments.data?.pages.flatMap((page) => page.items) ?? []).filter((p) =>
-    ["pending", "partial", "expired"].includes(p.status),
-  );
+  const dismiss = useDismissTransfer();
+  const error = assign.isError ? `Not assigned: ${errorText(assign.error)}` : null;
+  const dismissError = dismiss.isError ? `Not dismissed: ${errorText(dismiss.error)}` : null;
   return (
     <section className="rounded-xl border border-border bg-card p-4 sm:p-6" aria-labelledby="inbox-title">
       <h2 id="inbox-title" className="flex items-center gap-2 font-semibold text-xl">
@@ -34,7 +42,7 @@ export function UnattributedInbox() {
         <ul className="mt-4 divide-y divide-border">
           {inbox.data.items.map((transfer) => (
             // A narrow column on a desktop, the full width on a phone: stacked in both.
-            <li key={transfer.id} className="flex flex-col gap-2 py-3">
+            <li key={transfer.id} className="flex flex-col gap-2 py-3" data-testid="inbox-transfer">
               <div className="min-w-0">
                 <p className="font-medium tabular-nums">{formatTokenAmount(transfer.value)} CPXTB</p>
                 <p className="text-muted-foreground text-sm">
@@ -53,29 +61,46 @@ export function UnattributedInbox() {
                 <label className="sr-only" htmlFor={`assign-${transfer.id}`}>
                   Payment to assign this transfer to
                 </label>
-                <select
-                  id={`assign-${transfer.id}`}
-                  name="paymentId"
-                  className="h-11 min-w-0 flex-1 basis-40 rounded-md border border-input bg-background px-2 text-sm"
+                {transfer.suggestions.length ? (
+                  <select
+                    id={`assign-${transfer.id}`}
+                    name="paymentId"
+                    className="h-11 min-w-0 flex-1 basis-40 rounded-md border border-input bg-background px-2 text-sm"
+                  >
+                    {transfer.suggestions.map((p) => (
+                      <option key={p.id} value={p.id}>
+                        {suggestionLabel(p)}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <p className="min-w-0 flex-1 basis-40 self-center text-muted-foreground text-sm">
+                    No open payment to assign it to.
+                  </p>
+                )}
+                <Button
+                  type="submit"
+                  variant="outline"
+                  disabled={!transfer.suggestions.length || assign.isPending}
                 >
-                  {candidates.map((p) => (
-                    <option key={p.id} value={p.id}>
-                      {formatTokenAmount(p.amountDue)} ·{" "}
-                      {p.description ?? p.orderId ?? p.reference.slice(0, 8)}
-                    </option>
-                  ))}
-                </select>
-                <Button type="submit" variant="outline" disabled={!candidates.length || assign.isPending}>
                   Assign to payment
+                </Button>
+                <Button
+                  type="button"
+                  variant="ghost"
+                  disabled={dismiss.isPending}
+                  onClick={() => dismiss.mutate(transfer.id)}
+                >
+                  <Ban aria-hidden="true" /> Not a payment
                 </Button>
               </form>
             </li>
           ))}
         </ul>
       )}
-      {assign.isError ? (
+      {error || dismissError ? (
         <p role="alert" className="mt-2 text-destructive-emphasis text-sm">
-          Not assigned: {errorText(assign.error)}
+          {error ?? dismissError}
         </p>
       ) : null}
     </section>

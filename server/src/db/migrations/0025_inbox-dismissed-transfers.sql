@@ -1,0 +1,1 @@
+ALTER TABLE "chain_transfers" ADD COLUMN "dismissed_at" timestamp with time zone;
