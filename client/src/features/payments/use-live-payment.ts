@@ -8,15 +8,19 @@ import { publicPaymentQueryKey } from "./api/get-public-payment";
  * Transfers to a watched payment's address that matched no payment, by reference, as the live channel told them
  * while the page was open (their amounts only: the server never says whose they were). Not kept across loads.
  */
-const unmatched = new Map<string, readonly string[]>();
+export type UnmatchedSeen = {
+  amount: string;
+  /** What the payment had received when it was seen: once that changes, it may have been this transfer. */
+  receivedBase: string | undefined;
+};
+const unmatched = new Map<string, readonly UnmatchedSeen[]>();
 const unmatchedListeners = new Set<() => void>();
-const NONE: readonly string[] = [];
+const NONE: readonly UnmatchedSeen[] = [];
 function addUnmatched(reference: string, amount: string) {
-  unmatched.set(reference, [...(unmatched.get(reference) ?? NONE), amount]);
-  for (const listener of unmatchedListeners) listener();
-}
-function clearUnmatched(reference: string) {
-  if (!unmatched.delete(reference)) return;
+  const receivedBase = queryClient.getQueryData<PublicPayment>(
+    publicPaymentQueryKey(reference),
+  )?.amountReceivedBase;
+  unmatched.set(reference, [...(unmatched.get(reference) ?? NONE), { amount, receivedBase }]);
   for (const listener of unmatchedListeners) listener();
 }
 const subscribeUnmatched = (onChange: () => void) => {
@@ -24,12 +28,19 @@ const subscribeUnmatched = (onChange: () => void) => {
   return () => unmatchedListeners.delete(onChange);
 };
 
-/** The amounts of transfers to this payment's address that matched no payment, seen while the page is open. */
-export function useUnmatchedTransfers(reference: string): readonly string[] {
-  return React.useSyncExternalStore(
+/**
+ * Transfers to this payment's address that matched no payment, seen while the page is open and since which the
+ * payment received nothing (a credit, its hash pasted say, may have been that transfer).
+ */
+export function useUnmatchedTransfers(payment: PublicPayment): readonly string[] {
+  const seen = React.useSyncExternalStore(
     subscribeUnmatched,
-    () => unmatched.get(reference) ?? NONE,
+    () => unmatched.get(payment.reference) ?? NONE,
     () => NONE,
+  );
+  return React.useMemo(
+    () => seen.filter((s) => s.receivedBase === payment.amountReceivedBase).map((s) => s.amount),
+    [seen, payment.amountReceivedBase],
   );
 }
 
@@ -52,11 +63,8 @@ export function useLivePayment(reference: string): LiveState {
     const release = liveSocket.retain();
     const offUpdate = liveSocket.on("paymentUpdate", (message) => {
       const payment = message.payment as PublicPayment | undefined;
-      if (payment?.reference !== reference) return;
-      const before = queryClient.getQueryData<PublicPayment>(publicPaymentQueryKey(reference));
-      // A transfer credited to this payment (its hash pasted, say) was likely the one seen unmatched.
-      if (before && before.amountReceivedBase !== payment.amountReceivedBase) clearUnmatched(reference);
-      queryClient.setQueryData(publicPaymentQueryKey(reference), payment);
+      if (payment?.reference === reference)
+        queryClient.setQueryData(publicPaymentQueryKey(reference), payment);
     });
     const offUnmatched = liveSocket.on("unmatchedTransfer", (message) => {
       if (message.reference === reference && typeof message.amount === "string")

@@ -56,10 +56,11 @@ type Published = {
 /** A transfer to the merchant's address matched no payment: the owner's inbox changed. */
 const INBOX_EVENT = "transfer.unmatched";
 
+/** Between instances only: the transfer's id lets the delivering instance check it is still unmatched. */
 type InboxMessage = {
   event: typeof INBOX_EVENT;
   merchantId: string;
-  transfers?: { to: string; amount: string }[];
+  transfers?: { id: string; to: string; amount: string }[];
 };
 
 /**
@@ -256,7 +257,7 @@ export class PaymentLive {
     for (const merchantId of merchantIds) {
       const transfers = unmatched
         .filter((t) => t.merchantId === merchantId)
-        .map(({ to, amount }) => ({ to, amount }));
+        .map(({ id, to, amount }) => ({ id, to, amount }));
       const message: InboxMessage = { event: INBOX_EVENT, merchantId, transfers };
       this.state
         .publish(PAYMENT_EVENTS_CHANNEL, JSON.stringify(message))
@@ -265,8 +266,19 @@ export class PaymentLive {
   }
 
   /** Tells the open pay pages of the business's address about a transfer to it that matched no payment. */
-  private deliverUnmatched(message: InboxMessage) {
+  private async deliverUnmatched(message: InboxMessage) {
     if (!message.transfers?.length) return;
+    const listening = [...this.addressOf].some(
+      ([reference, watched]) =>
+        watched.merchantId === message.merchantId && this.byReference.get(reference)?.size,
+    );
+    if (!listening) return;
+    // Credited meanwhile (its hash pasted on a pay page, assigned by the business): no longer news.
+    const still = await repo.findUnmatchedTransferIds(
+      this.deps.db,
+      message.transfers.map((t) => t.id),
+    );
+    const transfers = message.transfers.filter((t) => still.has(t.id));
     for (const [reference, watched] of this.addressOf) {
       const pages = this.byReference.get(reference);
       if (!pages?.size) {
@@ -274,7 +286,7 @@ export class PaymentLive {
         continue;
       }
       if (watched.merchantId !== message.merchantId) continue;
-      for (const transfer of message.transfers) {
+      for (const transfer of transfers) {
         if (transfer.to !== watched.address) continue;
         for (const connection of pages) {
           connection.send({ type: "unmatchedTransfer", reference, amount: transfer.amount });
@@ -294,7 +306,7 @@ export class PaymentLive {
     const owners = this.byMerchant.get(message.merchantId);
     if (message.event === INBOX_EVENT) {
       for (const connection of owners ?? []) connection.send({ type: "merchantInboxUpdate" });
-      this.deliverUnmatched(message as unknown as InboxMessage);
+      await this.deliverUnmatched(message as unknown as InboxMessage);
       return;
     }
     const watched =

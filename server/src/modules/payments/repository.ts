@@ -150,6 +150,22 @@ export async function listInboxOfOwner(db: DbOrTx, scope: MerchantScope): Promis
   return rows.map((r) => r.transfer);
 }
 
+/** Which of these transfers no payment has claimed (nor a reorg removed). */
+export async function findUnmatchedTransferIds(db: DbOrTx, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: chainTransfers.id })
+    .from(chainTransfers)
+    .where(
+      and(
+        inArray(chainTransfers.id, ids),
+        isNull(chainTransfers.paymentId),
+        isNull(chainTransfers.orphanedAt),
+      ),
+    );
+  return new Set(rows.map((r) => r.id));
+}
+
 /** A payment the inbox proposes for a transfer. */
 export type InboxSuggestionRow = {
   transfer_id: string;

@@ -61,7 +61,7 @@ import {
  * An unmatched transfer as the pay pages of its address hear it: where it went and its amount, nothing else (not
  * its sender, hash or any payment): a payer who sent a wrong amount recognises theirs and pastes its hash.
  */
-export type UnmatchedTransfer = { merchantId: string; to: string; amount: string };
+export type UnmatchedTransfer = { id: string; merchantId: string; to: string; amount: string };
 
 export type PaymentsDeps = {
   db: Db;
@@ -858,6 +858,7 @@ export function createPaymentsSink(deps: PaymentsDeps, chain: Chain) {
           } else if (inserted && row.merchantId) {
             inboxes.add(row.merchantId);
             unmatched.set(row.id, {
+              id: row.id,
               merchantId: row.merchantId,
               to: log.to,
               amount: formatTokens(log.value, chain.token.decimals),

@@ -329,7 +329,7 @@ function OpenPayment({
 
   return (
     <>
-      <UnmatchedTransfers reference={payment.reference} />
+      <UnmatchedTransfers payment={payment} />
       <div className="flex flex-col gap-3 lg:grid lg:grid-cols-2 lg:items-start lg:gap-8">
         {/* What and whom you pay (the merchant heads the page) beside, from 1024 px, how to pay. */}
         <div className="flex flex-col gap-3 text-center lg:text-left" data-testid="pay-summary">
@@ -438,8 +438,8 @@ function OpenPayment({
  * A transfer to the merchant's address that matched no payment arrived while this page is open (the live channel
  * says only its amount): perhaps the payer's, of a wrong amount. It never says whose it was; the hash decides.
  */
-function UnmatchedTransfers({ reference }: { reference: string }) {
-  const amounts = useUnmatchedTransfers(reference);
+function UnmatchedTransfers({ payment }: { payment: PublicPayment }) {
+  const amounts = useUnmatchedTransfers(payment);
   if (amounts.length === 0) return null;
   const paste = () => {
     const form = document.querySelector<HTMLDetailsElement>('[data-testid="tx-hash-form"]');
