@@ -19,7 +19,8 @@ test.describe("browser wallet", () => {
     const control = page.getByTestId("wallet-control");
     await expect(control).toHaveAttribute("data-status", "connected");
     await control.getByRole("button", { name: shortened(devAccount.address) }).click();
-    const switchButton = page.getByRole("button", { name: "Switch network" });
+    // A menu like the app's others: its actions are menu items.
+    const switchButton = page.getByRole("menuitem", { name: "Switch network" });
     await expect(switchButton).toBeVisible();
     await switchButton.click();
     // The wallet did not know the chain: switch answered 4902, so the app added it (and the wallet moved to it).
@@ -31,7 +32,7 @@ test.describe("browser wallet", () => {
     ]);
     expect((switchCalls[1]!.params as Array<{ chainId: string }>)[0]!.chainId).toBe(tokenChainHex);
 
-    await page.getByRole("button", { name: `Add ${config.token.symbol} to wallet` }).click();
+    await page.getByRole("menuitem", { name: `Add ${config.token.symbol} to wallet` }).click();
     await expect(toast(page, `${config.token.symbol} added to your wallet`)).toBeVisible();
     const watch = calls.find((c) => c.method === "wallet_watchAsset");
     expect(watch?.params).toEqual({
@@ -70,11 +71,12 @@ test.describe("browser wallet", () => {
     await expect(page.getByTestId("wallet-balance")).toHaveText(`Balance: ${grouped} CPXTB`);
     await expect(page.getByTestId("wallet-network")).toHaveText("Network: Local development chain");
 
-    await page.getByRole("button", { name: "Copy address" }).click();
+    await page.getByRole("menuitem", { name: "Copy address" }).click();
     await expect(toast(page, "Address Copied")).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(devAccount.address);
 
-    await page.getByRole("button", { name: "Disconnect" }).click();
+    await control.getByRole("button", { name: shortened(devAccount.address) }).click();
+    await page.getByRole("menuitem", { name: "Disconnect" }).click();
     await expect(page.getByTestId("wallet-connect")).toHaveAttribute("data-status", "disconnected");
     await expect(page.getByTestId("wallet-control")).toHaveCount(0);
   });

@@ -3,6 +3,7 @@ import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
 import { describeWalletError, USER_REJECTED, walletErrorCode } from "./wallet-errors";
+import { announceWalletConnected } from "./wallet-signal";
 
 /**
  * Proves control of the browser wallet's address: connects it (EIP-6963) unless connected, asks the caller for
@@ -28,6 +29,7 @@ export async function signOwnershipProof<T extends { message: string }>(
     }
     connection = getConnection(config);
   }
+  announceWalletConnected();
   const address = connection.address;
   if (!address) throw new Error("The wallet did not share an account.");
   const challenge = await getChallenge(address);

@@ -5,6 +5,7 @@ import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
 import { describeWalletError, USER_REJECTED, walletErrorCode } from "./wallet-errors";
+import { announceWalletConnected } from "./wallet-signal";
 
 /** How long a signed message stays usable; the server's nonce lasts as long. */
 const MESSAGE_LIFETIME_MS = 10 * 60 * 1000;
@@ -41,6 +42,7 @@ export async function signSiweMessage(options: {
     }
     connection = getConnection(config);
   }
+  announceWalletConnected();
   const { address, chainId } = connection;
   if (!address || !chainId) throw new Error("The wallet did not share an account.");
 

@@ -1,6 +1,7 @@
 import { Wallet as WalletIcon } from "lucide-react";
 import * as React from "react";
 import { buttonVariants } from "@/components/ui/button-variants";
+import { WALLET_CONNECTED_EVENT } from "./wallet-signal";
 
 // TanStack Query is not in the entry chunk either (decision 006): it comes with the runtime.
 const WalletRuntime = React.lazy(() =>
@@ -20,6 +21,14 @@ const WalletRuntime = React.lazy(() =>
  */
 export function WalletControl() {
   const [active, setActive] = React.useState(false);
+  // Connected elsewhere on the page (the business's wallet proven, a wallet sign-in): show it here too, without
+  // asking the wallet again.
+  const [connected, setConnected] = React.useState(false);
+  React.useEffect(() => {
+    const show = () => setConnected(true);
+    window.addEventListener(WALLET_CONNECTED_EVENT, show);
+    return () => window.removeEventListener(WALLET_CONNECTED_EVENT, show);
+  }, []);
   const idle = (
     <button
       type="button"
@@ -35,10 +44,10 @@ export function WalletControl() {
       <span className="hidden sm:inline">{active ? "Connecting…" : "Connect Wallet"}</span>
     </button>
   );
-  if (!active) return idle;
+  if (!active && !connected) return idle;
   return (
     <React.Suspense fallback={idle}>
-      <WalletRuntime connectNow />
+      <WalletRuntime connectNow={active} />
     </React.Suspense>
   );
 }

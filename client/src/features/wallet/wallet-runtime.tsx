@@ -1,6 +1,6 @@
 import type { ChainConfigResponse } from "@common/chain";
 import { useQuery } from "@tanstack/react-query";
-import { Wallet as WalletIcon } from "lucide-react";
+import { ArrowLeftRight, CircleCheck, CirclePlus, Copy, LogOut, Wallet as WalletIcon } from "lucide-react";
 import * as React from "react";
 import {
   type Connector,
@@ -11,6 +11,14 @@ import {
   WagmiProvider,
 } from "wagmi";
 import { Button } from "@/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 import { toast } from "@/hooks/use-toast";
 import { groupedAmount, networkName } from "@/lib/network-name";
 import { BALANCE_REFRESH_MS, getBalance } from "./api/get-balance";
@@ -47,7 +55,10 @@ export default function WalletRuntime({ connectNow }: { connectNow: boolean }) {
       </Button>
     );
   return (
-    <WagmiProvider config={config} reconnectOnMount={false}>
+    // Opened by a click: nothing reconnects by itself (the click connects). Opened because another flow of this page
+    // just connected the shared config (connectNow false): mounting with reconnectOnMount off would wipe that
+    // connection (wagmi's hydrate), so it is taken over by reconnecting to it, which asks the wallet nothing.
+    <WagmiProvider config={config} reconnectOnMount={!connectNow}>
       <WalletMenu chainConfig={chainConfig.data} connectNow={connectNow} />
     </WagmiProvider>
   );
@@ -169,104 +180,97 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
   const shown = displayBalance(balance.data?.balance ?? null, balance.isFetching);
   const wrongChain = connection.chainId !== chainConfig.chainId;
   const tokenNetwork = networkName(chainConfig.chainId, chainConfig);
+  const short = `${address.slice(0, 6)}…${address.slice(-4)}`;
   return (
-    <div className="relative" data-testid="wallet-control" data-status={status}>
-      <Button
-        variant="outline"
-        size="sm"
-        aria-expanded={open}
-        aria-controls="wallet-panel"
-        aria-label={`Wallet ${address.slice(0, 6)}…${address.slice(-4)}`}
-        onClick={() => setOpen((o) => !o)}
-      >
-        <WalletIcon aria-hidden="true" />
-        <span className="font-mono">{`${address.slice(0, 6)}…${address.slice(-4)}`}</span>
-      </Button>
-      {/* A panel of details and buttons, not a menu: it is not marked role="menu" (it holds no menu items). */}
-      {open && (
-        <section
-          id="wallet-panel"
-          aria-label="Wallet"
-          className="absolute right-0 mt-2 w-72 max-w-[calc(100vw-1.5rem)] space-y-2 rounded-md border border-border bg-popover p-3 text-popover-foreground text-sm shadow-lg"
-        >
-          <p className="text-muted-foreground">Connected</p>
-          <p className="break-all font-mono text-xs" data-testid="wallet-address">
-            {address}
-          </p>
-          <p data-testid="wallet-network">
-            Network: {networkName(connection.chainId ?? chainConfig.chainId, chainConfig)}
-          </p>
-          <p data-testid="wallet-balance" className="tabular-nums">
-            Balance: {shown ? groupedAmount(shown) : "…"} {chainConfig.token.symbol}
-          </p>
-          {wrongChain && (
-            <p className="text-destructive-emphasis">
-              Your wallet is on {networkName(connection.chainId ?? 0, chainConfig)};{" "}
-              {chainConfig.token.symbol} payments use {tokenNetwork}.
-            </p>
-          )}
-          <div className="flex flex-wrap gap-2">
-            <Button
-              size="sm"
-              variant="secondary"
-              onClick={() =>
-                navigator.clipboard.writeText(address).then(
-                  () => toast({ title: "Address Copied" }),
-                  () => toast({ variant: "destructive", title: "Copy Failed" }),
-                )
-              }
-            >
-              Copy address
-            </Button>
+    <div data-testid="wallet-control" data-status={status}>
+      <DropdownMenu open={open} onOpenChange={setOpen}>
+        <DropdownMenuTrigger asChild>
+          <Button variant="outline" size="sm" aria-label={`Wallet ${short}`}>
+            <WalletIcon aria-hidden="true" />
+            <span className="font-mono">{short}</span>
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end" className="w-72" aria-label="Wallet">
+          <DropdownMenuLabel className="flex flex-col gap-1">
+            <span className="flex items-center gap-1.5 text-muted-foreground text-xs">
+              <CircleCheck aria-hidden="true" className="size-3.5 text-success" /> Connected
+            </span>
+            <span className="break-all font-mono text-xs" data-testid="wallet-address">
+              {address}
+            </span>
+          </DropdownMenuLabel>
+          <DropdownMenuLabel className="flex flex-col gap-0.5 pt-0">
+            <span data-testid="wallet-network">
+              Network: {networkName(connection.chainId ?? chainConfig.chainId, chainConfig)}
+            </span>
+            <span data-testid="wallet-balance" className="font-semibold tabular-nums">
+              Balance: {shown ? groupedAmount(shown) : "…"} {chainConfig.token.symbol}
+            </span>
             {wrongChain && (
-              <Button
-                size="sm"
-                variant="secondary"
-                onClick={() => void run("Switch Failed", switchToTokenChain)}
-              >
-                Switch network
-              </Button>
+              <span className="text-destructive-emphasis">
+                Your wallet is on {networkName(connection.chainId ?? 0, chainConfig)};{" "}
+                {chainConfig.token.symbol} payments use {tokenNetwork}.
+              </span>
             )}
-            <Button
-              size="sm"
-              variant="secondary"
-              onClick={() =>
-                void run(
-                  "Watch Token Failed",
-                  async () =>
-                    (await provider()).request({
-                      method: "wallet_watchAsset",
-                      params: {
-                        type: "ERC20",
-                        options: {
-                          address: chainConfig.token.address,
-                          symbol: chainConfig.token.symbol,
-                          decimals: chainConfig.token.decimals,
-                        },
+          </DropdownMenuLabel>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem
+            onSelect={() =>
+              navigator.clipboard.writeText(address).then(
+                () => toast({ title: "Address Copied" }),
+                () => toast({ variant: "destructive", title: "Copy Failed" }),
+              )
+            }
+          >
+            <Copy aria-hidden="true" /> Copy address
+          </DropdownMenuItem>
+          {wrongChain && (
+            <DropdownMenuItem
+              onSelect={(event) => {
+                // Stays open: the network line above changes once the wallet has switched.
+                event.preventDefault();
+                void run("Switch Failed", switchToTokenChain);
+              }}
+            >
+              <ArrowLeftRight aria-hidden="true" /> Switch network
+            </DropdownMenuItem>
+          )}
+          <DropdownMenuItem
+            onSelect={() =>
+              void run(
+                "Watch Token Failed",
+                async () =>
+                  (await provider()).request({
+                    method: "wallet_watchAsset",
+                    params: {
+                      type: "ERC20",
+                      options: {
+                        address: chainConfig.token.address,
+                        symbol: chainConfig.token.symbol,
+                        decimals: chainConfig.token.decimals,
                       },
-                    }),
-                  `${chainConfig.token.symbol} added to your wallet`,
-                )
-              }
-            >
-              Add {chainConfig.token.symbol} to wallet
-            </Button>
-            <Button
-              size="sm"
-              variant="destructive"
-              onClick={() =>
-                void run("Disconnect Failed", async () => {
-                  await disconnectAsync();
-                  clearWalletKeys(address);
-                  setOpen(false);
-                })
-              }
-            >
-              Disconnect
-            </Button>
-          </div>
-        </section>
-      )}
+                    },
+                  }),
+                `${chainConfig.token.symbol} added to your wallet`,
+              )
+            }
+          >
+            <CirclePlus aria-hidden="true" /> Add {chainConfig.token.symbol} to wallet
+          </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem
+            variant="destructive"
+            onSelect={() =>
+              void run("Disconnect Failed", async () => {
+                await disconnectAsync();
+                clearWalletKeys(address);
+              })
+            }
+          >
+            <LogOut aria-hidden="true" /> Disconnect
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
     </div>
   );
 }
