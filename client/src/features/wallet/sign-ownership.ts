@@ -2,8 +2,8 @@ import { connect, getConnection, signMessage } from "wagmi/actions";
 import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
+import { WALLET_CONNECTED_EVENT } from "./wallet-control";
 import { describeWalletError, USER_REJECTED, walletErrorCode } from "./wallet-errors";
-import { announceWalletConnected } from "./wallet-signal";
 
 /**
  * Proves control of the browser wallet's address: connects it (EIP-6963) unless connected, asks the caller for
@@ -29,7 +29,7 @@ export async function signOwnershipProof<T extends { message: string }>(
     }
     connection = getConnection(config);
   }
-  announceWalletConnected();
+  window.dispatchEvent(new Event(WALLET_CONNECTED_EVENT));
   const address = connection.address;
   if (!address) throw new Error("The wallet did not share an account.");
   const challenge = await getChallenge(address);

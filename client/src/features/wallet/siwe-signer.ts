@@ -4,8 +4,8 @@ import { connect, getConnection, signMessage } from "wagmi/actions";
 import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
+import { WALLET_CONNECTED_EVENT } from "./wallet-control";
 import { describeWalletError, USER_REJECTED, walletErrorCode } from "./wallet-errors";
-import { announceWalletConnected } from "./wallet-signal";
 
 /** How long a signed message stays usable; the server's nonce lasts as long. */
 const MESSAGE_LIFETIME_MS = 10 * 60 * 1000;
@@ -42,7 +42,7 @@ export async function signSiweMessage(options: {
     }
     connection = getConnection(config);
   }
-  announceWalletConnected();
+  window.dispatchEvent(new Event(WALLET_CONNECTED_EVENT));
   const { address, chainId } = connection;
   if (!address || !chainId) throw new Error("The wallet did not share an account.");
 

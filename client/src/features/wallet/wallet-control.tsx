@@ -1,7 +1,6 @@
 import { Wallet as WalletIcon } from "lucide-react";
 import * as React from "react";
 import { buttonVariants } from "@/components/ui/button-variants";
-import { WALLET_CONNECTED_EVENT } from "./wallet-signal";
 
 // TanStack Query is not in the entry chunk either (decision 006): it comes with the runtime.
 const WalletRuntime = React.lazy(() =>
@@ -13,6 +12,13 @@ const WalletRuntime = React.lazy(() =>
     ),
   })),
 );
+
+/**
+ * Said on the window when a flow other than this control connected the browser wallet (proving the business's
+ * address, Sign in with Ethereum): the control then loads and shows the connection they share (one wagmi config
+ * per page) instead of "Connect Wallet". Declared here, in the shell, so the listener costs no module of its own.
+ */
+export const WALLET_CONNECTED_EVENT = "cpxtb:wallet-connected";
 
 /**
  * The wallet control of the top-right slot. Auto-connect is off, so until the user asks, the state is
