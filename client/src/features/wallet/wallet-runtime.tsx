@@ -183,7 +183,8 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
   const short = `${address.slice(0, 6)}…${address.slice(-4)}`;
   return (
     <div data-testid="wallet-control" data-status={status}>
-      <DropdownMenu open={open} onOpenChange={setOpen}>
+      {/* Not modal: the page stays readable (a modal menu hides the rest with aria-hidden, focusable parts too). */}
+      <DropdownMenu open={open} onOpenChange={setOpen} modal={false}>
         <DropdownMenuTrigger asChild>
           <Button variant="outline" size="sm" aria-label={`Wallet ${short}`}>
             <WalletIcon aria-hidden="true" />
