@@ -7,6 +7,7 @@ import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../src/db/client.ts";
 import * as repo from "../src/modules/payments/repository.ts";
+import * as reports from "../src/modules/reports/repository.ts";
 import { createTestDatabase } from "./helpers.ts";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -165,5 +166,45 @@ describe.skipIf(!onPostgres)("history at scale (PostgreSQL)", () => {
     );
     expect([...result].sort()).toEqual(wallets.map((w) => getAddress(w.a)).sort());
     expect(plans.flatMap(readsOf)).not.toContain("Seq Scan");
+  });
+
+  /** A year and a bit of the big merchant's history, in a zone with daylight saving. */
+  const yearScope = () => {
+    const day = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().slice(0, 10);
+    return { ownerId: USER, from: day(400 * 864e5), to: day(-864e5), tz: "Europe/Berlin" };
+  };
+
+  it("reads the CSV of a year a page at a time through (merchant_id, created_at, id), in order, without sorting", async () => {
+    const scope = yearScope();
+    const expected = rowsOf<{ id: string }>(
+      await database.db.execute(
+        sql`select id from payments where merchant_id = ${MERCHANT} order by created_at, id`,
+      ),
+    ).map((r) => r.id);
+    const first = await explain(() => reports.listRowsForCsv(database.db, scope, null, 1000));
+    expect(first.result.map((r) => r.id)).toEqual(expected.slice(0, 1000));
+    const last = first.result.at(-1)!;
+    const next = await explain(() =>
+      reports.listRowsForCsv(database.db, scope, { createdKey: last.created_key, id: last.id }, 1000),
+    );
+    expect(next.result.map((r) => r.id)).toEqual(expected.slice(1000, 2000));
+    for (const { plans } of [first, next]) {
+      // The page's payments come off the index in the file's order: the limit stops the read after 1,000 rows.
+      expect(readsOf(plans.at(-1)!)).toEqual([
+        expect.stringMatching(/^Index (Only )?Scan payments_merchant_created_at_idx$/),
+      ]);
+      expect(plans.at(-1)!.map((n) => n["Node Type"])).not.toContain("Sort");
+    }
+  });
+
+  it("sums a year of the reports through the merchant's index, never a scan of every payment", async () => {
+    const { result, plans } = await explain(() =>
+      reports.sumByStatusAndBucket(database.db, yearScope(), "week"),
+    );
+    expect(result.reduce((n, r) => n + r.count, 0)).toBe(ROWS);
+    const reads = readsOf(plans.at(-1)!);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads).not.toContain("Seq Scan");
+    expect(reads.join(", ")).toMatch(/payments_merchant_created(_at)?_idx/);
   });
 });

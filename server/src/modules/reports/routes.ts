@@ -24,7 +24,7 @@ export async function reportRoutes(app: FastifyZod, { db, tokenSymbol }: { db: D
     { config: { merchant: { roles: ALL_ROLES } }, schema: { querystring: reportRangeQuery } },
     async (request, reply) => {
       const chunks = service.csvChunks(db, authOf(request).user.id, request.query);
-      // The first page is read before answering, so a refusal (an unknown zone) is still a 400 in the error shape.
+      // The header line comes once the zone is accepted: a refusal (an unknown zone) is still a 400 in the error shape.
       const first = await chunks.next();
       const body = Readable.from(
         (async function* () {

@@ -254,18 +254,21 @@ export function csvFileName(range: ReportRange) {
  * The export, page by page (keyset on creation time and id): each page is read only when the previous one has
  * been taken by the response, so memory stays flat. UTF-8 with a byte order mark (spreadsheets then read
  * non-ASCII descriptions right), CRLF line ends.
+ * The first chunk is the header line, once PostgreSQL has accepted the time zone (a refusal is still a 400): the
+ * download starts at once instead of after the first page of a long year (issue 39: its first byte took 1.5 s
+ * at a million payments).
  */
 export async function* csvChunks(db: DbOrTx, ownerId: string, range: ReportRange): AsyncGenerator<string> {
   const scope = { ownerId, from: range.from, to: range.to, tz: range.tz, linkId: range.linkId };
   const tz = range.tz;
+  await withZoneCheck(() => repo.findRangeInstants(db, scope));
+  yield `\uFEFF${csvLine([...REPORT_CSV_COLUMNS])}`;
   let after: { createdKey: string; id: string } | null = null;
-  let first = true;
   for (;;) {
     const rows: repo.CsvRow[] = await withZoneCheck(() =>
       repo.listRowsForCsv(db, scope, after, CSV_PAGE_ROWS),
     );
-    let chunk = first ? `\uFEFF${csvLine([...REPORT_CSV_COLUMNS])}` : "";
-    first = false;
+    let chunk = "";
     for (const r of rows) {
       chunk += csvLine([
         isoInZone(r.created_at, tz),
@@ -289,7 +292,7 @@ export async function* csvChunks(db: DbOrTx, ownerId: string, range: ReportRange
         r.link_id,
       ]);
     }
-    yield chunk;
+    if (chunk) yield chunk;
     if (rows.length < CSV_PAGE_ROWS) return;
     const last = rows.at(-1)!;
     after = { createdKey: last.created_key, id: last.id };
