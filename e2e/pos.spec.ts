@@ -117,3 +117,99 @@ test("a cancelled request paid afterwards lands in the inbox; the dashboard neve
   await expect(created.getByRole("img", { name: "QR code of the new payment" })).toHaveCount(0);
   await expect(created).toHaveAttribute("data-payable", "false");
 });
+
+for (const width of [390, 1024]) {
+  test(`at ${width} px: products tapped into a cart are charged as one request that names them`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 768 });
+    await page.emulateMedia({ colorScheme: width === 390 ? "dark" : "light" });
+    await createMerchant(page.request, { name: "Corner Coffee", tipPresets: [10] });
+    const product = async (data: Record<string, unknown>) =>
+      expect((await page.request.post("/api/merchant/links", { data })).status()).toBe(201);
+    await product({ title: "Flat white", pricing: "fixed", currency: "USD", amount: "4.20" });
+    await product({ title: "Bagel", pricing: "fixed", currency: "USD", amount: "2.50" });
+    await product({ title: "Beans 250 g", pricing: "fixed", currency: "CPXTB", amount: "100.125" });
+    // Not products: a payer-chooses link, and a switched-off one.
+    await product({ title: "Tip jar", pricing: "open", currency: "USD", minAmount: "1.00" });
+    await product({ title: "Old cake", pricing: "fixed", currency: "USD", amount: "3.00", active: false });
+
+    await page.goto("/pos");
+    const grid = page.getByTestId("pos-products");
+    await expect(grid.getByTestId("pos-product")).toHaveCount(2);
+    await expect(grid).toContainText("1 product is priced in CPXTB: switch the counter to CPXTB to sell it.");
+    await expect(grid).not.toContainText("Tip jar");
+    await expect(grid).not.toContainText("Old cake");
+
+    await grid.getByRole("button", { name: /^Add Flat white, 4\.20 USD/ }).click();
+    await grid.getByRole("button", { name: /^Add Flat white/ }).click();
+    await grid.getByRole("button", { name: /^Add Bagel, 2\.50 USD/ }).click();
+    await grid.getByRole("button", { name: /^Add Bagel/ }).click();
+    const cart = page.getByRole("list", { name: "Cart" });
+    await expect(cart.getByRole("listitem")).toHaveText([
+      /2 × Flat white\s*8\.40 USD/,
+      /2 × Bagel\s*5\.00 USD/,
+    ]);
+    await cart.getByRole("button", { name: "One less Bagel" }).click();
+    await expect(cart.getByRole("listitem")).toHaveText([
+      /2 × Flat white\s*8\.40 USD/,
+      /1 × Bagel\s*2\.50 USD/,
+    ]);
+    // The cart is in the counter's currency: the other one waits until the cart is empty.
+    await expect(page.getByRole("button", { name: "CPXTB", exact: true })).toBeDisabled();
+    // Something typed besides the cart adds to it, and the tip is on the whole.
+    await typeAmount(page, ["1", "00"]);
+    await page.getByRole("button", { name: "10%", exact: true }).click();
+    await page.screenshot({ path: test.info().outputPath(`pos-products-${width}.png`), fullPage: true });
+    await page.getByRole("button", { name: /^Charge 13\.09 USD \(incl\. 10% tip\)/ }).click();
+
+    const customer = page.getByTestId("pos-customer");
+    await expect(customer.getByTestId("pos-customer-usd")).toHaveText("$13.09 USD");
+    const payments = (await (await page.request.get("/api/merchant/payments")).json()).items as {
+      description: string;
+      amountUsd: string;
+    }[];
+    expect(payments).toHaveLength(1);
+    expect(payments[0]!.description).toBe("2 × Flat white, Bagel, other 1.00 USD, incl. 10% tip (1.19 USD)");
+    await customer.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("button", { name: "New sale" }).click();
+
+    // The next sale starts with an empty cart; the CPXTB product sells in CPXTB, to the thousandth.
+    await expect(page.getByRole("list", { name: "Cart" })).toHaveCount(0);
+    await page.getByRole("button", { name: "CPXTB", exact: true }).click();
+    await grid.getByRole("button", { name: /^Add Beans 250 g, 100\.125 CPXTB/ }).click();
+    await page.getByRole("button", { name: "Charge 100.125 CPXTB" }).click();
+    await expect(customer).toContainText(/100\.125\d* CPXTB/);
+  });
+}
+
+// Visual check (UI.md): the counter with products at 390 and 1280 px, light and dark. Only with SCREENSHOTS_DIR.
+const shots = process.env.SCREENSHOTS_DIR;
+for (const width of [390, 1280]) {
+  for (const theme of ["dark", "light"] as const) {
+    test(`screenshots of the counter at ${width} px, ${theme}`, async ({ page }) => {
+      test.skip(!shots, "set SCREENSHOTS_DIR to take screenshots");
+      await page.emulateMedia({ colorScheme: theme });
+      await page.addInitScript((t) => window.localStorage.setItem("cpxtb-pay-theme", t), theme);
+      await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
+      await createMerchant(page.request, { name: "Corner Coffee", tipPresets: [10, 15] });
+      await page.goto("/pos");
+      await expect(page.getByTestId("pos-today")).toContainText("Today: 0 sales");
+      await page.screenshot({ path: `${shots}/pos-empty-${width}-${theme}.png`, fullPage: true });
+      for (const [title, amount] of [
+        ["Flat white", "4.20"],
+        ["Bagel", "2.50"],
+        ["Cinnamon bun", "3.80"],
+        ["Orange juice", "3.00"],
+      ] as const)
+        await page.request.post("/api/merchant/links", {
+          data: { title, pricing: "fixed", currency: "USD", amount },
+        });
+      await page.reload();
+      await page.getByRole("button", { name: /^Add Flat white/ }).click();
+      await page.getByRole("button", { name: /^Add Bagel/ }).click();
+      await expect(page.getByRole("list", { name: "Cart" })).toBeVisible();
+      await page.screenshot({ path: `${shots}/pos-products-${width}-${theme}.png`, fullPage: true });
+    });
+  }
+}

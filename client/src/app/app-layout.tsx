@@ -39,7 +39,8 @@ export function isCheckoutPath(location: string, search: string): boolean {
 export function AppLayout() {
   const [location] = useLocation();
   // The counter (/pos) is full screen too: a phone or tablet facing the customer (decision 033).
-  const checkout = isCheckoutPath(location, useSearch()) || /^\/pos\/?$/i.test(location);
+  const counter = /^\/pos\/?$/i.test(location);
+  const checkout = isCheckoutPath(location, useSearch()) || counter;
   // Starts (once) the import, beside hydration rather than after it: the widget is rendered after hydration.
   if (!checkout) LiveUsersWidget.preload().catch(() => {});
   return (
@@ -86,7 +87,8 @@ export function AppLayout() {
           </React.Suspense>
         </ErrorBoundary>
       </main>
-      <SiteFooter />
+      {/* The counter fills the device's screen: nothing of the site below it to scroll to. */}
+      {counter ? null : <SiteFooter />}
     </div>
   );
 }

@@ -1,10 +1,24 @@
+import type { Link } from "@common/links";
+import type { Merchant } from "@common/merchant";
+import * as React from "react";
 import { Spinner } from "@/components/ui/spinner";
 import { useAuth } from "@/features/auth/auth-provider";
 import { SignInPrompt } from "@/features/auth/components/sign-in-prompt";
+import { useProducts } from "@/features/links/api/links";
 import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
 import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
 import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
+import type { PosItem } from "@/features/pos/cart";
 import { PosView } from "@/features/pos/components/pos-view";
+
+/** A product of the counter is a switched-on fixed-price link (decision 034). */
+const toItem = (link: Link): PosItem => ({
+  id: link.id,
+  title: link.title,
+  currency: link.currency,
+  price: link.amount ?? "0",
+  imageUrl: link.imageUrl,
+});
 
 function Counter() {
   const merchant = useMerchant();
@@ -18,7 +32,17 @@ function Counter() {
       </div>
     );
   }
-  return <PosView merchant={merchant.data} />;
+  return <CounterOfBusiness merchant={merchant.data} />;
+}
+
+function CounterOfBusiness({ merchant }: { merchant: Merchant }) {
+  // The keypad works while the products load (or if they fail to): the grid appears when they are there.
+  const products = useProducts();
+  const items = React.useMemo(
+    () => (products.data?.items ?? []).filter((l) => l.amount !== null).map(toItem),
+    [products.data],
+  );
+  return <PosView merchant={merchant} items={items} />;
 }
 
 /** /pos: the counter, full screen (no app header), for owners, admins and staff (decision 033). */

@@ -19,30 +19,33 @@ import { isPayable } from "@/features/payments/payable";
 import { useLivePayment } from "@/features/payments/use-live-payment";
 import { useNow } from "@/features/payments/use-now";
 import { queryClient } from "@/lib/query-client";
-import { decimalOf, formatHundredths, hundredthsOf, type Key, press, tipOf } from "../keypad";
+import {
+  type Cart,
+  cartLines,
+  cartNote,
+  cartTotal,
+  changeQuantity,
+  decimalOfThousandths,
+  formatThousandths,
+  type PosItem,
+  tipOfThousandths,
+} from "../cart";
+import { formatHundredths, hundredthsOf, type Key, press } from "../keypad";
+import { ProductGrid } from "./product-grid";
 
 /** Seconds the "Paid" screen stays before the counter is ready for the next sale (or a tap). */
 const PAID_SCREEN_MS = 6000;
 
-/**
- * What the counter can sell with one tap besides a typed amount: the extension point for products (fixed-price
- * payment links, issue 35 part 2). An item adds its price to the keypad's amount; none today.
- */
-export type PosItem = { id: string; title: string; priceHundredths: bigint; imageUrl: string | null };
-export function usePosItems(): PosItem[] {
-  return [];
-}
-
 type Sale = { payment: Payment; currency: "USD" | "CPXTB" };
 
 /** The counter (issue 35): keypad → customer screen → Paid, full screen, for a phone or a tablet. */
-export function PosView({ merchant }: { merchant: Merchant }) {
+export function PosView({ merchant, items }: { merchant: Merchant; items: readonly PosItem[] }) {
   const [sale, setSale] = React.useState<Sale | null>(null);
   usePosManifest();
   return sale ? (
     <CustomerScreen sale={sale} onDone={() => setSale(null)} />
   ) : (
-    <Counter merchant={merchant} onCharge={setSale} />
+    <Counter merchant={merchant} items={items} onCharge={setSale} />
   );
 }
 
@@ -55,18 +58,31 @@ function startOfToday(now: number) {
 
 export const posTodayKey = (since: string) => [`/api/merchant/pos/today?since=${encodeURIComponent(since)}`];
 
-function Counter({ merchant, onCharge }: { merchant: Merchant; onCharge: (sale: Sale) => void }) {
+function Counter({
+  merchant,
+  items,
+  onCharge,
+}: {
+  merchant: Merchant;
+  items: readonly PosItem[];
+  onCharge: (sale: Sale) => void;
+}) {
   const [digits, setDigits] = React.useState("");
   const [tip, setTip] = React.useState(0);
   const [note, setNote] = React.useState("");
   const [unit, setUnit] = React.useState<"USD" | "CPXTB">("USD");
+  const [cart, setCart] = React.useState<Cart>({});
   const create = useCreatePayment();
-  const items = usePosItems();
   const since = startOfToday(useNow(60_000));
   const today = useQuery<PosSales>({ queryKey: posTodayKey(since) });
-  const amount = hundredthsOf(digits);
-  const tipAmount = tipOf(amount, tip);
-  const total = amount + tipAmount;
+  // One sale is in one currency: the grid sells the products priced in the counter's currency.
+  const sellable = items.filter((item) => item.currency === unit);
+  const otherCurrency = items.length - sellable.length;
+  const lines = cartLines(sellable, cart);
+  const typed = hundredthsOf(digits) * 10n;
+  const subtotal = typed + cartTotal(sellable, cart);
+  const tipAmount = tipOfThousandths(subtotal, tip);
+  const total = subtotal + tipAmount;
   const key = React.useCallback((k: Key) => setDigits((d) => press(d, k)), []);
 
   React.useEffect(() => {
@@ -83,12 +99,17 @@ function Counter({ merchant, onCharge }: { merchant: Merchant; onCharge: (sale: 
   const charge = () => {
     if (total <= 0n || create.isPending) return;
     const trimmed = note.trim();
-    const tipText = tip > 0 ? `incl. ${tip}% tip (${formatHundredths(tipAmount)} ${unit})` : null;
+    const sold = cartNote(sellable, cart);
+    const typedText = sold && typed > 0n ? `other ${formatThousandths(typed)} ${unit}` : null;
+    const tipText = tip > 0 ? `incl. ${tip}% tip (${formatThousandths(tipAmount)} ${unit})` : null;
     create.mutate(
       {
         currency: unit,
-        amount: decimalOf(total),
-        description: [trimmed || "Counter sale", tipText].filter(Boolean).join(", ").slice(0, 500),
+        amount: decimalOfThousandths(total),
+        description: [sold || null, typedText, trimmed || (sold ? null : "Counter sale"), tipText]
+          .filter(Boolean)
+          .join(", ")
+          .slice(0, 500),
         orderId: /^[A-Za-z0-9_.:#-]{1,64}$/.test(trimmed) ? trimmed : null,
       } as Parameters<typeof create.mutate>[0],
       {
@@ -96,6 +117,7 @@ function Counter({ merchant, onCharge }: { merchant: Merchant; onCharge: (sale: 
           setDigits("");
           setTip(0);
           setNote("");
+          setCart({});
           onCharge({ payment, currency: unit });
         },
       },
@@ -104,7 +126,7 @@ function Counter({ merchant, onCharge }: { merchant: Merchant; onCharge: (sale: 
 
   return (
     <div
-      className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 p-3 sm:p-4"
+      className={`mx-auto flex min-h-dvh w-full flex-col gap-3 p-3 sm:p-4 ${items.length > 0 ? "max-w-xl md:max-w-6xl" : "max-w-xl"}`}
       data-testid="pos-counter"
     >
       <header className="flex items-center justify-between gap-2">
@@ -120,96 +142,108 @@ function Counter({ merchant, onCharge }: { merchant: Merchant; onCharge: (sale: 
           <Link href="/merchant">Dashboard</Link>
         </Button>
       </header>
-      <div className="flex items-center justify-between gap-2">
-        <fieldset className="flex gap-1" aria-label="Currency">
-          {(["USD", "CPXTB"] as const).map((c) => (
-            <Button
-              key={c}
-              type="button"
-              size="sm"
-              variant={unit === c ? "default" : "outline"}
-              aria-pressed={unit === c}
-              onClick={() => setUnit(c)}
-            >
-              {c}
-            </Button>
-          ))}
-        </fieldset>
-      </div>
-      <output
-        aria-live="polite"
-        aria-label="Amount to charge"
-        className="block rounded-xl border border-border bg-card px-4 py-3 text-right font-bold text-5xl tabular-nums"
-        data-testid="pos-amount"
+      <div
+        className={`flex flex-1 flex-col gap-3 ${items.length > 0 ? "md:grid md:grid-cols-[minmax(0,1fr)_minmax(0,26rem)] md:items-start md:gap-6" : ""}`}
       >
-        {formatHundredths(amount)}{" "}
-        <span className="font-semibold text-2xl text-muted-foreground">{unit}</span>
-      </output>
-      {items.length > 0 ? (
-        <ul className="grid grid-cols-3 gap-2" aria-label="Products">
-          {items.map((item) => (
-            <li key={item.id}>
+        {items.length > 0 ? (
+          <ProductGrid
+            items={sellable}
+            cart={cart}
+            unit={unit}
+            otherCurrency={otherCurrency}
+            onChange={(id, delta) => setCart((c) => changeQuantity(c, id, delta))}
+          />
+        ) : null}
+        <div className="flex flex-1 flex-col gap-3 md:min-h-[calc(100dvh-6rem)]">
+          <fieldset className="flex flex-wrap items-center gap-1" aria-label="Currency">
+            {(["USD", "CPXTB"] as const).map((c) => (
               <Button
-                variant="outline"
-                className="h-16 w-full"
-                onClick={() => setDigits(String(amount + item.priceHundredths))}
+                key={c}
+                type="button"
+                size="sm"
+                variant={unit === c ? "default" : "outline"}
+                aria-pressed={unit === c}
+                // The cart's items are priced in its currency: switching would drop them without a word.
+                disabled={lines.length > 0 && unit !== c}
+                onClick={() => setUnit(c)}
               >
-                {item.title}
+                {c}
               </Button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <fieldset className="grid flex-1 grid-cols-3 gap-2">
-        <legend className="sr-only">Keypad</legend>
-        {(["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "back"] as const).map((k) => (
-          <Button
-            key={k}
-            type="button"
-            variant="outline"
-            className="h-auto min-h-14 font-semibold text-2xl"
-            aria-label={k === "back" ? "Delete last digit" : k}
-            onClick={() => key(k)}
+            ))}
+            {lines.length > 0 ? (
+              <span className="ml-2 text-muted-foreground text-xs">Empty the cart to switch currency</span>
+            ) : null}
+          </fieldset>
+          <output
+            aria-live="polite"
+            aria-label={lines.length > 0 ? "Amount typed besides the cart" : "Amount to charge"}
+            className="block rounded-xl border border-border bg-card px-4 py-3 text-right font-bold text-5xl tabular-nums"
+            data-testid="pos-amount"
           >
-            {k === "back" ? <Delete aria-hidden="true" className="size-6" /> : k}
+            {lines.length > 0 ? (
+              <span className="float-left mt-1 font-normal text-muted-foreground text-sm">Other amount</span>
+            ) : null}
+            {formatHundredths(hundredthsOf(digits))}{" "}
+            <span className="font-semibold text-2xl text-muted-foreground">{unit}</span>
+          </output>
+          {/* A group, not a fieldset: a fieldset's grid does not stretch its rows, which left a gap between
+              the keys and the tips on a tall screen. The keys take the height there is. */}
+          <div role="group" aria-label="Keypad" className="grid flex-1 auto-rows-fr grid-cols-3 gap-2">
+            {(["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "back"] as const).map((k) => (
+              <Button
+                key={k}
+                type="button"
+                variant="outline"
+                className="h-auto min-h-14 font-semibold text-2xl"
+                aria-label={k === "back" ? "Delete last digit" : k}
+                onClick={() => key(k)}
+              >
+                {k === "back" ? <Delete aria-hidden="true" className="size-6" /> : k}
+              </Button>
+            ))}
+          </div>
+          {merchant.tipPresets.length > 0 ? (
+            <fieldset className="flex flex-wrap gap-2">
+              <legend className="mb-1 text-muted-foreground text-sm">Tip</legend>
+              {[0, ...merchant.tipPresets].map((p) => (
+                <Button
+                  key={p}
+                  type="button"
+                  size="sm"
+                  variant={tip === p ? "default" : "outline"}
+                  aria-pressed={tip === p}
+                  onClick={() => setTip(p)}
+                >
+                  {p === 0 ? "No tip" : `${p}%`}
+                </Button>
+              ))}
+            </fieldset>
+          ) : null}
+          <label className="flex flex-col gap-1 text-sm">
+            <span>Note or order number (optional)</span>
+            <input
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              maxLength={200}
+              className="h-11 rounded-md border border-input bg-background px-3"
+            />
+          </label>
+          {create.isError ? (
+            <p role="alert" className="text-destructive-emphasis text-sm">
+              Not charged: {errorText(create.error)}
+            </p>
+          ) : null}
+          <Button
+            size="lg"
+            className="h-14 text-lg"
+            disabled={total <= 0n || create.isPending}
+            onClick={charge}
+          >
+            {create.isPending ? <Spinner size="sm" /> : null} Charge {formatThousandths(total)} {unit}
+            {tip > 0 ? ` (incl. ${tip}% tip)` : ""}
           </Button>
-        ))}
-      </fieldset>
-      {merchant.tipPresets.length > 0 ? (
-        <fieldset className="flex flex-wrap gap-2">
-          <legend className="mb-1 text-muted-foreground text-sm">Tip</legend>
-          {[0, ...merchant.tipPresets].map((p) => (
-            <Button
-              key={p}
-              type="button"
-              size="sm"
-              variant={tip === p ? "default" : "outline"}
-              aria-pressed={tip === p}
-              onClick={() => setTip(p)}
-            >
-              {p === 0 ? "No tip" : `${p}%`}
-            </Button>
-          ))}
-        </fieldset>
-      ) : null}
-      <label className="flex flex-col gap-1 text-sm">
-        <span>Note or order number (optional)</span>
-        <input
-          value={note}
-          onChange={(e) => setNote(e.target.value)}
-          maxLength={200}
-          className="h-11 rounded-md border border-input bg-background px-3"
-        />
-      </label>
-      {create.isError ? (
-        <p role="alert" className="text-destructive-emphasis text-sm">
-          Not charged: {errorText(create.error)}
-        </p>
-      ) : null}
-      <Button size="lg" className="h-14 text-lg" disabled={total <= 0n || create.isPending} onClick={charge}>
-        {create.isPending ? <Spinner size="sm" /> : null} Charge {formatHundredths(total)} {unit}
-        {tip > 0 ? ` (incl. ${tip}% tip)` : ""}
-      </Button>
+        </div>
+      </div>
     </div>
   );
 }
