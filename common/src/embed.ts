@@ -73,6 +73,10 @@ export const embedOriginResponse = z.object({ origin: z.string().nullable() });
 export const embedOriginKey = (reference: string, origin: string) =>
   `/api/payments/public/${encodeURIComponent(reference)}/embed-origin?origin=${encodeURIComponent(origin)}`;
 
+/** The same check for a payment link's page in the overlay (its business's origins). */
+export const linkEmbedOriginKey = (slug: string, origin: string) =>
+  `/api/links/public/${encodeURIComponent(slug)}/embed-origin?origin=${encodeURIComponent(origin)}`;
+
 /** What the checkout posts to the embedding page (and embed.js passes on), version 1. */
 export const EMBED_MESSAGE_SOURCE = "cpxtb-pay";
 export type EmbedResult = "paid" | "expired" | "closed";

@@ -45,7 +45,13 @@ import "./modules/realtime/decorations.ts";
 import { contactRoutes } from "./modules/contact/routes.ts";
 import { loadContent } from "./modules/content/content-store.ts";
 import { contentRoutes, createPageHtmlResolver } from "./modules/content/routes.ts";
-import { allowCheckoutFraming, embedCheckoutReference, embedRoutes } from "./modules/embed/routes.ts";
+import {
+  allowCheckoutFraming,
+  allowLinkFraming,
+  embedCheckoutReference,
+  embedLinkSlug,
+  embedRoutes,
+} from "./modules/embed/routes.ts";
 import { loadEmbedScript } from "./modules/embed/script.ts";
 import { getPublicLink } from "./modules/links/service.ts";
 import { RealtimeHub } from "./modules/realtime/hub.ts";
@@ -459,6 +465,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       const embedded = embedCheckoutReference(path, search);
       if (embedded !== null)
         await allowCheckoutFraming({ db: database.db, headers: securityHeaders }, reply, embedded);
+      const embeddedLink = embedLinkSlug(path, search);
+      if (embeddedLink !== null)
+        await allowLinkFraming({ db: database.db, headers: securityHeaders }, reply, embeddedLink);
       const reference = payPage ? checkoutReference(path, search) : null;
       // Rendering reads the payment: it counts against the public read's limit. Over it, the plain app (its
       // own read of the payment then meets the limit and the challenge).

@@ -227,8 +227,49 @@ describe("framing headers per route", () => {
     expect(await ask(reference, "https://pay.example.com")).toBe("https://pay.example.com");
     expect(await ask(otherReference, SHOP)).toBeNull();
     expect(await ask("y".repeat(30), SHOP)).toBeNull();
+    // A reference no payment can have is as unknown as one none has.
     const bad = await app.inject({ method: "GET", url: "/api/payments/public/short/embed-origin?origin=x" });
-    expect(bad.statusCode).toBe(400);
+    expect(bad.statusCode).toBe(404);
+  });
+
+  it("a payment link's page: framed by its business's origins only; it asks the same before it talks", async () => {
+    const create = async (cookie: string) =>
+      (
+        await api(app, cookie).post("/api/merchant/links", {
+          title: "Tea tin",
+          pricing: "fixed",
+          currency: "USD",
+          amount: "5.00",
+        })
+      ).json().slug as string;
+    const slug = await create(owner.cookie);
+    const otherSlug = await create(other.cookie);
+    const framed = await app.inject({ method: "GET", url: `/l/${slug}?embed=1&origin=${SHOP}` });
+    expect(framed.statusCode).toBe(200);
+    expect(frameAncestors(framed.headers)).toBe(`'self' ${SHOP} https://admin.example`);
+    expect(framed.headers["x-frame-options"]).toBeUndefined();
+    expect(frameAncestors((await app.inject({ url: `/l/${slug.toUpperCase()}?embed=1` })).headers)).toBe(
+      `'self' ${SHOP} https://admin.example`,
+    );
+    for (const url of [`/l/${slug}`, `/l/${slug}?embed=0`, "/l/no-such-link?embed=1", "/l/a%20b?embed=1"]) {
+      const res = await app.inject({ method: "GET", url });
+      expect(frameAncestors(res.headers), url).toBe("'none'");
+      expect(res.headers["x-frame-options"], url).toBe("DENY");
+    }
+    expect(frameAncestors((await app.inject({ url: `/l/${otherSlug}?embed=1` })).headers)).toBe("'self'");
+
+    const ask = async (s: string, origin: string) => {
+      const res = await app.inject({
+        url: `/api/links/public/${s}/embed-origin?origin=${encodeURIComponent(origin)}`,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["cache-control"]).toBe("no-store");
+      return res.json().origin;
+    };
+    expect(await ask(slug, SHOP)).toBe(SHOP);
+    expect(await ask(slug, "https://evil.example")).toBeNull();
+    expect(await ask(otherSlug, SHOP)).toBeNull();
+    expect(await ask("no-such-link", SHOP)).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { merchants, payments } from "../../db/schema.ts";
+import { merchants, paymentLinks, payments } from "../../db/schema.ts";
 import { type MerchantScope, merchantIdOf } from "../merchants/repository.ts";
 
 /** The business's origins, with membership and role checked by the query itself (decision 021). */
@@ -28,5 +28,15 @@ export async function embedOriginsOfPayment(db: DbOrTx, reference: string): Prom
     .from(payments)
     .innerJoin(merchants, eq(merchants.id, payments.merchantId))
     .where(eq(payments.reference, reference));
+  return row ? row.origins : null;
+}
+
+/** The origins the business of the payment link `slug` lets frame the link's page; null for no such link. */
+export async function embedOriginsOfLink(db: DbOrTx, slug: string): Promise<string[] | null> {
+  const [row] = await db
+    .select({ origins: merchants.embedOrigins })
+    .from(paymentLinks)
+    .innerJoin(merchants, eq(merchants.id, paymentLinks.merchantId))
+    .where(eq(paymentLinks.slug, slug.toLowerCase()));
   return row ? row.origins : null;
 }

@@ -5,8 +5,9 @@ import {
   embedSettingsResponse,
   normalizeEmbedOrigin,
 } from "@common/embed.ts";
+import { linkSlugParams } from "@common/links.ts";
 import { referenceParams } from "@common/payments.ts";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
@@ -26,30 +27,59 @@ export type EmbedRoutesOptions = {
 };
 
 const EMBED_PAY_PATH = /^\/pay\/([^/]+)\/?$/;
+const EMBED_LINK_PATH = /^\/l\/([^/]+)\/?$/;
 
-/** Whether a page request asks for the embeddable checkout: `/pay/{reference}?embed=1` (decision 035). */
-export function embedCheckoutReference(path: string, search: string): string | null {
-  const segment = EMBED_PAY_PATH.exec(path)?.[1];
+/** The path's one segment matched by `pattern`, decoded, when the request asks for the embed (`embed=1`). */
+function embedSegment(pattern: RegExp, path: string, search: string): string | null {
+  const segment = pattern.exec(path)?.[1];
   if (segment === undefined || new URLSearchParams(search).get("embed") !== "1") return null;
   try {
-    const reference = decodeURIComponent(segment);
-    return referenceParams.safeParse({ reference }).success ? reference : null;
+    return decodeURIComponent(segment);
   } catch {
     return null;
   }
+}
+
+/** Whether a page request asks for the embeddable checkout: `/pay/{reference}?embed=1` (decision 035). */
+export function embedCheckoutReference(path: string, search: string): string | null {
+  const reference = embedSegment(EMBED_PAY_PATH, path, search);
+  return reference !== null && referenceParams.safeParse({ reference }).success ? reference : null;
+}
+
+/** Whether a page request asks for a payment link's embeddable page: `/l/{slug}?embed=1` (decision 035). */
+export function embedLinkSlug(path: string, search: string): string | null {
+  const slug = embedSegment(EMBED_LINK_PATH, path, search);
+  return slug !== null && linkSlugParams.safeParse({ slug }).success ? slug : null;
 }
 
 /**
  * Lets the origins the payment's business lists frame this response of its checkout; every other page (and this
  * one for a business that lists none, or an unknown payment) keeps `frame-ancestors 'none'`.
  */
-export async function allowCheckoutFraming(
+export function allowCheckoutFraming(
   { db, headers }: Pick<EmbedRoutesOptions, "db" | "headers">,
   reply: FastifyReply,
   reference: string,
 ) {
+  return allowFramingBy(headers, reply, () => repo.embedOriginsOfPayment(db, reference));
+}
+
+/** The same for a payment link's page: its business's origins (an unknown link stays unframeable). */
+export function allowLinkFraming(
+  { db, headers }: Pick<EmbedRoutesOptions, "db" | "headers">,
+  reply: FastifyReply,
+  slug: string,
+) {
+  return allowFramingBy(headers, reply, () => repo.embedOriginsOfLink(db, slug));
+}
+
+async function allowFramingBy(
+  headers: SecurityHeaders,
+  reply: FastifyReply,
+  load: () => Promise<string[] | null>,
+) {
   try {
-    const origins = await repo.embedOriginsOfPayment(db, reference);
+    const origins = await load();
     // 'self': the developers page's live preview frames it too (the product's own pages, never a third party's).
     headers.allowFraming(reply, origins ? ["'self'", ...origins] : []);
   } catch (error) {
@@ -99,6 +129,18 @@ export async function embedRoutes(app: FastifyZod, { db, config, headers, script
 
   // The embedded checkout posts its result only to an origin its business lists (the page that framed it, or
   // the one that opened it on a phone): the origin, normalized, or null.
+  const listedOrigin = (
+    request: FastifyRequest,
+    origins: string[] | null,
+    origin: string,
+  ): { origin: string | null } => {
+    const given = normalizeEmbedOrigin(origin, true);
+    if (!origins || !("origin" in given)) return { origin: null };
+    // The product's own origin (as this browser names it): the developers page's live preview.
+    const own = new URL(requestOrigin(config, request)).origin;
+    return { origin: origins.includes(given.origin) || given.origin === own ? given.origin : null };
+  };
+
   app.get(
     "/api/payments/public/:reference/embed-origin",
     {
@@ -112,11 +154,25 @@ export async function embedRoutes(app: FastifyZod, { db, config, headers, script
     async (request, reply) => {
       reply.header("Cache-Control", "no-store");
       const origins = await repo.embedOriginsOfPayment(db, request.params.reference);
-      const given = normalizeEmbedOrigin(request.query.origin, true);
-      if (!origins || !("origin" in given)) return { origin: null };
-      // The product's own origin (as this browser names it): the developers page's live preview.
-      const own = new URL(requestOrigin(config, request)).origin;
-      return { origin: origins.includes(given.origin) || given.origin === own ? given.origin : null };
+      return listedOrigin(request, origins, request.query.origin);
+    },
+  );
+
+  // A payment link's page in the overlay asks the same before it talks to the host page (Escape closes it).
+  app.get(
+    "/api/links/public/:slug/embed-origin",
+    {
+      config: { rateLimit: "public" },
+      schema: {
+        params: linkSlugParams,
+        querystring: embedOriginQuery,
+        response: { 200: embedOriginResponse },
+      },
+    },
+    async (request, reply) => {
+      reply.header("Cache-Control", "no-store");
+      const origins = await repo.embedOriginsOfLink(db, request.params.slug);
+      return listedOrigin(request, origins, request.query.origin);
     },
   );
 }

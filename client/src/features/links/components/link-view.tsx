@@ -26,7 +26,16 @@ type Paid = { reference: string; paymentUrl: string };
  * A payment link's page (`/l/{slug}`, issue 35): arrives rendered by the server with the link in its HTML
  * (decision 017), hydrates in place; "Pay" makes a fresh payment request and continues on its pay page.
  */
-export function LinkView({ slug, headerEnd }: { slug: string; headerEnd?: React.ReactNode }) {
+export function LinkView({
+  slug,
+  headerEnd,
+  embedOrigin = null,
+}: {
+  slug: string;
+  headerEnd?: React.ReactNode;
+  /** In the pay button's overlay: the host page's origin, carried on to the pay page. */
+  embedOrigin?: string | null;
+}) {
   const query = useQuery<PublicLink | null>({ queryKey: [publicLinkKey(slug)] });
   const link = query.data;
   if (query.isPending) {
@@ -91,7 +100,7 @@ export function LinkView({ slug, headerEnd }: { slug: string; headerEnd?: React.
           Every one has been sold (or is held by a payment under way). Try again later.
         </Notice>
       ) : (
-        <PayForm link={link} />
+        <PayForm link={link} embedOrigin={embedOrigin} />
       )}
     </LinkShell>
   );
@@ -121,7 +130,7 @@ function Notice({
   );
 }
 
-function PayForm({ link }: { link: PublicLink }) {
+function PayForm({ link, embedOrigin }: { link: PublicLink; embedOrigin: string | null }) {
   const [, navigate] = useLocation();
   const pay = useMutation({
     mutationFn: async (amount: string | null) => {
@@ -130,7 +139,12 @@ function PayForm({ link }: { link: PublicLink }) {
       });
       return (await response.json()) as Paid;
     },
-    onSuccess: (paid) => navigate(`/pay/${paid.reference}`),
+    onSuccess: (paid) =>
+      navigate(
+        embedOrigin
+          ? `/pay/${paid.reference}?${new URLSearchParams({ embed: "1", origin: embedOrigin })}`
+          : `/pay/${paid.reference}`,
+      ),
   });
   const open = link.pricing === "open";
   const submit = (event: React.FormEvent<HTMLFormElement>) => {

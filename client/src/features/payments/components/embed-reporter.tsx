@@ -31,10 +31,19 @@ export function EmbedReporter({ reference, origin }: { reference: string; origin
     if (result) to.postMessage({ ...base, type: "result", result } satisfies EmbedMessage, target);
   }, [target, status, reference]);
 
+  useEmbedEscape(target);
+
+  return null;
+}
+
+/**
+ * Escape inside the frame never reaches the host page's own handler: ask it to close the overlay. `target` is the
+ * host page's origin once the server has said the business lists it (null until then: nothing is posted).
+ */
+export function useEmbedEscape(target: string | null) {
   React.useEffect(() => {
     const to = embedder();
     if (!target || !to) return;
-    // Escape inside the frame never reaches the host page's own handler: ask it to close the overlay.
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape" && !event.defaultPrevented) {
         to.postMessage({ source: EMBED_MESSAGE_SOURCE, version: 1, type: "close" }, target);
@@ -43,6 +52,4 @@ export function EmbedReporter({ reference, origin }: { reference: string; origin
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, [target]);
-
-  return null;
 }
