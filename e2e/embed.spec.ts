@@ -28,9 +28,12 @@ test.describe.configure({ mode: "serial" });
 function shopPage(url: URL): string {
   const ref = url.searchParams.get("ref") ?? "";
   const frame = url.searchParams.get("frame");
+  const link = url.searchParams.get("link");
   const body = frame
     ? `<iframe title="framed" src="${frame}" style="width:600px;height:600px"></iframe>`
-    : `<h1>Tea shop</h1><p>One tin of green tea.</p>
+    : link
+      ? `<h1>Tea shop</h1><p>Tins of green tea, any day.</p><a data-cpxtb-link="${link}"></a>`
+      : `<h1>Tea shop</h1><p>One tin of green tea.</p>
        <button data-cpxtb-payment="${ref}"></button>
        <a href="/other">A link after the button</a>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tea shop</title>
@@ -63,6 +66,15 @@ async function merchantWithPayment(request: APIRequestContext, origins: string[]
   const saved = await request.put("/api/merchant/embed/origins", { data: { origins } });
   expect(saved.status(), await saved.text()).toBe(200);
   return createPayment(request, { currency: "CPXTB", amount: "3.5", description: "Green tea" });
+}
+
+/** A fixed-price payment link of the merchant `request` is signed in as. */
+async function createLink(request: APIRequestContext) {
+  const response = await request.post("/api/merchant/links", {
+    data: { title: "Tin of green tea", pricing: "fixed", currency: "CPXTB", amount: "2.5" },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as { id: string; slug: string };
 }
 
 const results = (page: Page) =>
@@ -123,6 +135,71 @@ test("a shop's page embeds the button, pays in the overlay and hears paid throug
   await expect(button).toBeFocused();
   await expect.poll(async () => (await results(page)).length).toBe(2);
   expect((await results(page))[1]).toMatchObject({ result: "closed", status: "completed" });
+});
+
+test("a shop's page embeds a payment link's button: Pay continues in the overlay and the page hears paid", async ({
+  page,
+}) => {
+  await merchantWithPayment(page.request, [SHOP]);
+  const link = await createLink(page.request);
+  await installWallet(page, BROWSER_PAYER_KEY);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${SHOP}/?link=${link.slug}`);
+
+  const button = page.getByRole("link", { name: "Pay with CPXTB" });
+  await expect(button).toHaveAttribute("href", `${baseURL}/l/${link.slug}`);
+  await button.click();
+  await expect(page.getByRole("dialog", { name: "Pay with CPXTB" })).toBeVisible();
+  const checkout = page.frameLocator('iframe[title="CPXTB checkout"]');
+  await expect(checkout.getByTestId("link-title")).toHaveText("Tin of green tea");
+  await checkout.getByTestId("link-pay").click();
+  // A fresh request of the link, its pay page in the same overlay, reporting to this page.
+  await expect(checkout.getByTestId("pay-page")).toBeVisible();
+  const made = (await (await page.request.get(`/api/merchant/payments?linkId=${link.id}`)).json()).items as {
+    reference: string;
+  }[];
+  expect(made).toHaveLength(1);
+  const reference = made[0]!.reference;
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __statuses: string[] }).__statuses))
+    .toEqual(["pending"]);
+  await checkout.getByRole("button", { name: /^Pay [\d.,]+ CPXTB$/ }).click();
+  await expect(checkout.getByRole("heading", { name: "Payment Successful" })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect.poll(() => results(page)).toEqual([{ result: "paid", reference, status: "completed" }]);
+  await page.getByRole("button", { name: "Close the payment" }).click();
+  await expect.poll(async () => (await results(page)).length).toBe(2);
+  expect((await results(page))[1]).toMatchObject({ result: "closed", reference, status: "completed" });
+});
+
+test("the developers page gives a payment link's snippet, and its live preview opens the link in the overlay", async ({
+  page,
+}) => {
+  await merchantWithPayment(page.request, [SHOP]);
+  const link = await createLink(page.request);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/developers");
+  const section = page.getByRole("region", { name: "Pay button for your website" });
+  await section.getByLabel("The button sells").selectOption({ label: "Payment link: Tin of green tea" });
+  const snippet = section.getByTestId("embed-snippet");
+  await expect(snippet).toContainText(`<a data-cpxtb-link="${link.slug}">Pay with CPXTB</a>`);
+  await expect(snippet).toContainText(`<script src="${baseURL}/embed.js" async></script>`);
+  await expect(section.getByLabel("Payment reference")).toHaveCount(0);
+  const preview = section.getByTestId("embed-preview");
+  const button = preview.getByRole("link", { name: "Pay with CPXTB" });
+  // The real /embed.js made it: the link's page as its address, the overlay on a click.
+  await expect(button).toHaveAttribute("aria-haspopup", "dialog");
+  await expect(button).toHaveAttribute("href", `${baseURL}/l/${link.slug}`);
+  await section.screenshot({ path: test.info().outputPath("developers-link-snippet.png") });
+  await button.click();
+  const checkout = page.frameLocator('iframe[title="CPXTB checkout"]');
+  await expect(checkout.getByTestId("link-title")).toHaveText("Tin of green tea");
+  await page.getByRole("button", { name: "Close the payment" }).click();
+  await expect(preview.getByTestId("embed-preview-events")).toHaveText("Your page heard: closed.");
+  // Back to one payment request: its reference's snippet.
+  await section.getByLabel("The button sells").selectOption({ label: "One payment request (its reference)" });
+  await expect(snippet).toContainText("data-cpxtb-payment=");
 });
 
 test("the overlay is a dialog: focus stays inside, Escape closes it, the page behind is out of reach", async ({
@@ -200,6 +277,7 @@ test("a page on an origin the merchant does not list cannot frame the checkout, 
   // The fixture's start script (localStorage) runs in the browser's error page of each refused frame too.
   consoleGuard.allow(/Failed to read the 'localStorage' property/);
   const payment = await merchantWithPayment(page.request, [SHOP]);
+  const link = await createLink(page.request);
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // The button on a stranger's page: the overlay opens, the browser refuses the checkout inside it.
@@ -218,6 +296,9 @@ test("a page on an origin the merchant does not list cannot frame the checkout, 
     [SHOP, "/merchant"],
     [SHOP, "/developers"],
     [SHOP, `/pay/${payment.reference}`],
+    // A payment link's page: the same rule as the checkout's.
+    [STRANGER, `/l/${link.slug}?embed=1&origin=${encodeURIComponent(STRANGER)}`],
+    [SHOP, `/l/${link.slug}`],
   ] as const) {
     await page.goto(`${host}/?frame=${encodeURIComponent(`${baseURL}${path}`)}`);
     const frame = await frameShowing(page, path);
@@ -228,6 +309,12 @@ test("a page on an origin the merchant does not list cannot frame the checkout, 
     `${SHOP}/?frame=${encodeURIComponent(`${baseURL}/pay/${payment.reference}?embed=1&origin=${encodeURIComponent(SHOP)}`)}`,
   );
   await expect(page.frameLocator('iframe[title="framed"]').getByTestId("pay-page")).toBeVisible();
+  await page.goto(
+    `${SHOP}/?frame=${encodeURIComponent(`${baseURL}/l/${link.slug}?embed=1&origin=${encodeURIComponent(SHOP)}`)}`,
+  );
+  await expect(page.frameLocator('iframe[title="framed"]').getByTestId("link-title")).toHaveText(
+    "Tin of green tea",
+  );
 });
 
 // Visual check (UI.md): the overlay at 1280 px and the checkout as a phone's page at 390 px, light and dark, and the

@@ -9,6 +9,7 @@ import { useApiKeys } from "@/features/developers/api/get-api-keys";
 import { ApiKeysList } from "@/features/developers/components/api-keys-list";
 import { CreateApiKeyForm } from "@/features/developers/components/create-api-key-form";
 import { PayButtonSection } from "@/features/developers/components/pay-button-section";
+import { useLinks } from "@/features/links/api/links";
 import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
 import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
 import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
@@ -71,6 +72,12 @@ function ApiReferenceLinks({ kind = "live" }: { kind?: "test" | "live" }) {
   );
 }
 
+/** The pay button's section with the business's payment links to choose from (their snippet and preview). */
+function PayButtonForLinks() {
+  const links = useLinks();
+  return <PayButtonSection links={links.data?.items ?? []} />;
+}
+
 function MerchantDevelopers() {
   const merchant = useMerchant();
   // Staff may not list keys: only owners and admins ask (the list says which kind this install makes).
@@ -105,7 +112,7 @@ function MerchantDevelopers() {
         </div>
         <div className="flex flex-col gap-6">
           <ApiKeysList />
-          <PayButtonSection />
+          <PayButtonForLinks />
         </div>
       </div>
     </div>

@@ -8,10 +8,19 @@ import { CopyButton } from "@/features/payments/components/copy-button";
 import { errorText } from "@/features/payments/error-text";
 import { useEmbedSettings, useNewestOpenPayment, useSaveEmbedOrigins } from "../api/embed-settings";
 
-/** The snippet a merchant pastes into its website for one payment (decision 035). */
-export function paySnippet(origin: string, reference: string): string {
+/** What a button sells: one payment request, or a payment link (each click a request of its own). */
+export type ButtonTarget = { payment: string } | { link: string };
+/** A payment link the business can put on its website (the app layer passes them in). */
+export type EmbeddableLink = { slug: string; title: string; active: boolean };
+
+/** The snippet a merchant pastes into its website for one payment or one link (decision 035). */
+export function paySnippet(origin: string, target: ButtonTarget): string {
+  const element =
+    "link" in target
+      ? `<a data-cpxtb-link="${target.link}">Pay with CPXTB</a>`
+      : `<button data-cpxtb-payment="${target.payment}">Pay with CPXTB</button>`;
   return `<script src="${origin}/embed.js" async></script>
-<button data-cpxtb-payment="${reference}">Pay with CPXTB</button>
+${element}
 <script>
   document.addEventListener("cpxtb:result", (event) => {
     // event.detail.result: "paid", "expired" or "closed"
@@ -84,9 +93,9 @@ function AllowedOrigins() {
 }
 
 /** The button as a website shows it, made by the real /embed.js on this page, and the events it hears. */
-function LivePreview({ reference }: { reference: string }) {
+function LivePreview({ target }: { target: ButtonTarget }) {
   const [events, setEvents] = React.useState<string[]>([]);
-  const button = React.useRef<HTMLButtonElement>(null);
+  const button = React.useRef<HTMLElement>(null);
   React.useEffect(() => {
     if (!document.querySelector('script[src="/embed.js"]')) {
       const script = document.createElement("script");
@@ -110,9 +119,24 @@ function LivePreview({ reference }: { reference: string }) {
     >
       <p className="text-muted-foreground text-sm">Live preview: the button as your website shows it.</p>
       <div>
-        <button ref={button} type="button" data-cpxtb-payment={reference}>
-          Pay with CPXTB
-        </button>
+        {"link" in target ? (
+          // embed.js opens it in the overlay; the href is the link's page, as a website's link keeps it.
+          <a
+            ref={button as React.RefObject<HTMLAnchorElement>}
+            href={`/l/${encodeURIComponent(target.link)}`}
+            data-cpxtb-link={target.link}
+          >
+            Pay with CPXTB
+          </a>
+        ) : (
+          <button
+            ref={button as React.RefObject<HTMLButtonElement>}
+            type="button"
+            data-cpxtb-payment={target.payment}
+          >
+            Pay with CPXTB
+          </button>
+        )}
       </div>
       <p className="text-sm" aria-live="polite" data-testid="embed-preview-events">
         {events.length === 0 ? "No result yet." : `Your page heard: ${events.join(", ")}.`}
@@ -121,10 +145,14 @@ function LivePreview({ reference }: { reference: string }) {
   );
 }
 
-export function PayButtonSection() {
+export function PayButtonSection({ links = [] }: { links?: readonly EmbeddableLink[] }) {
   const newest = useNewestOpenPayment();
   const [reference, setReference] = React.useState<string | null>(null);
+  // "" = one payment request; otherwise a link's slug.
+  const [sells, setSells] = React.useState("");
   const ref = (reference ?? newest.data?.reference ?? "").trim();
+  const link = links.find((l) => l.slug === sells);
+  const target: ButtonTarget | null = link ? { link: link.slug } : ref ? { payment: ref } : null;
   const origin = window.location.origin;
   return (
     <section
@@ -141,38 +169,70 @@ export function PayButtonSection() {
         </p>
       </div>
       <AllowedOrigins />
-      <Field
-        name="embed-reference"
-        label="Payment reference"
-        value={ref}
-        onChange={(event) => setReference(event.target.value)}
-        placeholder="The reference of a payment request"
-        autoComplete="off"
-        hint={
-          newest.data && reference === null
-            ? "Your newest open payment; your shop's server creates one per order with the API."
-            : "Your shop's server creates one per order with the API (POST /api/v1/payments)."
-        }
-      />
-      {ref ? (
+      {links.length > 0 ? (
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="embed-sells" className="font-medium text-sm">
+            The button sells
+          </label>
+          <select
+            id="embed-sells"
+            value={link ? link.slug : ""}
+            onChange={(event) => setSells(event.target.value)}
+            className="h-11 rounded-md border border-input bg-background px-3 text-sm"
+          >
+            <option value="">One payment request (its reference)</option>
+            {links.map((l) => (
+              <option key={l.slug} value={l.slug}>
+                Payment link: {l.title}
+                {l.active ? "" : " (switched off)"}
+              </option>
+            ))}
+          </select>
+          <p className="text-muted-foreground text-sm">
+            A payment link's button can stay on your page: each click makes a payment request of its own.
+          </p>
+        </div>
+      ) : null}
+      {link ? null : (
+        <Field
+          name="embed-reference"
+          label="Payment reference"
+          value={ref}
+          onChange={(event) => setReference(event.target.value)}
+          placeholder="The reference of a payment request"
+          autoComplete="off"
+          hint={
+            newest.data && reference === null
+              ? "Your newest open payment; your shop's server creates one per order with the API."
+              : "Your shop's server creates one per order with the API (POST /api/v1/payments)."
+          }
+        />
+      )}
+      {target ? (
         <>
           <div className="flex flex-col gap-2">
             <div className="flex items-center justify-between gap-2">
               <span className="font-medium text-sm">Snippet</span>
-              <CopyButton value={paySnippet(origin, ref)} label="Snippet" />
+              <CopyButton value={paySnippet(origin, target)} label="Snippet" />
             </div>
             <pre
               className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 font-mono text-xs"
               data-testid="embed-snippet"
             >
-              {paySnippet(origin, ref)}
+              {paySnippet(origin, target)}
             </pre>
           </div>
-          <LivePreview key={ref} reference={ref} />
+          {link && !link.active ? (
+            <p className="text-muted-foreground text-sm">
+              This link is switched off: its page says so and takes no payment until you switch it on.
+            </p>
+          ) : null}
+          <LivePreview key={link ? `l:${link.slug}` : `p:${ref}`} target={target} />
         </>
       ) : (
         <p className="text-muted-foreground text-sm">
-          Create a payment request on the dashboard to see its snippet and try the button here.
+          Create a payment request on the dashboard, or a payment link, to see its snippet and try the button
+          here.
         </p>
       )}
     </section>
