@@ -324,7 +324,8 @@ describe("/api/v1/payments", () => {
     expectError(await get("/api/v1/payments?status=paid"), 400);
     expectError(await get("/api/v1/payments?from=yesterday"), 400);
     expectError(await get("/api/v1/payments?cursor=zzz"), 400);
-    expectError(await get("/api/v1/payments/not-an-id"), 400);
+    // An id of a shape no payment has is as unknown as one none has.
+    expectError(await get("/api/v1/payments/not-an-id"), 404, "NOT_FOUND");
     expectError(await get(`/api/v1/payments/pay_${"0".repeat(26)}`), 404, "NOT_FOUND");
     expectError(await app.inject({ method: "DELETE", url: "/api/v1/payments" }), 405);
   });
@@ -419,6 +420,7 @@ describe("OpenAPI", () => {
       "/api/v1/links/{id}/deactivate",
       "/api/v1/payments",
       "/api/v1/payments/{id}",
+      "/api/v1/payments/{id}/cancel",
     ]);
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
     const create = doc.paths["/api/v1/payments"]!.post!;

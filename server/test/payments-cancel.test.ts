@@ -31,8 +31,8 @@ let chain: TestChain;
 let app: App;
 let tools: ReturnType<typeof chainTools>;
 let merchant: TestMerchant;
-let staff: { cookie: string };
-let admin: { cookie: string };
+let staff: { cookie: string; username: string };
+let admin: { cookie: string; username: string };
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const clock = createClock();
 const CONFIRMATIONS = 2;
@@ -95,6 +95,10 @@ describe("who may cancel which payment", () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ id: payment.id, status: "cancelled" });
       expect(res.json().timeline.map((t: { to: string }) => t.to)).toEqual(["pending", "cancelled"]);
+      // The timeline names who cancelled as a person reads it: the member's name, not an id.
+      const member = cookie === admin.cookie ? admin : cookie === staff.cookie ? staff : null;
+      if (member) expect(res.json().timeline[1].cause).toBe(`cancelled by ${member.username}`);
+      expect(res.json().timeline[1].cause).not.toMatch(/usr_/);
       expect((await publicView(payment)).status).toBe("cancelled");
       // Idempotent: the same payment, no second timeline entry or event.
       const again = await cancel(payment, cookie);
@@ -361,5 +365,76 @@ describe("the counter's sales today", () => {
     expect((await today(merchant.cookie)).count).toBe(ownersBefore + 1);
     const bad = await api(app, admin.cookie).get("/api/merchant/pos/today?since=yesterday");
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe("POST /api/v1/payments/{id}/cancel", () => {
+  const v1 = (url: string, secret: string) =>
+    app.inject({ method: "POST", url, headers: { authorization: `Bearer ${secret}` } });
+  async function key(cookie: string, scopes: string[]) {
+    const res = await api(app, cookie).post("/api/merchant/api-keys", { name: "Till", scopes });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { id: string; secret: string };
+  }
+
+  it("cancels with payments:write as the dashboard does; read keys, other merchants and unknown ids are refused", async () => {
+    const write = await key(merchant.cookie, ["payments:write"]);
+    const read = await key(merchant.cookie, ["payments:read"]);
+    const payment = await createPayment(app, merchant.cookie);
+    const refused = await v1(`/api/v1/payments/${payment.id}/cancel`, read.secret);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe("FORBIDDEN");
+
+    const res = await v1(`/api/v1/payments/${payment.id}/cancel`, write.secret);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: payment.id, status: "cancelled" });
+    expect(res.json().timeline[1]).toMatchObject({
+      from: "pending",
+      to: "cancelled",
+      cause: `cancelled by the API (key ${write.id})`,
+    });
+    expect((await publicView(payment)).status).toBe("cancelled");
+    // Again: the same answer, no second event (webhooks hear payment.cancelled once).
+    expect((await v1(`/api/v1/payments/${payment.id}/cancel`, write.secret)).statusCode).toBe(200);
+    const events = await app.database.db.execute(
+      sql`select type from payment_events where payment_id = ${payment.id} order by seq`,
+    );
+    expect(rowsOf<{ type: string }>(events).map((e) => e.type)).toEqual([
+      "payment.created",
+      "payment.cancelled",
+    ]);
+
+    const other = await createMerchant(app, { name: "Key Shop" });
+    const theirs = await key(other.cookie, ["payments:write"]);
+    const open = await createPayment(app, merchant.cookie);
+    const foreign = await v1(`/api/v1/payments/${open.id}/cancel`, theirs.secret);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error.code).toBe("NOT_FOUND");
+    expect((await publicView(open)).status).toBe("pending");
+    expect((await v1("/api/v1/payments/pay_nope/cancel", write.secret)).statusCode).toBe(404);
+    expect((await app.inject({ method: "POST", url: `/api/v1/payments/${open.id}/cancel` })).statusCode).toBe(
+      401,
+    );
+  });
+
+  it("answers 409 saying why for a payment that is no longer open", async () => {
+    const write = await key(merchant.cookie, ["payments:write"]);
+    const payment = await createPayment(app, merchant.cookie);
+    await tools.pay(await tools.payer(), merchant.wallet.address, payment.amountDueBase);
+    await tools.mine(CONFIRMATIONS);
+    await sync();
+    expect((await getPayment(app, merchant.cookie, payment.id)).status).toBe("completed");
+    const res = await v1(`/api/v1/payments/${payment.id}/cancel`, write.secret);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toMatchObject({ code: "CONFLICT" });
+    expect(res.json().error.message).toMatch(/completed: only an open payment/);
+  });
+
+  it("is in the OpenAPI document with the write scope", async () => {
+    const doc = (await app.inject({ method: "GET", url: "/api/openapi.json" })).json();
+    const op = doc.paths["/api/v1/payments/{id}/cancel"]?.post;
+    expect(op?.summary).toBe("Cancel a payment");
+    expect(op["x-required-scope"]).toBe("payments:write");
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "403", "404", "409"]));
   });
 });

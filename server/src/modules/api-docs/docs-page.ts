@@ -152,7 +152,7 @@ ul.responses{padding-left:18px}details{margin:6px 0}summary{cursor:pointer;color
 <h2>Essentials</h2>
 <ul>
 <li><strong>Authentication</strong>: <code>Authorization: Bearer cpx_live_...</code> on every request. A missing, malformed, unknown or revoked key answers 401; a key without the operation's permission 403. Keep keys on your server, never in a web page or an app.</li>
-<li><strong>Permissions</strong>: <code>payments:read</code> (read and list), <code>payments:write</code> (create).</li>
+<li><strong>Permissions</strong>: <code>payments:read</code> (read and list), <code>payments:write</code> (create, change and cancel).</li>
 <li><strong>Idempotency</strong>: send <code>Idempotency-Key: &lt;your unique id&gt;</code> when creating a payment. A retry with the same key and body returns the same payment (with <code>Idempotent-Replayed: true</code>); the same key with another body answers 409. Keys are remembered for 24 hours.</li>
 <li><strong>Rate limit</strong>: per key; over it, 429 with <code>Retry-After</code> (seconds).</li>
 <li><strong>Amounts</strong> are decimal strings; fields ending in <code>Base</code> are in token base units.</li>

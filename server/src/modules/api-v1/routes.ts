@@ -15,11 +15,13 @@ import {
   paymentIdParams,
   paymentResponse,
 } from "@common/payments.ts";
-import type { RouteOptions } from "fastify";
+import type { FastifyRequest, RouteOptions } from "fastify";
 import type { Config } from "../../config.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
 import { type ApiKeyAuth, requireApiKey } from "../api-keys/service.ts";
+import { auditContext } from "../audit/record.ts";
 import * as links from "../links/service.ts";
+import type { PublicPaymentCache } from "../payments/public-cache.ts";
 import * as repo from "../payments/repository.ts";
 import * as payments from "../payments/service.ts";
 import { toPaymentResponse } from "../payments/views.ts";
@@ -47,7 +49,17 @@ const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) =>
  */
 export async function v1Routes(
   app: FastifyZod,
-  { deps, config, catalog }: { deps: payments.PaymentsDeps; config: Config; catalog: ApiRouteCatalog },
+  {
+    deps,
+    config,
+    catalog,
+    publicCache,
+  }: {
+    deps: payments.PaymentsDeps;
+    config: Config;
+    catalog: ApiRouteCatalog;
+    publicCache: PublicPaymentCache;
+  },
 ) {
   const { db } = deps;
   app.addHook("onRoute", (route) => {
@@ -108,6 +120,32 @@ export async function v1Routes(
     },
   );
 
+  app.post(
+    "/api/v1/payments/:id/cancel",
+    {
+      config: { rateLimit: "api", apiScope: "payments:write" },
+      schema: {
+        summary: "Cancel a payment",
+        description:
+          "Withdraws an open payment that has received nothing: its status becomes `cancelled` (final; webhook `payment.cancelled`) and a transfer that still comes for it lands in the merchant's inbox of unmatched transfers, never credited. Cancelling a cancelled payment answers it again (200). A payment that received a transfer, was paid, expired or is invalid answers 409 saying why.",
+        params: paymentIdParams,
+        response: { 200: paymentDetailResponse, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => {
+      const key = keyOf(request);
+      const payment = await payments.cancelPayment(
+        deps,
+        { merchantId: key.merchantId },
+        request.params.id,
+        `the API (key ${key.id})`,
+      );
+      // The pay page's cached view must not say "open" after the answer (its event is on its way too).
+      publicCache.invalidate(payment.reference);
+      return payments.paymentDetail(db, payment, baseUrl);
+    },
+  );
+
   app.get(
     "/api/v1/payments",
     {
@@ -140,6 +178,12 @@ export async function v1Routes(
     merchantId: keyOf(request).merchantId,
   });
 
+  // The audit log's entry of a change made with a key: no member acted; the key is named in it.
+  const actorOf = (request: FastifyRequest): links.LinkActor => ({
+    ...auditContext(request, null),
+    apiKeyId: keyOf(request).id,
+  });
+
   app.post(
     "/api/v1/links",
     {
@@ -153,7 +197,9 @@ export async function v1Routes(
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await links.createLink(db, merchantOf(request), request.body, baseUrl)),
+      reply
+        .status(201)
+        .send(await links.createLink(db, merchantOf(request), actorOf(request), request.body, baseUrl)),
   );
 
   app.get(
@@ -200,7 +246,8 @@ export async function v1Routes(
         response: { 200: linkResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
       },
     },
-    async (request) => links.updateLink(db, merchantOf(request), request.params.id, request.body, baseUrl),
+    async (request) =>
+      links.updateLink(db, merchantOf(request), actorOf(request), request.params.id, request.body, baseUrl),
   );
 
   app.post(
@@ -216,6 +263,13 @@ export async function v1Routes(
       },
     },
     async (request) =>
-      links.updateLink(db, merchantOf(request), request.params.id, { active: false }, baseUrl),
+      links.updateLink(
+        db,
+        merchantOf(request),
+        actorOf(request),
+        request.params.id,
+        { active: false },
+        baseUrl,
+      ),
   );
 }

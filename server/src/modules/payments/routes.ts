@@ -93,8 +93,10 @@ export async function paymentRoutes(
     "/api/merchant/payments/:id/cancel",
     { config: members, schema: { params: paymentIdParams, response: { 200: paymentDetailResponse } } },
     async (request) => {
-      const userId = authOf(request).user.id;
-      const payment = await service.cancelPayment(deps, userId, request.params.id, { userId });
+      const { user } = authOf(request);
+      // The timeline names the member as the team screen does (display name, else username), not by id.
+      const by = user.displayName ?? user.username;
+      const payment = await service.cancelPayment(deps, user.id, request.params.id, by);
       // The pay page's cached view must not say "open" after the answer (its event is on its way too).
       publicCache.invalidate(payment.reference);
       return detail(payment, baseUrl(request));

@@ -565,7 +565,8 @@ export async function cancelPayment(
   deps: PaymentsDeps,
   scope: MerchantScope,
   id: string,
-  actor: { userId: string },
+  /** Who cancelled, as the timeline says it: "Ada Lovelace", "the API (key …)". */
+  by: string,
 ): Promise<repo.PaymentRow> {
   const found = await getPaymentOfOwner(deps.db, scope, id);
   const changed = await deps.db.transaction(async (tx) => {
@@ -586,7 +587,7 @@ export async function cancelPayment(
       paymentId: payment.id,
       fromStatus: payment.status,
       toStatus: "cancelled",
-      cause: `cancelled by member ${actor.userId}`,
+      cause: `cancelled by ${by}`,
       createdAt: now,
     });
     await repo.insertEvent(tx, {
