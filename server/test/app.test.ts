@@ -280,6 +280,9 @@ describe("client build", () => {
     expect(res.body).toMatch(/^User-agent: \*$/m);
     expect(res.body).toMatch(/^Disallow: \/merchant$/m);
     expect(res.body).toMatch(/^Disallow: \/pay\/$/m);
+    // Payment links' pages are checkouts like /pay/; the Links screen is the dashboard's.
+    expect(res.body).toMatch(/^Disallow: \/l\/$/m);
+    expect(res.body).toMatch(/^Disallow: \/links$/m);
     expect(res.body).not.toMatch(/^Disallow: \/$/m);
     expect(res.body).toMatch(/^Sitemap: http:\/\/localhost:5000\/sitemap\.xml$/m);
     expect(res.body).not.toContain("evil.example");

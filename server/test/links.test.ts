@@ -131,8 +131,14 @@ describe("payment links in the dashboard", () => {
     );
     expectError(await api(app).post("/api/merchant/links", coffee), 401);
     expectError(await api(app).get("/api/links/public/no-such-link"), 404, "NOT_FOUND");
-    expectError(await api(app).get("/api/links/public/bad%20slug"), 400);
-    expectError(await api(app, merchant.cookie).get("/api/merchant/links/lnk_nope"), 400);
+    // An address no link can have is as unknown as one no link has (the class of every :id route).
+    expectError(await api(app).get("/api/links/public/bad%20slug"), 404, "NOT_FOUND");
+    expectError(await api(app, merchant.cookie).get("/api/merchant/links/lnk_nope"), 404, "NOT_FOUND");
+    expectError(
+      await api(app, merchant.cookie).get("/api/merchant/links/lnk_00000000000000000000000000"),
+      404,
+      "NOT_FOUND",
+    );
     // An uploaded image is a small data URL, like the business's logo.
     const image = `data:image/png;base64,${Buffer.from("png").toString("base64")}`;
     expect((await createLink(merchant, { ...coffee, imageUrl: image })).slug).toMatch(/^[a-z0-9]{10}$/);
@@ -239,6 +245,45 @@ describe("paying through a link", () => {
   });
 });
 
+describe("the audit log", () => {
+  type Entry = {
+    action: string;
+    actor: string | null;
+    target: string | null;
+    metadata: Record<string, unknown>;
+  };
+  const linkEntries = async (m: TestMerchant, id: string) =>
+    ((await api(app, m.cookie).get("/api/merchant/audit-events?limit=100")).json().items as Entry[])
+      .filter((e) => e.target === id)
+      .reverse();
+
+  it("records a link's creation, changes, and switching off and on, like other merchant changes", async () => {
+    const link = await createLink(merchant, { ...coffee, title: "Audited latte" });
+    const patch = (body: Record<string, unknown>) =>
+      api(app, merchant.cookie).patch(`/api/merchant/links/${link.id}`, body);
+    expect((await patch({ title: "Audited oat latte", amount: "4.80" })).statusCode).toBe(200);
+    expect((await patch({ active: false })).statusCode).toBe(200);
+    // Switching off what is off changes nothing: no entry.
+    expect((await patch({ active: false })).statusCode).toBe(200);
+    expect((await patch({ active: true })).statusCode).toBe(200);
+    const entries = await linkEntries(merchant, link.id);
+    expect(entries.map((e) => e.action)).toEqual([
+      "link.created",
+      "link.updated",
+      "link.switched_off",
+      "link.switched_on",
+    ]);
+    expect(entries[0]!.metadata).toMatchObject({ slug: link.slug, title: "Audited latte", pricing: "fixed" });
+    expect(entries[1]!.metadata).toEqual({ fields: ["title", "amount"] });
+    expect(entries.every((e) => e.actor !== null)).toBe(true);
+    // Another business's log does not show them.
+    expect(await linkEntries(other, link.id)).toEqual([]);
+    // A refused change records nothing.
+    expect((await patch({ amount: "-1" })).statusCode).toBe(400);
+    expect(await linkEntries(merchant, link.id)).toHaveLength(4);
+  });
+});
+
 describe("/api/v1/links", () => {
   async function key(m: TestMerchant, scopes: string[]) {
     const res = await api(app, m.cookie).post("/api/merchant/api-keys", { name: "Shop", scopes });
@@ -288,6 +333,25 @@ describe("/api/v1/links", () => {
     );
     const theirs = await key(other, ["payments:read", "payments:write"]);
     expectError(await v1("GET", `/api/v1/links/${link.id}`, theirs), 404);
+    // An id no link has, of the right shape or not: 404, as every :id route answers.
+    expectError(await v1("GET", "/api/v1/links/lnk_00000000000000000000000000", read), 404, "NOT_FOUND");
+    expectError(await v1("GET", "/api/v1/links/nope", read), 404, "NOT_FOUND");
+    expectError(await v1("GET", "/api/v1/payments/pay_nope", read), 404, "NOT_FOUND");
+    // Changes made with a key are in the audit log too, naming the key (no member acted).
+    const logged = (
+      (await api(app, merchant.cookie).get("/api/merchant/audit-events?limit=100")).json().items as {
+        action: string;
+        target: string;
+        actor: string | null;
+        metadata: Record<string, unknown>;
+      }[]
+    ).filter((e) => e.target === link.id);
+    expect(logged.map((e) => e.action).reverse()).toEqual([
+      "link.created",
+      "link.updated",
+      "link.switched_off",
+    ]);
+    expect(logged.every((e) => e.actor === null && typeof e.metadata.apiKey === "string")).toBe(true);
     expectError(await v1("PATCH", `/api/v1/links/${link.id}`, theirs, { title: "Mine now" }), 404);
   });
 

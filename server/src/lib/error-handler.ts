@@ -37,6 +37,21 @@ function describeValidation(error: FastifyError): string {
   return `Invalid ${where}: ${problems.join("; ") || error.message}`;
 }
 
+/** The path parameters that name a resource: one of a shape no id has is as unknown as one of the right shape. */
+const NAMING_PARAMS = new Set(["id", "reference", "slug"]);
+
+/**
+ * An address naming what cannot exist (`/api/merchant/links/lnk_nope`) answers 404 as an unknown id of the right
+ * shape does, on every `:id`, `:reference` and `:slug` route alike: "No such link." from the schema's "unknown link".
+ */
+function namesNothing(error: FastifyError): string | null {
+  const issues = error.validation ?? [];
+  if (error.validationContext !== "params" || issues.length === 0) return null;
+  if (!issues.every((issue) => NAMING_PARAMS.has(issue.instancePath.replace(/^\//, "")))) return null;
+  const what = /^unknown (.+)$/.exec(issues[0]?.message ?? "")?.[1];
+  return what ? `No such ${what}.` : "Nothing has this address.";
+}
+
 /**
  * Errors the router raises before any route or hook runs (Fastify's `frameworkErrors`): a path that is not
  * valid percent-encoded UTF-8, a path parameter over the router's length limit. Same error shape as the rest.
@@ -64,6 +79,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.details));
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
+      const missing = namesNothing(error);
+      if (missing) return reply.status(404).send(errorBody("NOT_FOUND", missing));
       return reply.status(400).send(errorBody("VALIDATION_ERROR", describeValidation(error)));
     }
     const refused = databaseInputError(error);

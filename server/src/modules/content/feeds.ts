@@ -84,6 +84,9 @@ const PRIVATE_PATHS = [
   "/invitations/",
   "/pay/",
   "/payment/",
+  // A payment link's page is a checkout too (each Pay a request of its own); /links is the dashboard's screen.
+  "/l/",
+  "/links",
   "/refund/",
   "/easy-payment",
   "/reset-password",

@@ -13,6 +13,7 @@ import {
 import { ALL_ROLES, MANAGER_ROLES } from "@common/team.ts";
 import type { Config } from "../../config.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { ownerContext } from "../audit/record.ts";
 import { authOf } from "../merchants/access.ts";
 import type { PaymentsDeps } from "../payments/service.ts";
 import * as service from "./service.ts";
@@ -45,7 +46,15 @@ export async function linkRoutes(app: FastifyZod, { deps, config }: { deps: Paym
     async (request, reply) =>
       reply
         .status(201)
-        .send(await service.createLink(db, managers(authOf(request).user.id), request.body, baseUrl)),
+        .send(
+          await service.createLink(
+            db,
+            managers(authOf(request).user.id),
+            ownerContext(request, authOf(request)),
+            request.body,
+            baseUrl,
+          ),
+        ),
   );
 
   app.get(
@@ -64,7 +73,14 @@ export async function linkRoutes(app: FastifyZod, { deps, config }: { deps: Paym
       schema: { params: linkIdParams, body: updateLinkRequest, response: { 200: linkResponse } },
     },
     async (request) =>
-      service.updateLink(db, managers(authOf(request).user.id), request.params.id, request.body, baseUrl),
+      service.updateLink(
+        db,
+        managers(authOf(request).user.id),
+        ownerContext(request, authOf(request)),
+        request.params.id,
+        request.body,
+        baseUrl,
+      ),
   );
 
   app.get(

@@ -10,6 +10,7 @@ import {
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
+import { type AuditContext, recordAudit } from "../audit/record.ts";
 import { isUniqueViolation } from "../auth/service.ts";
 import type { MerchantScope } from "../merchants/repository.ts";
 import { formatCents, formatTokens } from "../payments/amounts.ts";
@@ -70,11 +71,16 @@ export function toPublicLink(l: repo.PublicLinkRow): PublicLink {
   };
 }
 
+/** Who changes a link: a member (the audit log's actor), or an API key (no member; the key named in the entry). */
+export type LinkActor = AuditContext & { apiKeyId?: string };
+const via = (actor: LinkActor) => (actor.apiKeyId ? { apiKey: actor.apiKeyId } : {});
+
 const SLUG_TAKEN = "This link address is taken: choose another slug.";
 
 export async function createLink(
   db: DbOrTx,
   scope: MerchantScope,
+  actor: LinkActor,
   input: CreateLinkRequest,
   baseUrl: string,
 ) {
@@ -84,19 +90,34 @@ export async function createLink(
   for (let attempt = 0; ; attempt++) {
     const slug = input.slug ?? randomSlug();
     try {
-      await repo.insertLink(db, {
-        id,
-        merchantId,
-        slug,
-        title: input.title,
-        description: input.description || null,
-        imageUrl: input.imageUrl || null,
-        pricing: input.pricing,
-        currency: input.currency,
-        amount: input.pricing === "fixed" ? input.amount! : null,
-        minAmount: input.pricing === "open" ? input.minAmount! : null,
-        quantityLimit: input.quantityLimit ?? null,
-        active: input.active ?? true,
+      // One transaction per try: a slug taken by someone else aborts only that try.
+      await db.transaction(async (tx) => {
+        await repo.insertLink(tx, {
+          id,
+          merchantId,
+          slug,
+          title: input.title,
+          description: input.description || null,
+          imageUrl: input.imageUrl || null,
+          pricing: input.pricing,
+          currency: input.currency,
+          amount: input.pricing === "fixed" ? input.amount! : null,
+          minAmount: input.pricing === "open" ? input.minAmount! : null,
+          quantityLimit: input.quantityLimit ?? null,
+          active: input.active ?? true,
+        });
+        await recordAudit(tx, actor, {
+          action: "link.created",
+          businessId: merchantId,
+          target: id,
+          metadata: {
+            slug,
+            title: input.title,
+            pricing: input.pricing,
+            currency: input.currency,
+            ...via(actor),
+          },
+        });
       });
       break;
     } catch (error) {
@@ -130,6 +151,7 @@ export async function listLinks(
 export async function updateLink(
   db: DbOrTx,
   scope: MerchantScope,
+  actor: LinkActor,
   id: string,
   patch: UpdateLinkRequest,
   baseUrl: string,
@@ -150,18 +172,37 @@ export async function updateLink(
     const issue = check.error.issues[0]!;
     throw new AppError("VALIDATION_ERROR", issue.message);
   }
+  const fields = Object.entries(patch)
+    .filter(([key, value]) => key !== "active" && value !== undefined)
+    .map(([key]) => key);
   try {
-    await repo.updateLinkOfOwner(db, scope, id, {
-      ...(patch.title !== undefined ? { title: patch.title } : {}),
-      ...(patch.description !== undefined ? { description: patch.description || null } : {}),
-      ...(patch.imageUrl !== undefined ? { imageUrl: patch.imageUrl || null } : {}),
-      ...(patch.quantityLimit !== undefined ? { quantityLimit: patch.quantityLimit } : {}),
-      ...(patch.active !== undefined ? { active: patch.active } : {}),
-      ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
-      pricing: merged.pricing,
-      currency: merged.currency,
-      amount: merged.pricing === "fixed" ? merged.amount : null,
-      minAmount: merged.pricing === "open" ? merged.minAmount : null,
+    await db.transaction(async (tx) => {
+      await repo.updateLinkOfOwner(tx, scope, id, {
+        ...(patch.title !== undefined ? { title: patch.title } : {}),
+        ...(patch.description !== undefined ? { description: patch.description || null } : {}),
+        ...(patch.imageUrl !== undefined ? { imageUrl: patch.imageUrl || null } : {}),
+        ...(patch.quantityLimit !== undefined ? { quantityLimit: patch.quantityLimit } : {}),
+        ...(patch.active !== undefined ? { active: patch.active } : {}),
+        ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
+        pricing: merged.pricing,
+        currency: merged.currency,
+        amount: merged.pricing === "fixed" ? merged.amount : null,
+        minAmount: merged.pricing === "open" ? merged.minAmount : null,
+      });
+      // Switching off and on is its own entry (what a merchant looks for); other changes name their fields.
+      const base = { businessId: current.merchantId, target: id };
+      if (fields.length > 0)
+        await recordAudit(tx, actor, {
+          ...base,
+          action: "link.updated",
+          metadata: { fields, ...via(actor) },
+        });
+      if (patch.active !== undefined && patch.active !== current.active)
+        await recordAudit(tx, actor, {
+          ...base,
+          action: patch.active ? "link.switched_on" : "link.switched_off",
+          metadata: { slug: patch.slug ?? current.slug, ...via(actor) },
+        });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("CONFLICT", SLUG_TAKEN);
