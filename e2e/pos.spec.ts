@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect as baseExpect, test } from "./fixtures";
 import { payFromSecondDevAccount, signInThroughForm } from "./support/dashboard";
@@ -161,6 +162,16 @@ for (const width of [390, 1024]) {
     await typeAmount(page, ["1", "00"]);
     await page.getByRole("button", { name: "10%", exact: true }).click();
     await page.screenshot({ path: test.info().outputPath(`pos-products-${width}.png`), fullPage: true });
+    // The grid and the cart are as accessible as the rest of the counter (axe: no serious or critical problem).
+    await page.evaluate(() =>
+      Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+    );
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(
+      axe.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`),
+    ).toEqual([]);
     await page.getByRole("button", { name: /^Charge 13\.09 USD \(incl\. 10% tip\)/ }).click();
 
     const customer = page.getByTestId("pos-customer");
