@@ -131,6 +131,11 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expect(page.getByRole("img", { name: /QR code to pay/ })).toBeInViewport();
     }
     await shot(page, `pay-open-${viewport.width}`);
+    // And in the light theme (dark is the default).
+    await page.evaluate(() => window.localStorage.setItem("cpxtb-pay-theme", "light"));
+    await page.reload();
+    await expect(page.getByTestId("order-id")).toHaveText(orderId);
+    await shot(page, `pay-open-${viewport.width}-light`);
 
     // A part arrives: the headline asks for what remains.
     const half = BigInt(payment.amountDueBase) / 2n;

@@ -47,7 +47,13 @@ for (const viewport of [PHONE, DESKTOP]) {
     for (const item of ["Copy address", "Add CPXTB to wallet", "Disconnect"]) {
       await expect(menu.getByRole("menuitem", { name: item })).toBeVisible();
     }
+    // The trigger fits the top bar: nothing of the header runs off a phone's screen.
+    const trigger = (await control.getByRole("button", { name: `Wallet ${short}` }).boundingBox())!;
+    expect(trigger.x + trigger.width).toBeLessThanOrEqual(viewport.width);
     await shot(page, `wallet-menu-${viewport.width}`);
+    await page.evaluate(() => document.documentElement.classList.replace("dark", "light"));
+    await shot(page, `wallet-menu-${viewport.width}-light`);
+    await page.evaluate(() => document.documentElement.classList.replace("light", "dark"));
     // Keyboard: arrows move through the items, Escape closes and gives the focus back.
     await page.keyboard.press("ArrowDown");
     await expect(menu.getByRole("menuitem", { name: "Copy address" })).toBeFocused();

@@ -188,7 +188,8 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
         <DropdownMenuTrigger asChild>
           <Button variant="outline" size="sm" aria-label={`Wallet ${short}`}>
             <WalletIcon aria-hidden="true" />
-            <span className="font-mono">{short}</span>
+            {/* Like "Connect Wallet": the icon alone on a phone's top bar (the address ran off its edge at 390 px). */}
+            <span className="hidden font-mono sm:inline">{short}</span>
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end" className="w-72" aria-label="Wallet">
