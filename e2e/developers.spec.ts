@@ -76,19 +76,7 @@ test("a key created on /developers creates a payment over /api/v1, is shown once
   await server.dispose();
 });
 
-test("the reference page /api/docs is served by the server and readable", async ({ page }) => {
-  await page.goto("/api/docs");
-  await expect(page.getByRole("heading", { level: 1, name: "CPXTB Pay API" })).toBeVisible();
-  await expect(page.getByText("/api/v1/payments/{id}").first()).toBeVisible();
-  const dir = process.env.SCREENSHOTS_DIR;
-  if (dir) {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `${dir}/api-docs-390.png` });
-    await page.emulateMedia({ colorScheme: "dark" });
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: `${dir}/api-docs-1280-dark.png`, fullPage: true });
-  }
-});
+// The reference page /api/docs itself: e2e/api-docs.spec.ts.
 
 for (const theme of ["light", "dark"] as const) {
   test(`/developers reads in the ${theme} theme at 390 px and 1280 px`, async ({ page }) => {

@@ -8,6 +8,7 @@ import {
 } from "@common/payments.ts";
 import * as z from "zod";
 import type { ApiRouteCatalog } from "../api-v1/routes.ts";
+import { exampleFor } from "./examples.ts";
 
 type JsonSchema = Record<string, unknown> & {
   properties?: Record<string, JsonSchema>;
@@ -56,7 +57,12 @@ export function openApiPath(url: string) {
  * The OpenAPI 3.1 document of /api/v1, made from the routes as they were registered: their zod schemas (the same
  * ones that validate requests and serialise responses), their scope and their descriptions.
  */
-export function buildOpenApiDocument(catalog: ApiRouteCatalog, serverUrl: string) {
+export function buildOpenApiDocument(
+  catalog: ApiRouteCatalog,
+  serverUrl: string,
+  keyKind: "test" | "live" = "live",
+) {
+  const keyPrefix = `cpx_${keyKind}_`;
   const components: Record<string, JsonSchema> = {};
   const ref = (schema: unknown, io: "input" | "output"): JsonSchema => {
     const name = NAMED.get(schema as z.ZodType);
@@ -100,7 +106,12 @@ export function buildOpenApiDocument(catalog: ApiRouteCatalog, serverUrl: string
                   },
                 }
               : {}),
-            content: { "application/json": { schema: ref(body, "output") } },
+            content: {
+              "application/json": {
+                schema: ref(body, "output"),
+                example: exampleFor(body, status, serverUrl) ?? undefined,
+              },
+            },
           },
         ]),
       );
@@ -140,8 +151,7 @@ export function buildOpenApiDocument(catalog: ApiRouteCatalog, serverUrl: string
     info: {
       title: "CPXTB Pay API",
       version: "1",
-      description:
-        'Create and read payments from your own server. Authenticate with an API key made in the dashboard (Developers): `Authorization: Bearer cpx_live_...`. Every error is `{ "error": { "code", "message" } }`.',
+      description: `Create and read payments from your own server. Authenticate with an API key made in the dashboard (Developers): \`Authorization: Bearer ${keyPrefix}...\`. Every error is \`{ "error": { "code", "message" } }\`.`,
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
@@ -152,7 +162,7 @@ export function buildOpenApiDocument(catalog: ApiRouteCatalog, serverUrl: string
         apiKey: {
           type: "http",
           scheme: "bearer",
-          bearerFormat: "cpx_live_<43 characters>",
+          bearerFormat: `${keyPrefix}<43 characters>`,
           description: `An API key from the dashboard. Its permissions: ${API_KEY_SCOPES.join(", ")}. The scope each operation needs is listed in its security requirement.`,
         },
       },

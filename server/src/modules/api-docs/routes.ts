@@ -9,12 +9,12 @@ import { buildOpenApiDocument, type OpenApiDocument } from "./openapi.ts";
  */
 export async function apiDocsRoutes(
   app: FastifyZod,
-  { catalog, publicUrl }: { catalog: ApiRouteCatalog; publicUrl: string },
+  { catalog, publicUrl, keyKind }: { catalog: ApiRouteCatalog; publicUrl: string; keyKind: "test" | "live" },
 ) {
   let document: OpenApiDocument | null = null;
   let page: string | null = null;
   const documentOf = () => {
-    document ??= buildOpenApiDocument(catalog, publicUrl);
+    document ??= buildOpenApiDocument(catalog, publicUrl, keyKind);
     return document;
   };
   app.get("/api/openapi.json", { config: { rateLimit: "public" } }, async (_request, reply) =>

@@ -115,6 +115,6 @@ export async function paymentsPlugin(app: FastifyZod, options: PaymentsPluginOpt
   // The server-to-server API and its OpenAPI document, made from the same routes.
   const catalog: ApiRouteCatalog = [];
   await app.register(v1Routes, { deps, config, catalog, publicCache: cache });
-  await app.register(apiDocsRoutes, { catalog, publicUrl: config.publicUrl });
+  await app.register(apiDocsRoutes, { catalog, publicUrl: config.publicUrl, keyKind: config.apiKeyKind });
   await app.register(reportRoutes, { db: database.db, tokenSymbol: chain?.token.symbol ?? "CPXTB" });
 }
