@@ -6,6 +6,7 @@ import { Field } from "@/components/ui/field";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
+import { useUnsavedChanges } from "@/hooks/use-unsaved-changes";
 import { isApiError } from "@/lib/api-client";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 import { serverFieldErrors, useSendContactMessage } from "../api/send-contact-message";
@@ -31,6 +32,7 @@ export function ContactForm({ defaultValues }: { defaultValues?: Partial<typeof 
   const [sent, setSent] = React.useState<ContactResponse | null>(null);
   const send = useSendContactMessage();
   const messageId = React.useId();
+  const unsaved = useUnsavedChanges({ what: "your message" });
 
   const update =
     (field: keyof typeof EMPTY) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
@@ -87,7 +89,14 @@ export function ContactForm({ defaultValues }: { defaultValues?: Partial<typeof 
 
   const messageError = errors.message;
   return (
-    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5" aria-label="Contact form">
+    <form
+      ref={unsaved.formRef}
+      noValidate
+      onSubmit={onSubmit}
+      className="flex flex-col gap-5"
+      aria-label="Contact form"
+    >
+      {unsaved.dialog}
       <div className="grid gap-5 sm:grid-cols-2">
         <Field
           id="contact-name"

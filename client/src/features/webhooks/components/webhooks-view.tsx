@@ -30,6 +30,7 @@ import { describeError } from "@/features/auth/error-message";
 import { CopyButton } from "@/features/payments/components/copy-button";
 import { formatDateTime, formatRelative } from "@/features/payments/format";
 import { toast } from "@/hooks/use-toast";
+import { useUnsavedChanges } from "@/hooks/use-unsaved-changes";
 import {
   useCreateEndpoint,
   useDeleteEndpoint,
@@ -147,6 +148,7 @@ function AddEndpointForm({
 }) {
   const create = useCreateEndpoint();
   const [errors, setErrors] = React.useState<Record<string, string>>({});
+  const unsaved = useUnsavedChanges({ what: "Add an endpoint" });
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
@@ -163,6 +165,7 @@ function AddEndpointForm({
     create.mutate(parsed.data, {
       onSuccess: (endpoint) => {
         formElement.reset();
+        unsaved.markSaved();
         onCreated(endpoint);
       },
       onError: (error) => {
@@ -178,7 +181,8 @@ function AddEndpointForm({
       <p className="mt-1 text-muted-foreground text-sm">
         CPXTB Pay sends a signed POST request to this URL when one of the chosen events happens.
       </p>
-      <form onSubmit={submit} noValidate className="mt-4 flex flex-col gap-4">
+      <form ref={unsaved.formRef} onSubmit={submit} noValidate className="mt-4 flex flex-col gap-4">
+        {unsaved.dialog}
         <Field
           name="url"
           label="Endpoint URL"

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
+import { useUnsavedChanges } from "@/hooks/use-unsaved-changes";
 import { usePublicPayment } from "../../api/get-public-payment";
 import { CopyButton } from "../../components/copy-button";
 import { downloadQr, QrCode } from "../../components/qr-code";
@@ -40,6 +41,15 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
     const data = new FormData(form);
     setDraft({ amount: String(data.get("amount") ?? ""), currency: String(data.get("currency") ?? "USD") });
   };
+  const unsaved = useUnsavedChanges({ what: "New payment" });
+  const setFormRef = unsaved.formRef;
+  const formRefs = React.useCallback(
+    (form: HTMLFormElement | null) => {
+      formRef.current = form;
+      setFormRef(form);
+    },
+    [setFormRef],
+  );
 
   const submit = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -81,6 +91,8 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
         formRef.current?.reset();
         setDraft({ amount: "", currency: "USD" });
         setMoreOpen(false);
+        // The emptied form is the new starting point: leaving it loses nothing.
+        unsaved.markSaved();
       },
     });
   };
@@ -88,8 +100,9 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
   return (
     <section className="rounded-xl border border-border bg-card p-4 sm:p-6">
       <h2 className="font-semibold text-xl">New payment</h2>
+      {unsaved.dialog}
       <form
-        ref={formRef}
+        ref={formRefs}
         onSubmit={submit}
         onInput={(event) => readDraft(event.currentTarget)}
         onChange={(event) => readDraft(event.currentTarget)}

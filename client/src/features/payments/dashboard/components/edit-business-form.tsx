@@ -4,6 +4,7 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/hooks/use-toast";
+import { useUnsavedChanges } from "@/hooks/use-unsaved-changes";
 import { errorText } from "../../error-text";
 import { shortAddress } from "../../format";
 import { getWalletChallenge } from "../api/register-merchant";
@@ -19,12 +20,27 @@ export function EditBusinessForm({
   merchant,
   signOwnership,
   onDone,
+  onCancel = onDone,
+  confirmCloseRef,
 }: {
   merchant: Merchant;
   signOwnership: SignOwnership;
+  /** After saving. */
   onDone: () => void;
+  /** "Cancel": the sheet closes through its own guard. */
+  onCancel?: () => void;
+  /** Filled with this form's "discard your changes?" question, for the sheet to ask before it closes. */
+  confirmCloseRef?: React.RefObject<((close: () => void) => void) | null>;
 }) {
   const update = useUpdateMerchant();
+  const unsaved = useUnsavedChanges({ what: "Edit business" });
+  React.useEffect(() => {
+    if (!confirmCloseRef) return;
+    confirmCloseRef.current = unsaved.confirmDiscard;
+    return () => {
+      confirmCloseRef.current = null;
+    };
+  }, [confirmCloseRef, unsaved.confirmDiscard]);
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const [problem, setProblem] = React.useState<string>();
   const [changeWallet, setChangeWallet] = React.useState(false);
@@ -58,6 +74,7 @@ export function EditBusinessForm({
       }
       setStep("saving");
       const saved = await update.mutateAsync(body);
+      unsaved.markSaved();
       toast({
         title: "Business details saved",
         description:
@@ -74,7 +91,14 @@ export function EditBusinessForm({
   };
 
   return (
-    <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2" aria-label="Edit business">
+    <form
+      ref={unsaved.formRef}
+      onSubmit={submit}
+      noValidate
+      className="grid gap-4 sm:grid-cols-2"
+      aria-label="Edit business"
+    >
+      {unsaved.dialog}
       <BusinessFields errors={errors} defaults={merchant} idPrefix="edit-" />
       <fieldset className="flex min-w-0 flex-col gap-2 rounded-lg border border-border p-3 text-sm sm:col-span-2">
         <legend className="px-1 font-medium">Receiving wallet</legend>
@@ -112,7 +136,7 @@ export function EditBusinessForm({
           {step ? <Spinner size="sm" /> : <Save aria-hidden="true" />}
           {step === "signing" ? "Waiting for your wallet…" : step === "saving" ? "Saving…" : "Save changes"}
         </Button>
-        <Button type="button" variant="outline" onClick={onDone}>
+        <Button type="button" variant="outline" onClick={onCancel}>
           Cancel
         </Button>
       </div>

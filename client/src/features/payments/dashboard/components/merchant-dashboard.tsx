@@ -57,6 +57,10 @@ export function MerchantDashboard({ signOwnership }: { signOwnership: SignOwners
 function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwnership: SignOwnership }) {
   const [notice, setNotice] = React.useState<Payment | null>(null);
   const [editing, setEditing] = React.useState(false);
+  // The open Edit business form asks before its unsaved typing is discarded (it fills this in).
+  const confirmClose = React.useRef<((close: () => void) => void) | null>(null);
+  const closeEditing = () =>
+    confirmClose.current ? confirmClose.current(() => setEditing(false)) : setEditing(false);
   const [openId, setOpenId] = React.useState<string | null>(null);
   const viewing = React.useRef<string | null>(null);
   viewing.current = openId;
@@ -126,7 +130,7 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
         <PaymentHistory onOpen={setOpenId} />
         <UnattributedInbox />
       </div>
-      <Sheet open={editing} onOpenChange={setEditing}>
+      <Sheet open={editing} onOpenChange={(open) => (open ? setEditing(true) : closeEditing())}>
         <SheetContent
           side="right"
           closeLabel="Close without saving"
@@ -144,6 +148,8 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
                 merchant={merchant}
                 signOwnership={signOwnership}
                 onDone={() => setEditing(false)}
+                onCancel={closeEditing}
+                confirmCloseRef={confirmClose}
               />
             </React.Suspense>
           </div>
