@@ -24,7 +24,36 @@ export const newPassword = z
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`);
 
 /** Sign-in takes the username or the verified email in one field. */
+/** Whether `zone` is an IANA time zone this runtime knows ("Europe/Paris"). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `tag` is a well-formed language tag ("en-GB"). */
+export function isLocale(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where the person reads: the browser's time zone and language, sent with registration and sign-in so emails show
+ * times as the recipient reads them. Something unusable is dropped, never a reason to refuse a sign-in.
+ */
+export const readerPlace = {
+  timeZone: z.string().max(64).refine(isTimeZone).optional().catch(undefined),
+  locale: z.string().max(35).refine(isLocale).optional().catch(undefined),
+};
+
 export const loginRequest = z.object({
+  ...readerPlace,
   username: z.string({ error: "Username is required." }).trim().min(1, "Username is required.").max(254),
   password: z
     .string({ error: "Password is required." })
@@ -34,6 +63,7 @@ export const loginRequest = z.object({
 export type LoginRequest = z.infer<typeof loginRequest>;
 
 export const registerRequest = z.object({
+  ...readerPlace,
   username,
   password: newPassword,
   email: z.union([email, z.literal("").transform(() => undefined)]).optional(),
@@ -74,8 +104,8 @@ export const changePasswordRequest = z.object({
   newPassword,
 });
 export const preferencesRequest = z
-  .object({ theme: themePreference.optional(), notifyPaymentEmails: z.boolean().optional() })
-  .refine((v) => v.theme !== undefined || v.notifyPaymentEmails !== undefined, "Nothing to change.");
+  .object({ theme: themePreference.optional(), notifyPaymentEmails: z.boolean().optional(), ...readerPlace })
+  .refine((v) => Object.values(v).some((value) => value !== undefined), "Nothing to change.");
 
 export const sessionInfo = z.object({
   id: z.string(),

@@ -94,6 +94,42 @@ describe("payment emails", () => {
     expect(receipt.raw).toContain(`/pay/${payment.reference}`);
   });
 
+  it("the business's notification tells the time in its owner's zone and language; the payer's receipt in UTC", async () => {
+    const merchant = await createMerchant(app, {
+      contactEmail: "shop-tz@example.com",
+      name: "Corner Coffee",
+    });
+    // As the owner's browser reported it at sign-in (server/test/emails.test.ts covers the reporting).
+    await app.database.db.execute(
+      sql`update users set time_zone = 'Europe/Berlin', locale = 'de-DE'
+          where id = (select owner_id from merchants where id = ${merchant.id})`,
+    );
+    const payment = await createPayment(app, merchant.cookie, {
+      orderId: "1042",
+      payerEmail: "payer-tz@example.com",
+    });
+    await complete(payment, merchant);
+    const note = await mail.waitFor("shop-tz@example.com");
+    const receipt = await mail.waitFor("payer-tz@example.com");
+    const detail = (await api(app, merchant.cookie).get(`/api/merchant/payments/${payment.id}`)).json();
+    const completedAt = new Date(detail.completedAt);
+    const berlin = new Intl.DateTimeFormat("de-DE", {
+      dateStyle: "long",
+      timeStyle: "short",
+      timeZone: "Europe/Berlin",
+    }).format(completedAt);
+    expect(note.raw).toMatch(/^Subject: Payment received: Corner Coffee, order 1042\r?$/m);
+    expect(note.raw).toContain(`Paid at: ${berlin} (Europe/Berlin)`);
+    expect(note.raw).toContain("Status: Paid");
+    const utc = new Intl.DateTimeFormat("en-GB", {
+      dateStyle: "long",
+      timeStyle: "short",
+      timeZone: "UTC",
+    }).format(completedAt);
+    expect(receipt.raw).toMatch(/^Subject: Your payment to Corner Coffee, order 1042\r?$/m);
+    expect(receipt.raw).toContain(`Paid at: ${utc} UTC`);
+  });
+
   it("no payer receipt without payerEmail; nothing for a payment that does not complete", async () => {
     const merchant = await createMerchant(app, { contactEmail: "shop-2@example.com" });
     const paid = await createPayment(app, merchant.cookie);

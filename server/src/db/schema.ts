@@ -49,6 +49,12 @@ export const users = pgTable(
     activeMerchantId: text("active_merchant_id").references((): AnyPgColumn => merchants.id, {
       onDelete: "set null",
     }),
+    /**
+     * The IANA time zone and the language the browser reported at the last registration, sign-in or profile
+     * visit: emails show times in them. Null until one was reported (emails then say UTC, in English).
+     */
+    timeZone: text("time_zone"),
+    locale: text("locale"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

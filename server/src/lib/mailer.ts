@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import type { Transporter } from "nodemailer";
+import { textToHtml } from "./email-html.ts";
 
 export type Mail = { to: string; subject: string; text: string; html?: string; replyTo?: string };
 export type Mailer = { send(mail: Mail): Promise<void>; kind: "smtp" | "dev-mailbox" };
@@ -29,7 +30,7 @@ export function createMailer(options: {
     return {
       kind: "smtp",
       async send(mail) {
-        await (await transport()).sendMail({ from: options.from, ...mail });
+        await (await transport()).sendMail({ from: options.from, ...withHtml(mail) });
       },
     };
   }
@@ -40,7 +41,7 @@ export function createMailer(options: {
   return {
     kind: "dev-mailbox",
     async send(mail) {
-      const info = await (await transport()).sendMail({ from: options.from, ...mail });
+      const info = await (await transport()).sendMail({ from: options.from, ...withHtml(mail) });
       await mkdir(mailbox, { recursive: true });
       // Sortable by time, then by order within the millisecond; `wx` never overwrites an existing message.
       sequence = (sequence + 1) % 1_000_000;
@@ -53,6 +54,11 @@ export function createMailer(options: {
       else options.log.info(fields, "development mailbox: message written");
     },
   };
+}
+
+/** Every message has an HTML part and a text part: one written as text gets its HTML made from it. */
+function withHtml(mail: Mail): Mail {
+  return mail.html ? mail : { ...mail, html: textToHtml(mail.text) };
 }
 
 /** nodemailer and the transport are loaded with the first message: a start that sends none never parses them. */

@@ -5,6 +5,7 @@ import * as React from "react";
 import { useLocation, useRoute, useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
 import { Spinner } from "@/components/ui/spinner";
+import { reportReaderPlace } from "@/features/auth/api/account";
 import type { WalletSigner } from "@/features/auth/api/siwe";
 import { useAuth } from "@/features/auth/auth-provider";
 import {
@@ -59,6 +60,12 @@ export default function ProfilePage() {
   const [location, navigate] = useLocation();
   // Only an account with a managed wallet (from a social sign-in) loads its section; the others never ask for it.
   const social = useQuery({ ...socialAccountsQueryOptions(), enabled: Boolean(user) });
+
+  // The browser's zone and language, kept for the emails' times (no toast: nothing the person changed).
+  const signedIn = Boolean(user);
+  React.useEffect(() => {
+    if (signedIn) void reportReaderPlace().catch(() => {});
+  }, [signedIn]);
 
   // The email confirmation link lands here with its outcome; say it once, then clean the address bar.
   React.useEffect(() => {

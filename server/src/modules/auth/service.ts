@@ -133,6 +133,8 @@ export async function register(
       username: input.username,
       pendingEmail: input.email ?? null,
       passwordHash,
+      timeZone: input.timeZone ?? null,
+      locale: input.locale ?? null,
     });
   } catch (error) {
     if (isUniqueViolation(error, "users_username_lower_key")) {
@@ -153,7 +155,7 @@ export async function login(
   deps: AuthDeps,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: { username: string; password: string },
+  input: { username: string; password: string; timeZone?: string; locale?: string },
 ): Promise<repo.UserRow | TwoFactorRequired | SignInChallenge> {
   const subject = { account: input.username, ip: request.ip };
   const refused = await admitSignIn(deps, request, reply, input.username);
@@ -174,11 +176,25 @@ export async function login(
     }
     throw new AppError("UNAUTHENTICATED", "Incorrect username or password.");
   }
+  await rememberReaderPlace(deps.db, user, input);
   const result = await completeFirstFactor(deps, request, reply, user, "password");
   // With a second factor pending the failures are not cleared: wrong codes keep adding to them, so a known
   // password does not reset the count between guesses of the code.
   if (!("twoFactorRequired" in result)) await deps.throttle.succeeded(subject);
   return result;
+}
+
+/** Keeps the zone and language the browser reported (emails use them), when they changed. */
+export async function rememberReaderPlace(
+  db: Db,
+  user: Pick<repo.UserRow, "id" | "timeZone" | "locale">,
+  place: { timeZone?: string; locale?: string },
+) {
+  const changes = {
+    ...(place.timeZone && place.timeZone !== user.timeZone ? { timeZone: place.timeZone } : {}),
+    ...(place.locale && place.locale !== user.locale ? { locale: place.locale } : {}),
+  };
+  if (Object.keys(changes).length > 0) await repo.updateUser(db, user.id, changes);
 }
 
 export async function logout(

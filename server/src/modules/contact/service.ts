@@ -2,6 +2,7 @@ import { type ContactRequest, contactRequest } from "@common/contact.ts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
+import { emailTime } from "../../lib/email-html.ts";
 import { createId } from "../../lib/ids.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import * as repo from "./repository.ts";
@@ -45,7 +46,7 @@ export async function submitContactMessage(
       text: [
         `From: ${input.name} <${input.email}>`,
         `Reference: ${row.id}`,
-        `Received: ${row.createdAt.toISOString()}`,
+        `Received: ${emailTime(row.createdAt)}`,
         sender.userId ? `Signed in as user ${sender.userId}` : "Not signed in",
         "",
         input.message,

@@ -1,4 +1,5 @@
 import { PAYMENT_STATUS_NAMES } from "@common/status-names.ts";
+import { emailDocument, emailTime, escapeHtml } from "../../lib/email-html.ts";
 import type { Mail } from "../../lib/mailer.ts";
 import { formatCents, formatTokens } from "../payments/amounts.ts";
 import type { PaymentRow, TransferRow } from "../payments/repository.ts";
@@ -13,33 +14,9 @@ export type PaymentEmailInput = {
   transfers: TransferRow[];
   explorerUrl: string | undefined;
   publicUrl: string;
+  /** The recipient's time zone and language when known (the merchant's owner); else UTC, in English. */
+  reader?: { timeZone: string | null; locale: string | null };
 };
-
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
-
-/**
- * A time as the recipient reads it. Recipients' time zones are not known yet, so it says UTC explicitly
- * ("26 November 2026, 11:40 UTC") rather than leaving a bare ISO instant to be misread as local time.
- */
-export function emailTime(at: Date, timeZone = "UTC", locale = "en-GB"): string {
-  return (
-    new Intl.DateTimeFormat(locale, {
-      dateStyle: "long",
-      timeStyle: "short",
-      timeZone,
-    }).format(at) + (timeZone === "UTC" ? " UTC" : ` (${timeZone})`)
-  );
-}
 
 /** USD cents of `amount` base units at a rate of 1e18 per USD, rounded half up (as the reports round). */
 function usdCentsOf(amount: bigint, decimals: number, rateE18: bigint): bigint {
@@ -83,7 +60,7 @@ export function renderPaymentEmail(input: PaymentEmailInput): Mail {
       : []),
     // The one vocabulary (common/status-names.ts): "Paid", "Paid late".
     ["Status", PAYMENT_STATUS_NAMES[late ? "paid_late" : "completed"]],
-    ...(p.completedAt ? ([["Paid at", emailTime(p.completedAt)]] as [string, string][]) : []),
+    ...(p.completedAt ? ([["Paid at", emailTime(p.completedAt, input.reader)]] as [string, string][]) : []),
   ];
   const txLinks = txHashes.map((hash) => ({
     hash,
@@ -118,8 +95,7 @@ export function renderPaymentEmail(input: PaymentEmailInput): Mail {
   ].join("\n");
 
   const cell = "padding:4px 12px 4px 0;vertical-align:top";
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111;line-height:1.5">
-<p>${escapeHtml(intro)}</p>
+  const html = emailDocument(`<p>${escapeHtml(intro)}</p>
 <table role="presentation" style="border-collapse:collapse">
 ${rows.map(([k, v]) => `<tr><th scope="row" style="${cell};text-align:left;color:#555;font-weight:600">${escapeHtml(k)}</th><td style="${cell}">${escapeHtml(v)}</td></tr>`).join("\n")}
 ${txLinks
@@ -131,8 +107,6 @@ ${txLinks
   )
   .join("\n")}
 </table>
-<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>
-<p style="color:#555">CPXTB Pay</p>
-</body></html>`;
+<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`);
   return { to: input.to, subject: oneLine(subject), text, html };
 }

@@ -2,7 +2,14 @@ import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../db/client.ts";
-import { merchants, paymentEmails, payments, webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
+import {
+  merchants,
+  paymentEmails,
+  payments,
+  users,
+  webhookDeliveries,
+  webhookEndpoints,
+} from "../../db/schema.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import * as paymentsRepo from "../payments/repository.ts";
 import { sendWebhook } from "../webhooks/http-sender.ts";
@@ -341,9 +348,15 @@ export class NotificationsRuntime {
     const mine = sql`${paymentEmails.id} = ${email.id} and ${paymentEmails.attempts} = ${email.attempts}`;
     try {
       const [row] = await this.deps.db
-        .select({ payment: payments, merchantName: merchants.name })
+        .select({
+          payment: payments,
+          merchantName: merchants.name,
+          ownerTimeZone: users.timeZone,
+          ownerLocale: users.locale,
+        })
         .from(payments)
         .innerJoin(merchants, eq(merchants.id, payments.merchantId))
+        .innerJoin(users, eq(users.id, merchants.ownerId))
         .where(eq(payments.id, email.paymentId));
       if (!row) throw new Error("payment not found");
       const [event] = rowsOf<{ type: string }>(
@@ -360,6 +373,9 @@ export class NotificationsRuntime {
         transfers,
         explorerUrl: this.deps.explorerUrl,
         publicUrl: this.deps.publicUrl,
+        // The business's notification reads in its owner's zone; a payer's zone is not known (UTC).
+        reader:
+          email.kind === "merchant" ? { timeZone: row.ownerTimeZone, locale: row.ownerLocale } : undefined,
       });
       await this.deps.mailer.send(mail);
       await this.deps.db

@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
+import { emailTime } from "../../lib/email-html.ts";
 import { createId } from "../../lib/ids.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
@@ -381,7 +382,7 @@ function notifyFactorChange(
   const to = auth.user.email;
   if (!to) return;
   const what = name ? `${NOTICES[change]}: "${name}"` : NOTICES[change];
-  const when = new Date().toUTCString();
+  const when = emailTime(new Date(), auth.user);
   void deps.mailer
     .send({
       to,
