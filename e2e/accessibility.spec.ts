@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { CLIENT_ROUTES } from "../common/src/client-routes";
 import { expect, test } from "./fixtures";
+import { expectContrast } from "./support/contrast";
 import {
   BROWSER_PAYER_KEY,
   createMerchant,
@@ -82,7 +83,8 @@ async function concretePaths(request: APIRequestContext, payment: Payment): Prom
 }
 
 // Signed out in the dark theme at 1280 px, signed in in the light theme at 390 px: every route in both themes and
-// both widths, at half the cost of every combination.
+// both widths, at half the cost of every combination; and each route's contrast in the other theme as well, so
+// every route's colours are checked in both themes (the error states: errors-and-wallets.spec.ts).
 test.describe("axe: every route", () => {
   test.describe.configure({ timeout: 120_000 });
   for (const signedIn of [false, true]) {
@@ -102,6 +104,12 @@ test.describe("axe: every route", () => {
         const index = [...CLIENT_ROUTES, "/easy-payment?ref", "/no/such/page"].indexOf(route);
         await page.goto("/");
         await checkPage(page, paths[index]!, [signedIn ? "light" : "dark"]);
+        // The other theme's colours too (the contrast rule alone: the rest does not depend on the theme).
+        const other = signedIn ? "dark" : "light";
+        await setTheme(page, other);
+        await page.goto(paths[index]!);
+        await settled(page);
+        await expectContrast(page, `${paths[index]} (${other})`);
       });
     }
   }

@@ -1,32 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test, toast } from "./fixtures";
+import { expectContrast } from "./support/contrast";
 import { createMerchant, PASSWORD } from "./support/payments";
 
 test.describe.configure({ timeout: 180_000 });
 
 async function setTheme(page: Page, theme: "dark" | "light") {
   await page.evaluate((t) => window.localStorage.setItem("cpxtb-pay-theme", t), theme);
-}
-
-/** axe's colour-contrast rule alone, over the page as it is now (error messages shown). */
-async function expectContrast(page: Page, where: string) {
-  // What a person reads is the page at rest: nothing fading in (a toast that mounts after an inline error starts
-  // its own animation later, so wait until none is running rather than for the ones running now).
-  await expect
-    .poll(() =>
-      page.evaluate(async () => {
-        await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)));
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        return document.getAnimations().filter((a) => a.playState === "running").length;
-      }),
-    )
-    .toBe(0);
-  const results = await new AxeBuilder({ page }).withRules(["color-contrast"]).analyze();
-  const problems = results.violations.flatMap((v) =>
-    v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").pop()}`),
-  );
-  expect(problems, `contrast on ${where}`).toEqual([]);
 }
 
 /**
@@ -81,6 +61,40 @@ for (const theme of ["dark", "light"] as const) {
     await page.getByRole("button", { name: "Sign with wallet and register" }).click();
     await expect(page.getByText("The business name needs at least 2 characters.")).toBeVisible();
     await expectContrast(page, `/merchant registration errors (${theme})`);
+
+    // A reset link that does not exist.
+    await page.goto(`/reset-password?token=${"A".repeat(43)}`);
+    await expect(page.getByText("This reset link cannot be used")).toBeVisible();
+    await expectContrast(page, `/reset-password unknown link (${theme})`);
+
+    // A payment page for a reference no payment has.
+    await page.goto(`/pay/${"A".repeat(22)}`);
+    await expect(page.getByText("Payment not found")).toBeVisible();
+    await expectContrast(page, `/pay unknown reference (${theme})`);
+  });
+
+  test(`the business's forms show their errors at AA contrast (${theme})`, async ({ page }) => {
+    await page.goto("/");
+    await setTheme(page, theme);
+    await createMerchant(page.request);
+
+    // New payment: sent empty.
+    await page.goto("/merchant");
+    await page.getByRole("button", { name: "Create payment" }).click();
+    await expect(page.getByText("Enter a USD amount like 12.50, with at most 2 decimals.")).toBeVisible();
+    await expectContrast(page, `/merchant new payment error (${theme})`);
+
+    // A key without a name.
+    await page.goto("/developers");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expect(page.getByText("Give the key a name.")).toBeVisible();
+    await expectContrast(page, `/developers key error (${theme})`);
+
+    // An endpoint without a URL.
+    await page.goto("/webhooks");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(page.getByText("Enter the URL.")).toBeVisible();
+    await expectContrast(page, `/webhooks endpoint error (${theme})`);
   });
 }
 

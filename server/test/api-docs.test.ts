@@ -100,7 +100,7 @@ describe("/api/docs examples", () => {
 
   it("has a Webhooks section with every event and its payload", () => {
     expect(page).toContain('<h2 id="webhooks">Webhooks</h2>');
-    for (const event of [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT]) {
+    for (const event of [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT] as const) {
       expect(page).toContain(`<details id="event-${event}">`);
       const body = exampleWebhookBody("https://pay.example", event);
       expect(body.type).toBe(event);
