@@ -34,7 +34,7 @@ const tabClass =
   "flex-1 rounded-md px-3 py-2.5 font-medium text-muted-foreground text-sm transition-colors hover:text-foreground data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm min-h-11";
 
 export default function AuthPage() {
-  const { user, isLoading, pendingSignIn, setPendingSignIn } = useAuth();
+  const { user, pendingSignIn, setPendingSignIn } = useAuth();
   const [, navigate] = useLocation();
   const search = useSearch();
   const [tab, setTab] = React.useState(
@@ -63,29 +63,15 @@ export default function AuthPage() {
   const next = safeNextPath(new URLSearchParams(search).get("next"));
   // An invitation's "Create an account" names the invited address: the new member has it on file.
   const invitedEmail = new URLSearchParams(search).get("email") ?? undefined;
-  const goToDashboard = React.useCallback(() => {
-    if (timer.current !== undefined) return;
-    setRedirecting(true);
-    timer.current = setTimeout(() => navigate(next), REDIRECT_DELAY_MS);
-  }, [navigate, next]);
-
-  // Signed in on this page, whichever way (password, registration, wallet, passkey, second factor): on to the
-  // dashboard. Watched here rather than left to each form's success callback alone: the form gives way to the
-  // signed-in state as soon as the user is known, and a mutation's per-call callbacks never run for a form that
-  // is gone (what happened when a toast's re-render came first).
-  const [signedOutHere, setSignedOutHere] = React.useState(false);
-  if (!user && !isLoading && !signedOutHere) setSignedOutHere(true);
-  const justSignedIn = Boolean(user) && signedOutHere;
-  React.useEffect(() => {
-    if (justSignedIn) goToDashboard();
-  }, [justSignedIn, goToDashboard]);
-  const leaving = redirecting || justSignedIn;
-
   // Signed in without a business (a payer, typically from a social sign-in): payer things first, not the
   // merchant's dashboard.
-  const merchant = useQuery({ ...merchantQueryOptions(), enabled: Boolean(user) && !leaving });
+  const merchant = useQuery({ ...merchantQueryOptions(), enabled: Boolean(user) && !redirecting });
   const payerOnly = merchant.data === null;
   const wallet = useQuery({ ...managedWalletQueryOptions(), enabled: payerOnly, retry: false });
+  const goToDashboard = () => {
+    setRedirecting(true);
+    timer.current = setTimeout(() => navigate(next), REDIRECT_DELAY_MS);
+  };
 
   return (
     <PageFrame
@@ -97,9 +83,9 @@ export default function AuthPage() {
     >
       <div className="flex flex-col gap-6">
         <SocialAccountCard />
-        {user && !leaving && next === "/merchant" && payerOnly ? (
+        {user && !redirecting && next === "/merchant" && payerOnly ? (
           <PayerLanding name={user.displayName ?? user.username} hasWallet={Boolean(wallet.data)} />
-        ) : user && !leaving ? (
+        ) : user && !redirecting ? (
           <Card>
             <CardHeader>
               <CardTitle>You are signed in as {user.displayName ?? user.username}</CardTitle>

@@ -8,6 +8,7 @@ import { FormError } from "@/components/ui/form-error";
 import { errorText } from "@/lib/error-text";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 import { useAuth } from "../auth-provider";
+import { whenSignedIn } from "../when-signed-in";
 
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const { loginMutation } = useAuth();
@@ -22,10 +23,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     const result = validate(loginRequest, { username: form.get("username"), password: form.get("password") });
     setErrors(result.errors ?? {});
     // With two-factor sign-in the answer is the code step (the auth page shows it), not yet a session.
-    if (result.data)
-      loginMutation.mutate(result.data, {
-        onSuccess: (r) => ("twoFactorRequired" in r ? undefined : onSuccess()),
-      });
+    if (result.data) whenSignedIn(loginMutation.mutateAsync(result.data), onSuccess);
   };
 
   return (

@@ -1,6 +1,7 @@
 import { Fingerprint } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { useAuth } from "../auth-provider";
+import { whenSignedIn } from "../when-signed-in";
 
 /** Password-less sign-in with a passkey saved on this device or a security key. */
 export function PasskeySignInButton({ onSuccess }: { onSuccess: () => void }) {
@@ -10,7 +11,7 @@ export function PasskeySignInButton({ onSuccess }: { onSuccess: () => void }) {
       type="button"
       variant="outline"
       disabled={passkeyMutation.isPending}
-      onClick={() => passkeyMutation.mutate(undefined, { onSuccess })}
+      onClick={() => whenSignedIn(passkeyMutation.mutateAsync(), onSuccess)}
     >
       <Fingerprint aria-hidden="true" />
       {passkeyMutation.isPending ? "Waiting for your passkey..." : "Sign in with a passkey"}

@@ -7,6 +7,7 @@ import { FormError } from "@/components/ui/form-error";
 import { errorText } from "@/lib/error-text";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 import { useAuth } from "../auth-provider";
+import { whenSignedIn } from "../when-signed-in";
 
 export function RegisterForm({
   onSuccess,
@@ -35,9 +36,13 @@ export function RegisterForm({
     if (form.get("password") !== form.get("confirm")) nextErrors.confirm = "The passwords do not match.";
     setErrors(nextErrors);
     if (result.data && !nextErrors.confirm) {
-      registerMutation.mutate(
-        { username: result.data.username, password: result.data.password, email: result.data.email ?? "" },
-        { onSuccess },
+      whenSignedIn(
+        registerMutation.mutateAsync({
+          username: result.data.username,
+          password: result.data.password,
+          email: result.data.email ?? "",
+        }),
+        onSuccess,
       );
     }
   };

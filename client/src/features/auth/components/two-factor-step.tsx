@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 import { useAuth } from "../auth-provider";
+import { whenSignedIn } from "../when-signed-in";
 
 /**
  * The second step of a sign-in with two-factor sign-in on: a code from the authenticator app, a recovery code,
@@ -22,7 +23,7 @@ export function TwoFactorStep({ onSuccess }: { onSuccess: () => void }) {
     event.preventDefault();
     const result = validate(secondFactorRequest, { code: new FormData(event.currentTarget).get("code") });
     setErrors(result.errors ?? {});
-    if (result.data) secondFactorMutation.mutate(result.data.code, { onSuccess });
+    if (result.data) whenSignedIn(secondFactorMutation.mutateAsync(result.data.code), onSuccess);
   };
 
   return (
@@ -69,7 +70,7 @@ export function TwoFactorStep({ onSuccess }: { onSuccess: () => void }) {
           type="button"
           variant={showCode ? "outline" : "default"}
           disabled={passkeyMutation.isPending}
-          onClick={() => passkeyMutation.mutate(undefined, { onSuccess })}
+          onClick={() => whenSignedIn(passkeyMutation.mutateAsync(), onSuccess)}
         >
           <Fingerprint aria-hidden="true" />
           {passkeyMutation.isPending ? "Waiting for your passkey..." : "Use a passkey"}

@@ -2,6 +2,7 @@ import { Wallet } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import type { WalletSigner } from "../api/siwe";
 import { useAuth } from "../auth-provider";
+import { whenSignedIn } from "../when-signed-in";
 
 /**
  * "Sign in with Ethereum" (EIP-4361): the wallet signs a message with a server nonce; the first sign-in of an
@@ -20,11 +21,7 @@ export function WalletSignInButton({ signer, onSuccess }: { signer: WalletSigner
         type="button"
         variant="outline"
         disabled={walletLoginMutation.isPending}
-        onClick={() =>
-          walletLoginMutation.mutate(signer, {
-            onSuccess: (r) => ("twoFactorRequired" in r ? undefined : onSuccess()),
-          })
-        }
+        onClick={() => whenSignedIn(walletLoginMutation.mutateAsync(signer), onSuccess)}
         data-testid="siwe-sign-in"
       >
         <Wallet aria-hidden="true" />
