@@ -36,12 +36,19 @@ function Counter() {
 }
 
 function CounterOfBusiness({ merchant }: { merchant: Merchant }) {
-  // The keypad works while the products load (or if they fail to): the grid appears when they are there.
+  // The counter opens with its products (a grid appearing above the keys once they arrive pushed the keypad down
+  // under the cashier's finger); if they cannot be read, the keypad works without them.
   const products = useProducts();
   const items = React.useMemo(
     () => (products.data?.items ?? []).filter((l) => l.amount !== null).map(toItem),
     [products.data],
   );
+  if (products.isPending)
+    return (
+      <div className="flex min-h-dvh items-center justify-center">
+        <Spinner size="lg" label="Opening the counter" />
+      </div>
+    );
   return <PosView merchant={merchant} items={items} />;
 }
 

@@ -6,6 +6,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { useAuth } from "@/features/auth/auth-provider";
 import type { PayOptionsProps } from "@/features/payments/components/pay-view";
 import { useHydrated } from "@/hooks/use-hydrated";
+import { cn } from "@/lib/utils";
 import { managedWalletQueryOptions } from "../api/social";
 import { socialStateAtStart } from "../social-keys";
 
@@ -46,26 +47,29 @@ export function PayWithoutWallet({ payment, remainingText, browserWallet }: PayO
           <DemoModeNotice action="pay" />
         </React.Suspense>
       ) : null}
-      {signedIn && wallet.isPending ? null : (
-        <div className="flex flex-col gap-2" data-testid="managed-wallet-sign-in">
-          {asked ? (
-            <React.Suspense fallback={<Loading text="Loading the sign-in options…" />}>
-              <SocialSignIn />
-            </React.Suspense>
-          ) : (
-            <Button
-              variant="outline"
-              size="lg"
-              className="h-auto min-h-11 w-full whitespace-normal py-2"
-              onClick={() => setAsked(true)}
-              data-testid="pay-without-wallet"
-            >
-              <UserRound aria-hidden="true" />
-              No wallet? Continue with Google / Facebook / X / Apple
-            </Button>
-          )}
-        </div>
-      )}
+      {/* Kept in its place, unseen, while a signed-in visitor's wallet is looked up: taking it out and putting it
+          back moved everything below it twice (a layout shift). */}
+      <div
+        className={cn("flex flex-col gap-2", signedIn && wallet.isPending && "invisible")}
+        data-testid="managed-wallet-sign-in"
+      >
+        {asked ? (
+          <React.Suspense fallback={<Loading text="Loading the sign-in options…" />}>
+            <SocialSignIn />
+          </React.Suspense>
+        ) : (
+          <Button
+            variant="outline"
+            size="lg"
+            className="h-auto min-h-11 w-full whitespace-normal py-2"
+            onClick={() => setAsked(true)}
+            data-testid="pay-without-wallet"
+          >
+            <UserRound aria-hidden="true" />
+            No wallet? Continue with Google / Facebook / X / Apple
+          </Button>
+        )}
+      </div>
     </>
   );
 }
