@@ -25,7 +25,12 @@ export function previewTokens(cents: bigint, priceE18: bigint): string {
  */
 export function UsdPreview({ amount }: { amount: string }) {
   const cents = usdCents(amount);
-  const price = useQuery<PriceResponse>({ queryKey: ["/api/price"], refetchInterval: 30_000 });
+  // Asked for once an amount is typed: opening the dashboard does not cost a price read.
+  const price = useQuery<PriceResponse>({
+    queryKey: ["/api/price"],
+    refetchInterval: 30_000,
+    enabled: cents !== null,
+  });
   if (cents === null) return null;
   if (price.isPending) return <p className="text-muted-foreground text-sm">Reading the current rate…</p>;
   if (price.isError || price.data.stale) {
