@@ -219,9 +219,7 @@ function LinkShell({
         <section className="flex flex-col gap-4 rounded-xl border border-border border-t-4 border-t-primary bg-card p-4 text-card-foreground shadow-sm sm:p-6">
           {children}
         </section>
-        <p className="text-center text-muted-foreground text-xs">
-          Powered by CPXTB Pay • Secure Payment Processing
-        </p>
+        <p className="text-center text-muted-foreground text-xs">Powered by CPXTB Pay</p>
       </div>
     </div>
   );
