@@ -186,8 +186,9 @@ function Counter({
             {formatHundredths(hundredthsOf(digits))}{" "}
             <span className="font-semibold text-2xl text-muted-foreground">{unit}</span>
           </output>
-          {/* A group, not a fieldset: a fieldset's grid does not stretch its rows, which left a gap between
-              the keys and the tips on a tall screen. The keys take the height there is. */}
+          {/* biome-ignore lint/a11y/useSemanticElements: a group, not a fieldset: a fieldset's grid does not
+              stretch its rows, which left a gap between the keys and the tips on a tall screen. The keys take the
+              height there is. */}
           <div role="group" aria-label="Keypad" className="grid flex-1 auto-rows-fr grid-cols-3 gap-2">
             {(["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "back"] as const).map((k) => (
               <Button
