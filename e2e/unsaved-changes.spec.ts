@@ -129,3 +129,26 @@ test("a new webhook endpoint's URL is not lost to a link", async ({ page }) => {
   await expect(page).toHaveURL(/\/terms-of-service$/);
   await expect(page.locator("main h1").first()).toBeVisible();
 });
+
+test("the browser's Back button asks too: the page stays until the typing is discarded", async ({ page }) => {
+  await createMerchant(page.request);
+  await page.goto("/merchant");
+  await expect(page.getByRole("heading", { name: "Merchant Dashboard" })).toBeVisible({ timeout: 60_000 });
+  // Inside the app (no page load), as a person goes from one screen to the next.
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await page.getByRole("dialog").getByRole("link", { name: "Webhooks" }).click();
+  await expect(page).toHaveURL(/\/webhooks$/);
+  await page.getByLabel("Endpoint URL").fill("https://shop.example/hooks/cpxtb");
+
+  await page.goBack();
+  await expect(question(page)).toContainText("What you typed in Add an endpoint has not been saved.");
+  await expect(page).toHaveURL(/\/webhooks$/);
+  await question(page).getByRole("button", { name: "Keep editing" }).click();
+  await expect(question(page)).toBeHidden();
+  await expect(page.getByLabel("Endpoint URL")).toHaveValue("https://shop.example/hooks/cpxtb");
+
+  await page.goBack();
+  await question(page).getByRole("button", { name: "Discard changes" }).click();
+  await expect(page).toHaveURL(/\/merchant$/);
+  await expect(page.getByRole("heading", { name: "Merchant Dashboard" })).toBeVisible();
+});

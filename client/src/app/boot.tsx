@@ -1,5 +1,7 @@
 import { StrictMode, startTransition, useEffect, useLayoutEffect } from "react";
 import type { createRoot, hydrateRoot } from "react-dom/client";
+// First, before the router adds its own listener: Back and Forward are heard here before the router moves.
+import "@/lib/back-guard";
 import { nextTask } from "@/lib/next-task";
 import { whenIdle } from "@/lib/preload";
 import { App } from "./app";

@@ -1,5 +1,6 @@
 import * as React from "react";
 import { useLocation } from "wouter";
+import { setBackGuard } from "@/lib/back-guard";
 
 // Loaded when first asked: the forms it guards (the dashboard's among them) keep their first render light.
 const ConfirmDialog = React.lazy(() =>
@@ -32,7 +33,11 @@ function inAppLink(event: MouseEvent): string | null {
   return url.pathname + url.search + url.hash;
 }
 
-type Guard = { isDirty: () => boolean; ask: (leave: () => void) => void; navigate: (href: string) => void };
+type Guard = {
+  isDirty: () => boolean;
+  ask: (leave: () => void) => void;
+  navigate: (href: string, options?: { replace?: boolean }) => void;
+};
 /** The guarded forms on screen, oldest first: a link click asks the first of them with unsaved typing. */
 const guards: Guard[] = [];
 
@@ -47,9 +52,33 @@ function onDocumentClick(event: MouseEvent) {
   guard.ask(() => guard.navigate(href));
 }
 
+/** Where this tab is in the app: the page a Back or Forward press is taken back to while the question is asked. */
+const here = () => window.location.pathname + window.location.search + window.location.hash;
+let lastHref = typeof window === "undefined" ? "" : here();
+const onNavigated = () => {
+  lastHref = here();
+};
+
+/**
+ * The browser's Back and Forward buttons (heard before the router, lib/back-guard.ts): the history has already
+ * moved when `popstate` arrives, so the page the form is on is put back (the router then stays on it) and the
+ * question asked; leaving goes on to where the
+ * button pointed.
+ */
+function onPopState() {
+  const guard = guards.find((g) => g.isDirty());
+  const target = here();
+  if (!guard || target === lastHref) {
+    lastHref = target;
+    return;
+  }
+  window.history.pushState(window.history.state, "", lastHref);
+  guard.ask(() => guard.navigate(target, { replace: true }));
+}
+
 /**
  * Keeps a half-filled form from being lost without a word (issue 36): while the form holds typing that was not
- * saved, leaving for another page of the app (a link), closing the sheet or dialog it sits in (`confirmDiscard`),
+ * saved, leaving for another page of the app (a link, or the browser's Back and Forward), closing the sheet or dialog it sits in (`confirmDiscard`),
  * or closing the tab (the browser's own `beforeunload` question) first asks "Discard your changes?".
  *
  * Works with any form, controlled or not: attach `formRef`; a field counts as changed when its value differs from
@@ -127,17 +156,29 @@ export function useUnsavedChanges({ what = "this form" }: { what?: string } = {}
     const guard: Guard = {
       isDirty: () => dirtyRef.current,
       ask: (leave) => setPending(() => leave),
-      navigate: (href) => {
+      navigate: (href, options) => {
         dirtyRef.current = false;
         setDirty(false);
-        navigate(href);
+        navigate(href, options);
       },
     };
     guards.push(guard);
-    if (guards.length === 1) document.addEventListener("click", onDocumentClick, true);
+    if (guards.length === 1) {
+      lastHref = here();
+      document.addEventListener("click", onDocumentClick, true);
+      setBackGuard(onPopState);
+      // The router's own moves (wouter dispatches these for pushState and replaceState).
+      window.addEventListener("pushState", onNavigated);
+      window.addEventListener("replaceState", onNavigated);
+    }
     return () => {
       guards.splice(guards.indexOf(guard), 1);
-      if (guards.length === 0) document.removeEventListener("click", onDocumentClick, true);
+      if (guards.length === 0) {
+        document.removeEventListener("click", onDocumentClick, true);
+        setBackGuard(null);
+        window.removeEventListener("pushState", onNavigated);
+        window.removeEventListener("replaceState", onNavigated);
+      }
     };
   }, [navigate]);
 
