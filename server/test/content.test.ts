@@ -145,7 +145,10 @@ describe("blog API", () => {
       expect(res.statusCode).toBe(200);
       expect(res.json().updated).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     }
-    expect((await app.inject({ method: "GET", url: "/api/legal/nope" })).statusCode).toBe(400);
+    // No such document: not found, like any path parameter no resource can have.
+    const unknown = await app.inject({ method: "GET", url: "/api/legal/nope" });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe("NOT_FOUND");
   });
 });
 
