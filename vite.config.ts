@@ -1,3 +1,4 @@
+import { lingui } from "@lingui/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
@@ -48,7 +49,9 @@ function bootPreload(): Plugin {
 export default defineConfig({
   root: "client",
   publicDir: "public",
-  plugins: [react(), tailwindcss(), precompress(), bootPreload()],
+  // lingui: message catalogs imported with `?lingui` are compiled at build time (decision 038); a message that
+  // does not compile fails the build.
+  plugins: [react(), lingui({ failOnCompileError: true }), tailwindcss(), precompress(), bootPreload()],
   resolve: {
     alias: {
       // wouter reads useSyncExternalStore through the shim package for React < 18; on React 19 the shim hands back

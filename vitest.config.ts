@@ -1,3 +1,4 @@
+import { lingui } from "@lingui/vite-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 
@@ -14,7 +15,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        plugins: [react()],
+        plugins: [react(), lingui({ failOnCompileError: true })],
         resolve: { alias },
         test: {
           name: "client",

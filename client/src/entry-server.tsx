@@ -1,7 +1,9 @@
+import { DEFAULT_LOCALE, type Locale } from "@common/locales";
 import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
 import { App } from "./app/app";
 import { prerenderedPageFor } from "./app/lazy-pages";
+import { prepareServerRender, t } from "./i18n/i18n";
 import { queryClient } from "./lib/query-client";
 
 /**
@@ -9,16 +11,23 @@ import { queryClient } from "./lib/query-client";
  * dist/ssr and called by the server: the HTML of `url` (a path, with its query for /easy-payment) inside #root, or null when the path is not a page rendered on the server. `data` is
  * the query data the page reads (by query key); the server embeds the same JSON so the browser hydrates identical
  * markup (decision 017). Client-only parts (toasts, session start, the live users widget) render nothing here
- * and in the browser's hydrating render (`useHydrated`).
+ * and in the browser's hydrating render (`useHydrated`). A translated page (the checkout) is rendered in `locale`
+ * (decision 038); the others are English.
  */
-export async function renderPage(url: string, data: Record<string, unknown>): Promise<string | null> {
+export async function renderPage(
+  url: string,
+  data: Record<string, unknown>,
+  locale: Locale = DEFAULT_LOCALE,
+): Promise<string | null> {
   const [path = "/", search = ""] = url.split("?", 2);
   const page = prerenderedPageFor(path);
   if (!page) return null;
   await page.preload();
-  // Seeded, rendered and cleared in one synchronous step: concurrent renders never see each other's data, and no
-  // query is left behind with a garbage-collection timer that would keep the server process alive.
+  const activate = await prepareServerRender(locale, page.areas);
+  // Seeded, rendered and cleared in one synchronous step: concurrent renders never see each other's data or
+  // language, and no query is left behind with a garbage-collection timer that would keep the server process alive.
   try {
+    activate();
     for (const [key, value] of Object.entries(data)) queryClient.setQueryData([key], value);
     return renderToString(
       <Router ssrPath={path} ssrSearch={search}>
@@ -28,4 +37,15 @@ export async function renderPage(url: string, data: Record<string, unknown>): Pr
   } finally {
     queryClient.clear();
   }
+}
+
+/** A message of the checkout's words in `locale` (the server's page titles and descriptions). */
+export async function translate(
+  locale: Locale,
+  id: string,
+  values?: Record<string, string | number>,
+): Promise<string> {
+  const activate = await prepareServerRender(locale, ["pay"]);
+  activate();
+  return t(id, values);
 }

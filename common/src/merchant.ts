@@ -1,6 +1,7 @@
 import * as z from "zod";
 import "./zod-messages.ts";
 import { evmAddress } from "./chain.ts";
+import { LOCALES } from "./locales.ts";
 import { BUSINESS_TYPES, MEMBER_ROLES, PAGE_THEMES } from "./merchant-values.ts";
 
 export {
@@ -41,6 +42,9 @@ export const brandColor = z
   .regex(/^#[0-9a-fA-F]{6}$/, "Enter a colour like #1a7f5a: # and 6 hex digits.")
   .transform((v) => v.toLowerCase());
 
+/** The language the pay pages open in when the payer has chosen none; null: the payer's browser's (decision 038). */
+export const payLanguage = z.enum(LOCALES, `Choose one of the languages: ${LOCALES.join(", ")}.`).nullable();
+
 /** Most tip presets the counter offers (besides "No tip"). */
 export const MAX_TIP_PRESETS = 4;
 /**
@@ -75,6 +79,7 @@ const merchantFields = {
   toleranceBps: z.number().int().min(0).max(1000),
   brandColor: brandColor.nullish(),
   pageTheme,
+  payLanguage: payLanguage.optional(),
   tipPresets,
 };
 
@@ -133,6 +138,7 @@ export const merchantResponse = z.object({
   toleranceBps: z.number().int(),
   brandColor: z.string().nullable(),
   pageTheme,
+  payLanguage,
   tipPresets: z.array(z.number().int()),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import "./zod-messages.ts";
+import { LOCALES } from "./locales.ts";
 import { pageTheme } from "./merchant.ts";
 import { EXPIRY_MINUTES, PAYMENT_STATUSES } from "./payment-values.ts";
 import { paymentRefundsDetail, publicRefundResponse, refundStatus } from "./refunds.ts";
@@ -100,6 +101,8 @@ export const publicPaymentResponse = z.object({
     /** The pay page's accent colour (#rrggbb) and theme, as the merchant set them. */
     brandColor: z.string().nullable(),
     pageTheme,
+    /** The language the merchant's pay pages open in, when the payer has not chosen one (null: the browser's). */
+    payLanguage: z.enum(LOCALES).nullable(),
   }),
   ...amounts,
   token: z.object({ address: z.string(), symbol: z.string(), decimals: z.number().int() }),

@@ -79,7 +79,7 @@ import { linkSlugOf, renderLinkPage } from "./modules/web/link-page.ts";
 import { checkoutReference, renderPayPage } from "./modules/web/pay-page.ts";
 import {
   loadClientBuild,
-  loadPageRenderer,
+  loadServerEntry,
   modulePreloadLinks,
   prefetchLinks,
   registerClientRoutes,
@@ -381,7 +381,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     "src/features/live-users/live-users-widget.tsx",
   ]);
   const dashboardHead = `${dashboardPreload}\n    ${dashboardCode}`;
-  const render = clientBuild ? loadPageRenderer(config.clientDist) : null;
+  const serverEntry = clientBuild ? loadServerEntry(config.clientDist) : null;
+  const render = serverEntry?.render ?? null;
   const pageHtml = clientBuild
     ? createPageHtmlResolver(clientBuild, content, config.publicUrl, {
         render,
@@ -392,11 +393,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   // The payer's checkout arrives rendered with the payment's state (decision 017).
   const read = publicRead as ((reference: string) => Promise<PublicPayment>) | null;
   const payPage =
-    clientBuild && render && read
+    clientBuild && serverEntry && read
       ? async (request: FastifyRequest, url: { path: string; search: string }, reference: string) =>
           renderPayPage(request, url, reference, {
             index: clientBuild,
-            render,
+            render: serverEntry.render,
+            translate: serverEntry.translate,
             publicPayment: read,
             chainConfig: (r) => (chain ? chainConfigView(chain, requestOrigin(config, r)) : null),
             origin: config.publicUrl.replace(/\/+$/, ""),
@@ -478,7 +480,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       ) {
         try {
           const page = await payPage(request, { path, search }, reference);
-          return sendRenderedHtml(request, reply, page.html, page.status);
+          return sendRenderedHtml(request, reply, page.html, page.status, page.locale);
         } catch (error) {
           // The database away, a render fault: the app's own page loads the payment (and says what is wrong).
           request.log.error(
@@ -496,7 +498,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       ) {
         try {
           const page = await linkPage(request, { path, search }, slug);
-          return sendRenderedHtml(request, reply, page.html, page.status);
+          return sendRenderedHtml(request, reply, page.html, page.status, page.locale);
         } catch (error) {
           request.log.error(
             { err: error, path },

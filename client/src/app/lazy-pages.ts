@@ -1,7 +1,9 @@
+import type { MessageArea } from "@common/locales";
 import type * as React from "react";
 import { type LazyComponent, lazyComponent } from "@/lib/lazy-component";
 
-export type PreloadablePage = LazyComponent;
+/** A page, and the message areas whose words it shows in its reader's language (decision 038; none: English). */
+export type PreloadablePage = LazyComponent & { areas: readonly MessageArea[] };
 
 const loadDataLayer = () => import("./data-layer");
 
@@ -9,25 +11,34 @@ const loadDataLayer = () => import("./data-layer");
  * A lazy page that can be preloaded (`lazyComponent`): a page preloaded before the first render commits without
  * its Suspense fallback, and main.tsx relies on this to hydrate the server-rendered HTML of a page in one step
  * (decision 009). A page gets the server-data layer (TanStack Query, auth; decision 006), fetched in parallel with
- * its own chunk, unless it is a `shell` page that needs neither.
+ * its own chunk, unless it is a `shell` page that needs neither. A translated page also gets its `areas`' words in
+ * the reader's language, loaded beside its chunk, so its first render (and hydration) is in that language; the
+ * runtime that loads them is imported only then, never by the shell.
  */
 function lazyPage(
   load: () => Promise<{ default: React.ComponentType }>,
   layer: "data" | "protected" | "shell" = "data",
+  areas: readonly MessageArea[] = [],
 ): PreloadablePage {
-  if (layer === "shell") return lazyComponent(load);
-  return lazyComponent(() =>
-    Promise.all([load(), loadDataLayer()]).then(([page, data]) => ({
+  const loadWords = () =>
+    areas.length === 0 ? undefined : import("@/i18n/i18n").then((i18n) => i18n.prepareMessages(areas));
+  if (layer === "shell") return Object.assign(lazyComponent(load), { areas });
+  const page = lazyComponent(() =>
+    Promise.all([load(), loadDataLayer(), loadWords()]).then(([page, data]) => ({
       default:
         layer === "protected" ? data.withRequiredUser(page.default) : data.withDataProviders(page.default),
     })),
   );
+  return Object.assign(page, { areas });
 }
+
+/** The payer's pages: the checkout and the wallet-less way to pay it. */
+const CHECKOUT_AREAS: readonly MessageArea[] = ["pay", "wallet"];
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
 export const HomePage = lazyPage(() => import("./routes/home"), "shell");
 export const BlogPage = lazyPage(() => import("./routes/blog"));
-export const BlogPostPage = lazyPage(() => import("./routes/blog-post"));
+export const BlogPostPage = lazyPage(() => import("./routes/blog-post"), "data", ["content"]);
 export const AboutPage = lazyPage(() => import("./routes/about"));
 export const AboutUsPage = lazyPage(() => import("./routes/about-us"));
 export const ContactPage = lazyPage(() => import("./routes/contact"));
@@ -39,13 +50,13 @@ export const ForgotPasswordPage = lazyPage(() => import("./routes/forgot-passwor
 export const ResetPasswordPage = lazyPage(() => import("./routes/reset-password"));
 export const ProfilePage = lazyPage(() => import("./routes/profile"));
 export const MerchantDashboardPage = lazyPage(() => import("./routes/merchant"), "protected");
-export const PaymentPage = lazyPage(() => import("./routes/payment"));
-export const EasyPaymentPage = lazyPage(() => import("./routes/easy-payment"));
+export const PaymentPage = lazyPage(() => import("./routes/payment"), "data", CHECKOUT_AREAS);
+export const EasyPaymentPage = lazyPage(() => import("./routes/easy-payment"), "data", CHECKOUT_AREAS);
 export const SocialLoginTestPage = lazyPage(() => import("./routes/social-login-test"));
-export const PayPage = lazyPage(() => import("./routes/pay"));
-export const LinkPage = lazyPage(() => import("./routes/link"));
+export const PayPage = lazyPage(() => import("./routes/pay"), "data", CHECKOUT_AREAS);
+export const LinkPage = lazyPage(() => import("./routes/link"), "data", CHECKOUT_AREAS);
 export const LinksPage = lazyPage(() => import("./routes/links"));
-export const RefundLinkPage = lazyPage(() => import("./routes/refund"));
+export const RefundLinkPage = lazyPage(() => import("./routes/refund"), "data", CHECKOUT_AREAS);
 export const BuyCpxtbPage = lazyPage(() => import("./routes/buy-cpxtb"));
 export const BuyOrderPage = lazyPage(() => import("./routes/buy-order"));
 export const ReportsPage = lazyPage(() => import("./routes/reports"));

@@ -15,6 +15,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 // Relative, not @common: drizzle-kit reads this file without the path aliases.
+import type { Locale } from "../../../common/src/locales.ts";
 import { PAYMENT_STATUSES } from "../../../common/src/payment-values.ts";
 
 /** Facts about this installation (when it was created, ...): one row per key. */
@@ -150,6 +151,8 @@ export const merchants = pgTable(
     pageTheme: text("page_theme", { enum: ["auto", "light", "dark"] })
       .notNull()
       .default("auto"),
+    /** The language the pay pages open in when the payer has chosen none (a LOCALES tag; null = the browser's). */
+    payLanguage: text("pay_language").$type<Locale>(),
     /** Every sign-in of the business's people needs a second factor (decision 019; members once teams exist). */
     requireTwoFactor: boolean("require_two_factor").notNull().default(false),
     /** Tip percentages the counter (`/pos`) offers, in order; empty = no tips (decision 033). */

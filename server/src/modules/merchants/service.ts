@@ -28,6 +28,7 @@ export function toMerchantResponse(row: MemberMerchant): Merchant {
     toleranceBps: row.toleranceBps,
     brandColor: row.brandColor,
     pageTheme: row.pageTheme,
+    payLanguage: row.payLanguage,
     tipPresets: row.tipPresets,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -138,6 +139,7 @@ export async function registerMerchant(
       toleranceBps: input.toleranceBps ?? 0,
       brandColor: input.brandColor ?? null,
       pageTheme: input.pageTheme ?? "auto",
+      payLanguage: input.payLanguage ?? null,
       tipPresets: input.tipPresets ?? [],
     });
     await repo.setActiveMerchant(db, ownerId, row.id);

@@ -26,6 +26,7 @@ export const publicMerchantColumns = {
   website: merchants.website,
   brandColor: merchants.brandColor,
   pageTheme: merchants.pageTheme,
+  payLanguage: merchants.payLanguage,
 };
 export type PublicMerchant = PublicPayment["merchant"];
 export type TransferRow = typeof chainTransfers.$inferSelect;

@@ -1,8 +1,10 @@
 import { type PublicLink, publicLinkKey } from "@common/links.ts";
+import type { Locale } from "@common/locales.ts";
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../errors.ts";
 import type { IndexHtml } from "./index-html.ts";
 import { pageHtmlText } from "./page-meta.ts";
+import { requestLocale } from "./pay-page.ts";
 import type { PageRenderer } from "./routes.ts";
 
 const LINK_PATH = /^\/l\/([^/]+)\/?$/;
@@ -32,11 +34,11 @@ export type LinkPageSources = {
  * explanation.
  */
 export async function renderLinkPage(
-  _request: FastifyRequest,
+  request: FastifyRequest,
   url: { path: string; search: string },
   slug: string,
   sources: LinkPageSources,
-): Promise<{ html: string; status: number }> {
+): Promise<{ html: string; status: number; locale: Locale }> {
   const valid = /^[A-Za-z0-9-]{1,64}$/.test(slug);
   let link: PublicLink | null = null;
   if (valid) {
@@ -47,7 +49,9 @@ export async function renderLinkPage(
     }
   }
   const data: Record<string, unknown> = { [publicLinkKey(slug)]: link };
-  const markup = await sources.render(url.path, data);
+  // In its reader's language like the pay page it leads to (decision 038).
+  const locale = requestLocale(request);
+  const markup = await sources.render(url.path, data, locale);
   const meta = link
     ? {
         title: link.title,
@@ -56,6 +60,7 @@ export async function renderLinkPage(
     : { title: "Pay", description: "No payment link has this address: check it with the merchant." };
   const html = pageHtmlText(sources.index, meta, `${sources.origin}${url.path}`, sources.origin, {
     body: markup === null ? undefined : { markup, data },
+    locale,
   });
-  return { html, status: link ? 200 : 404 };
+  return { html, status: link ? 200 : 404, locale };
 }

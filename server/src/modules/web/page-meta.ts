@@ -1,4 +1,5 @@
 import { brotliCompressSync, gzipSync } from "node:zlib";
+import { directionOf, type Locale } from "@common/locales.ts";
 import {
   formatPageTitle,
   type PageMeta,
@@ -70,7 +71,9 @@ export type RenderedBody = { markup: string; data: Record<string, unknown> };
  * What the server adds to a page's HTML beyond its head tags: its rendered body, extra head elements (for a
  * rendered page they wait with the app's code), and elements its first paint uses (always in the head).
  */
-export type PageExtras = { body?: RenderedBody; head?: string; preload?: string };
+export type PageExtras = { body?: RenderedBody; head?: string; preload?: string; locale?: Locale };
+
+const HTML_LANG = /<html lang="[^"]*"/i;
 
 /**
  * index.html with the page's own title, description and social tags in place of the generic ones and, for a page
@@ -89,12 +92,18 @@ export function pageHtmlText(
   meta: PageMeta,
   url: string,
   origin: string,
-  { body, head, preload }: PageExtras = {},
+  { body, head, preload, locale }: PageExtras = {},
 ): string {
   let html = index.identity
     .toString("utf8")
     .replace(DESCRIPTION, "")
     .replace(TITLE, () => renderHeadTags(meta, url, origin));
+  // A page in its reader's language (decision 038): the browser hydrates it in the language it says.
+  if (locale)
+    html = html.replace(
+      HTML_LANG,
+      `<html lang="${locale}" dir="${directionOf(locale)}" data-locale-rendered`,
+    );
   const addToHead = (elements: string) => html.replace("</head>", () => `  ${elements}\n  </head>`);
   if (preload) html = addToHead(preload);
   if (!body) return head ? addToHead(head) : html;

@@ -1,10 +1,11 @@
+import { acceptedLanguages, chooseLocale, LOCALE_COOKIE, type Locale } from "@common/locales.ts";
 import { type PublicPayment, qrQueryKey, referenceParams, SERVER_NOW_KEY } from "@common/payments.ts";
 import { qrSvgPath } from "@common/qr.ts";
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../errors.ts";
 import type { IndexHtml } from "./index-html.ts";
 import { pageHtmlText } from "./page-meta.ts";
-import type { PageRenderer } from "./routes.ts";
+import type { PageRenderer, PageTranslator } from "./routes.ts";
 
 const PAY_PATH = /^\/pay\/([^/]+)\/?$/;
 const EASY_PAYMENT_PATH = /^\/easy-payment\/?$/;
@@ -33,9 +34,22 @@ export function checkoutReference(path: string, search: string): string | null {
   return reference;
 }
 
+/**
+ * The language a checkout is rendered in (decision 038): the payer's own choice (the cookie the language menu sets),
+ * else the merchant's language for their pay pages, else the browser's `Accept-Language`, else English.
+ */
+export function requestLocale(request: FastifyRequest, pageDefault?: string | null): Locale {
+  return chooseLocale({
+    chosen: request.cookies?.[LOCALE_COOKIE],
+    pageDefault,
+    browser: acceptedLanguages(request.headers["accept-language"]),
+  });
+}
+
 export type PayPageSources = {
   index: IndexHtml;
   render: PageRenderer;
+  translate: PageTranslator;
   /** The payment's public view, as `GET /api/payments/public/:reference` answers it (null: no such payment). */
   publicPayment: (reference: string) => Promise<PublicPayment | null>;
   /** `GET /api/chain-config`'s answer for this request, or null without a chain. */
@@ -54,7 +68,7 @@ export async function renderPayPage(
   url: { path: string; search: string },
   reference: string,
   sources: PayPageSources,
-): Promise<{ html: string; status: number }> {
+): Promise<{ html: string; status: number; locale: Locale }> {
   const valid = referenceParams.safeParse({ reference }).success;
   const payment = valid ? await findPayment(sources, reference) : null;
   const data: Record<string, unknown> = {
@@ -64,21 +78,23 @@ export async function renderPayPage(
   const chain = sources.chainConfig(request);
   if (chain) data["/api/chain-config"] = chain;
   if (payment) data[qrQueryKey(payment.paymentUri)[0]] = qrSvgPath(payment.paymentUri);
-  const markup = await sources.render(url.search ? `${url.path}?${url.search}` : url.path, data);
-  const meta = payment
-    ? {
-        title: "Pay",
-        description: `Payment request from ${payment.merchant.name}, in ${payment.token.symbol}.`,
-      }
-    : {
-        title: "Pay",
-        description: "No payment has this link: check it with the merchant, and send nothing.",
-      };
+  const locale = requestLocale(request, payment?.merchant.payLanguage);
+  const markup = await sources.render(url.search ? `${url.path}?${url.search}` : url.path, data, locale);
+  const meta = {
+    title: await sources.translate(locale, "pay.meta.title"),
+    description: payment
+      ? await sources.translate(locale, "pay.meta.description", {
+          merchant: payment.merchant.name,
+          token: payment.token.symbol,
+        })
+      : await sources.translate(locale, "pay.meta.notFound"),
+  };
   const pageUrl = `${sources.origin}${url.path}${url.search ? `?${url.search}` : ""}`;
   const html = pageHtmlText(sources.index, meta, pageUrl, sources.origin, {
     body: markup === null ? undefined : { markup, data },
+    locale,
   });
-  return { html, status: payment ? 200 : 404 };
+  return { html, status: payment ? 200 : 404, locale };
 }
 
 async function findPayment(sources: PayPageSources, reference: string): Promise<PublicPayment | null> {

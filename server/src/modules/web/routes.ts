@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from "node:zlib";
+import type { Locale } from "@common/locales.ts";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type IndexHtml, negotiateEncoding, prepareIndexHtml } from "./index-html.ts";
@@ -102,8 +103,24 @@ export function modulePreloadLinks(clientDist: string, sources: string[]): strin
     .join("\n    ");
 }
 
-/** The server-rendering entry built beside the client (`dist/ssr`, decision 009): the HTML inside #root of a page. */
-export type PageRenderer = (path: string, data: Record<string, unknown>) => Promise<string | null>;
+/**
+ * The server-rendering entry built beside the client (`dist/ssr`, decision 009): the HTML inside #root of a page,
+ * in `locale` for a translated page (decision 038).
+ */
+export type PageRenderer = (
+  path: string,
+  data: Record<string, unknown>,
+  locale?: Locale,
+) => Promise<string | null>;
+
+/** A message of the checkout's catalog in `locale` (page titles and descriptions the server writes). */
+export type PageTranslator = (
+  locale: Locale,
+  id: string,
+  values?: Record<string, string | number>,
+) => Promise<string>;
+
+type ServerEntry = { renderPage: PageRenderer; translate: PageTranslator };
 
 /** How long after start the server-rendering entry is imported in the background when no page asked for it. */
 const RENDERER_PRELOAD_DELAY_MS = 1000;
@@ -114,13 +131,15 @@ const RENDERER_PRELOAD_DELAY_MS = 1000;
  * start, so the first visitor does not pay React's server renderer and the pages' modules (some 100 ms of CPU).
  * A failed import fails that render (the callers' fallback) and is tried again at the next.
  */
-export function loadPageRenderer(clientDist: string): PageRenderer | null {
+export function loadServerEntry(
+  clientDist: string,
+): { render: PageRenderer; translate: PageTranslator } | null {
   const entry = join(dirname(clientDist), "ssr", "entry-server.js");
   if (!existsSync(entry)) return null;
-  let loading: Promise<PageRenderer> | undefined;
+  let loading: Promise<ServerEntry> | undefined;
   const load = () => {
     loading ??= import(pathToFileURL(entry).href).then(
-      (module: { renderPage: PageRenderer }) => module.renderPage,
+      (module: ServerEntry) => module,
       (error: unknown) => {
         loading = undefined;
         throw error;
@@ -129,7 +148,10 @@ export function loadPageRenderer(clientDist: string): PageRenderer | null {
     return loading;
   };
   setTimeout(() => load().catch(() => {}), RENDERER_PRELOAD_DELAY_MS).unref();
-  return (path, data) => load().then((renderPage) => renderPage(path, data));
+  return {
+    render: (path, data, locale) => load().then((module) => module.renderPage(path, data, locale)),
+    translate: (locale, id, values) => load().then((module) => module.translate(locale, id, values)),
+  };
 }
 
 /**
@@ -164,14 +186,22 @@ export async function registerClientRoutes(app: FastifyInstance, clientDist: str
  * A page rendered for this request only (the pay page): compressed now, in the one encoding the client takes,
  * at a speed-first level (a cached page's maximum brotli costs tens of milliseconds per request).
  */
-export function sendRenderedHtml(request: FastifyRequest, reply: FastifyReply, html: string, status: number) {
+export function sendRenderedHtml(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  html: string,
+  status: number,
+  locale?: Locale,
+) {
   const encoding = negotiateEncoding(request.headers["accept-encoding"]);
   const identity = Buffer.from(html, "utf8");
   reply
     .status(status)
     .header("Content-Type", "text/html; charset=utf-8")
     .header("Cache-Control", "no-store")
-    .header("Vary", "Accept-Encoding");
+    // A page in its reader's language (decision 038) depends on the browser's languages and the chosen one.
+    .header("Vary", locale ? "Accept-Encoding, Accept-Language, Cookie" : "Accept-Encoding");
+  if (locale) reply.header("Content-Language", locale);
   if (encoding === "identity") return reply.send(identity);
   reply.header("Content-Encoding", encoding);
   return reply.send(

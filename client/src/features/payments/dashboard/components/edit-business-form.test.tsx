@@ -23,6 +23,7 @@ const merchant: Merchant = {
   toleranceBps: 0,
   brandColor: null,
   pageTheme: "auto",
+  payLanguage: null,
   tipPresets: [],
   createdAt: "2026-11-22T00:00:00.000Z",
   updatedAt: "2026-11-22T00:00:00.000Z",

@@ -1,0 +1,170 @@
+import {
+  chooseLocale,
+  DEFAULT_LOCALE,
+  directionOf,
+  isLocale,
+  LOCALE_COOKIE,
+  type Locale,
+  type MessageArea,
+} from "@common/locales";
+import { i18n, type Messages } from "@lingui/core";
+import * as React from "react";
+
+/**
+ * The app's words in the reader's language (issue 37, decision 038). Messages live in catalogs, one per language and
+ * area (client/src/locales/{locale}/{area}.json), compiled at build time by Lingui's Vite plugin; each is a chunk of
+ * its own, loaded when a page that shows its area is opened in its language. The runtime is not in the shell: a
+ * page's chunk brings it, and `/` never loads it.
+ */
+const catalogs = import.meta.glob<{ messages: Messages }>("../locales/*/*.json", { query: "?lingui" });
+
+const loaded = new Set<string>();
+/** The areas the pages opened so far show: a language switch loads these in the new language. */
+const inUse = new Set<MessageArea>();
+
+export function loadMessages(locale: Locale, areas: readonly MessageArea[]): Promise<void> {
+  for (const area of areas) inUse.add(area);
+  return Promise.all(
+    areas.map(async (area) => {
+      const key = `${locale}/${area}`;
+      if (loaded.has(key)) return;
+      const load = catalogs[`../locales/${key}.json`];
+      if (!load) throw new Error(`No catalog ${key}`);
+      i18n.load(locale, (await load()).messages);
+      loaded.add(key);
+    }),
+  ).then(() => undefined);
+}
+
+function readCookie(): string | null {
+  if (typeof document === "undefined") return null;
+  const match = document.cookie.match(new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=([^;]+)`));
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
+
+/** The language the visitor chose with the menu, if any (remembered in a cookie the server reads too). */
+export function chosenLocale(): Locale | null {
+  const chosen = readCookie();
+  return isLocale(chosen) ? chosen : null;
+}
+
+/**
+ * The language the browser starts in: the one the server rendered the page in (`<html lang>` of a page it
+ * rendered in its reader's language, marked `data-locale-rendered`), else the visitor's choice, then the browser's
+ * languages.
+ */
+export function startLocale(): Locale {
+  if (i18n.locale && isLocale(i18n.locale)) return i18n.locale;
+  if (typeof document === "undefined") return DEFAULT_LOCALE;
+  const root = document.documentElement;
+  if (root.hasAttribute("data-locale-rendered") && isLocale(root.lang)) return root.lang;
+  return chooseLocale({ chosen: readCookie(), browser: navigator.languages ?? [navigator.language] });
+}
+
+/** Loads the areas a page shows in the start language and activates it (before the page's first render). */
+export async function prepareMessages(areas: readonly MessageArea[]): Promise<void> {
+  const locale = startLocale();
+  await loadMessages(locale, areas);
+  if (i18n.locale !== locale) i18n.activate(locale);
+}
+
+/**
+ * The server's render in `locale` (entry-server.tsx): loads the areas, then activates the language for the
+ * synchronous render that follows (concurrent renders each activate theirs right before rendering).
+ */
+export async function prepareServerRender(
+  locale: Locale,
+  areas: readonly MessageArea[],
+): Promise<() => void> {
+  await loadMessages(locale, areas);
+  return () => i18n.activate(locale);
+}
+
+/**
+ * Switches the app to `locale`, remembered for a year (the server renders the next page in it too). Resolves once
+ * the words of every area in use are loaded and shown.
+ */
+export async function chooseLanguage(locale: Locale, { remember = true } = {}): Promise<void> {
+  if (remember)
+    // biome-ignore lint/suspicious/noDocumentCookie: one fixed name and an encoded tag; the Cookie Store API is not in every browser a payer has
+    document.cookie = `${LOCALE_COOKIE}=${encodeURIComponent(locale)}; Path=/; Max-Age=31536000; SameSite=Lax`;
+  await loadMessages(locale, [...inUse]);
+  i18n.activate(locale);
+}
+
+function subscribe(onChange: () => void): () => void {
+  return i18n.on("change", onChange);
+}
+
+const currentLocale = (): Locale => (isLocale(i18n.locale) ? i18n.locale : DEFAULT_LOCALE);
+
+/** The active language; a component using it renders again when the reader switches. */
+export function useLocale(): Locale {
+  return React.useSyncExternalStore(subscribe, currentLocale, currentLocale);
+}
+
+export type Values = Record<string, string | number | null | undefined>;
+
+/** A message of the active language by id, with its ICU placeholders filled (outside React too). */
+export function t(id: string, values?: Values): string {
+  return i18n._(id, values as Record<string, unknown> | undefined);
+}
+
+const translators = new Map<Locale, typeof t>();
+function translatorOf(locale: Locale): typeof t {
+  let translator = translators.get(locale);
+  if (!translator) {
+    translator = (id, values) => t(id, values);
+    translators.set(locale, translator);
+  }
+  return translator;
+}
+
+/** `t`, for a component: it renders again when the reader switches language. */
+export function useT(): typeof t {
+  // A function per language, so memoized children that take it see the change.
+  return translatorOf(useLocale());
+}
+
+/** `lang` and `dir` for an element whose text is in the active language (the page's root). */
+export function languageAttributes(locale: Locale): { lang: Locale; dir: "ltr" | "rtl" } {
+  return { lang: locale, dir: directionOf(locale) };
+}
+
+/**
+ * While a translated page is shown, `<html lang dir>` say its language (screen readers, fonts, right to left for
+ * Arabic); the English screens around it get `en`/`ltr` back when it goes.
+ */
+export function useDocumentLanguage(): Locale {
+  const locale = useLocale();
+  React.useEffect(() => {
+    const root = document.documentElement;
+    root.lang = locale;
+    root.dir = directionOf(locale);
+    return () => {
+      root.lang = DEFAULT_LOCALE;
+      root.dir = "ltr";
+      root.removeAttribute("data-locale-rendered");
+    };
+  }, [locale]);
+  return locale;
+}
+
+/**
+ * A message with React elements in its placeholders: `<Rich id="pay.sendExactly" values={{ amount: <b>…</b> }} />`.
+ * The message is formatted with markers in place of the elements, which are then put where the markers are.
+ */
+export function Rich({ id, values }: { id: string; values: Record<string, React.ReactNode> }) {
+  useLocale();
+  const markers: Values = {};
+  for (const name of Object.keys(values)) markers[name] = `\u2063${name}\u2063`;
+  // U+2063 (invisible separator) around each name: a character no message contains.
+  const parts = t(id, markers).split(/\u2063(\w+)\u2063/);
+  return React.createElement(
+    React.Fragment,
+    null,
+    ...parts.map((part, index) =>
+      index % 2 === 1 ? React.createElement(React.Fragment, { key: index }, values[part]) : part,
+    ),
+  );
+}

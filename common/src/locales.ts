@@ -1,0 +1,95 @@
+/**
+ * The languages of CPXTB Pay (issue 37, decision 038) and how a request's language is chosen. Shared by the
+ * server (which renders the pay page in it) and the browser (which hydrates it and lets the payer switch).
+ */
+export const LOCALES = ["en", "es", "pt-BR", "fr", "de", "tr", "id", "zh-CN", "ar"] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = "en";
+
+/** Each language's own name, as its readers write it (the language menu lists them so). */
+export const LOCALE_NAMES: Record<Locale, string> = {
+  en: "English",
+  es: "Español",
+  "pt-BR": "Português (Brasil)",
+  fr: "Français",
+  de: "Deutsch",
+  tr: "Türkçe",
+  id: "Bahasa Indonesia",
+  "zh-CN": "简体中文",
+  ar: "العربية",
+};
+
+/** Languages written right to left. */
+const RIGHT_TO_LEFT: ReadonlySet<Locale> = new Set(["ar"]);
+
+export function directionOf(locale: Locale): "ltr" | "rtl" {
+  return RIGHT_TO_LEFT.has(locale) ? "rtl" : "ltr";
+}
+
+/**
+ * The catalogs' areas: one catalog per area and language (client/src/locales/{locale}/{area}.json), so a page
+ * loads the words it shows and no others. `pay`: everything a payer meets on a checkout; `wallet`: the wallet-less
+ * path (social sign-in, managed wallet); `content`: what the English-only content pages say about themselves.
+ */
+export const MESSAGE_AREAS = ["pay", "wallet", "content"] as const;
+export type MessageArea = (typeof MESSAGE_AREAS)[number];
+
+/** The cookie that remembers a visitor's chosen language (a year; read by the server to render in it). */
+export const LOCALE_COOKIE = "cpxtb_lang";
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
+
+/**
+ * Our language for a BCP 47 tag, or null: an exact match first ("pt-BR"), then the language alone ("pt-PT" and
+ * "pt" -> "pt-BR", "zh", "zh-Hans" and "zh-SG" -> "zh-CN", "es-MX" -> "es"). Traditional Chinese ("zh-TW",
+ * "zh-HK", "zh-Hant") is not matched to Simplified: its readers get their next choice.
+ */
+export function matchLocale(tag: string | null | undefined): Locale | null {
+  const value = tag?.trim().toLowerCase();
+  if (!value) return null;
+  const exact = LOCALES.find((locale) => locale.toLowerCase() === value);
+  if (exact) return exact;
+  const [language] = value.split(/[-_]/);
+  if (language === "zh") return /\b(tw|hk|mo|hant)\b/.test(value.replace(/[-_]/g, " ")) ? null : "zh-CN";
+  return LOCALES.find((locale) => locale.split("-")[0]?.toLowerCase() === language) ?? null;
+}
+
+/** The tags of an `Accept-Language` header, most wanted first (q=0 left out). */
+export function acceptedLanguages(header: string | null | undefined): string[] {
+  if (!header) return [];
+  return header
+    .split(",")
+    .map((part, index) => {
+      const [tag = "", ...params] = part.trim().split(";");
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+      const weight = q ? Number(q.slice(2)) : 1;
+      return { tag: tag.trim(), weight: Number.isFinite(weight) ? weight : 0, index };
+    })
+    .filter((entry) => entry.tag && entry.tag !== "*" && entry.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index)
+    .map((entry) => entry.tag);
+}
+
+/**
+ * The language a page is shown in: the visitor's own choice (the cookie) first, then the page's default (a
+ * merchant's language for their pay pages, when they set one), then the browser's languages in order, then English.
+ */
+export function chooseLocale({
+  chosen,
+  pageDefault,
+  browser = [],
+}: {
+  chosen?: string | null;
+  pageDefault?: string | null;
+  browser?: readonly string[];
+}): Locale {
+  if (isLocale(chosen)) return chosen;
+  if (isLocale(pageDefault)) return pageDefault;
+  for (const tag of browser) {
+    const match = matchLocale(tag);
+    if (match) return match;
+  }
+  return DEFAULT_LOCALE;
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "merchants" ADD COLUMN "pay_language" text;
