@@ -7,7 +7,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const builtIndex = join(root, "dist/client/index.html");
-const sources = ["client", "common", "vite.config.ts", "package-lock.json", "scripts/vite-precompress.ts"];
+const sources = [
+  "client",
+  "common",
+  "vite.config.ts",
+  "lingui.config.ts",
+  "package-lock.json",
+  "scripts/vite-precompress.ts",
+];
 const builtServer = join(root, "dist/server/main.mjs");
 const serverSources = [
   "server/src",

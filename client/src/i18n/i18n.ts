@@ -151,7 +151,7 @@ export function useDocumentLanguage(): Locale {
 }
 
 /**
- * A message with React elements in its placeholders: `<Rich id="pay.sendExactly" values={{ amount: <b>…</b> }} />`.
+ * A message with React elements in its placeholders: `<Rich id="…" values={{ amount: <b>…</b> }} />`.
  * The message is formatted with markers in place of the elements, which are then put where the markers are.
  */
 export function Rich({ id, values }: { id: string; values: Record<string, React.ReactNode> }) {
