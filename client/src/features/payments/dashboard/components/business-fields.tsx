@@ -1,3 +1,4 @@
+import { LOCALE_NAMES, LOCALES } from "@common/locales";
 import type { Merchant } from "@common/merchant";
 import { BUSINESS_TYPES, PAGE_THEMES, type PageTheme } from "@common/merchant-values";
 import { Monitor, Moon, Sun } from "lucide-react";
@@ -32,6 +33,7 @@ export type BusinessFieldValues = Pick<
   | "logoUrl"
   | "brandColor"
   | "pageTheme"
+  | "payLanguage"
   | "tipPresets"
 >;
 
@@ -56,6 +58,7 @@ export function readBusinessFields(form: HTMLFormElement) {
     logoUrl: text("logoUrl"),
     brandColor: text("brandColor"),
     pageTheme: String(data.get("pageTheme") ?? "auto"),
+    payLanguage: text("payLanguage"),
     tipPresets: parseTipPresets(String(data.get("tipPresets") ?? "")),
   };
 }
@@ -202,6 +205,26 @@ export function BusinessFields({
               </label>
             );
           })}
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={`${idPrefix}payLanguage`}>Language of the payment page</Label>
+          <select
+            id={`${idPrefix}payLanguage`}
+            name="payLanguage"
+            className={selectClass}
+            defaultValue={defaults?.payLanguage ?? ""}
+            aria-describedby={`${idPrefix}payLanguage-hint`}
+          >
+            <option value="">The payer's browser language</option>
+            {LOCALES.map((locale) => (
+              <option key={locale} value={locale} lang={locale}>
+                {LOCALE_NAMES[locale]}
+              </option>
+            ))}
+          </select>
+          <p id={`${idPrefix}payLanguage-hint`} className="text-muted-foreground text-sm">
+            The language your payment pages open in. Payers can still pick another.
+          </p>
         </div>
       </fieldset>
     </>

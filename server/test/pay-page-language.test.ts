@@ -1,0 +1,126 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../src/app.ts";
+import { connectChain } from "../src/chain/service.ts";
+import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
+import { createTestApp } from "./helpers.ts";
+import {
+  api,
+  createMerchant,
+  createPayment,
+  paymentTestConfig,
+  type TestMerchant,
+} from "./payment-helpers.ts";
+
+// A built client with a stand-in server-rendering entry that writes down the language it was asked to render in
+// (the real entry's translation is checked in the browser, e2e/i18n-pay.spec.ts).
+const root = mkdtempSync(join(tmpdir(), "cpxtb-pay-language-"));
+const clientDist = join(root, "client");
+mkdirSync(clientDist);
+writeFileSync(
+  join(clientDist, "index.html"),
+  `<!doctype html><html lang="en" class="dark"><head><title>CPXTB Pay</title></head><body><div id="root"></div></body></html>`,
+);
+mkdirSync(join(root, "ssr"));
+writeFileSync(
+  join(root, "ssr", "entry-server.js"),
+  `export async function renderPage(path, data, locale) {
+    return path.startsWith("/pay/") ? '<main data-locale="' + locale + '">' + path + "</main>" : null;
+  }
+  export async function translate(locale, id, values) {
+    return locale + ":" + id + (values ? " " + JSON.stringify(values) : "");
+  }`,
+);
+
+let chain: TestChain;
+let app: App;
+let merchant: TestMerchant;
+let reference: string;
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  const connected = await connectChain(chainConfigFor(chain.url, chain.deployment, { confirmations: 1 }));
+  app = await createTestApp({ ...paymentTestConfig(), clientDist }, { chain: connected });
+  merchant = await createMerchant(app);
+  reference = (await createPayment(app, merchant.cookie)).reference;
+});
+afterAll(async () => {
+  await app?.close();
+  await chain?.stop();
+});
+
+const open = (headers: Record<string, string>, ref = reference) =>
+  app.inject({ method: "GET", url: `/pay/${ref}`, headers: { "accept-encoding": "identity", ...headers } });
+
+/** The language attributes of a page's `<html>` element. */
+function htmlTag(html: string) {
+  const tag = /<html[^>]*>/.exec(html)?.[0] ?? "";
+  return {
+    lang: /\blang="([^"]*)"/.exec(tag)?.[1],
+    dir: /\bdir="([^"]*)"/.exec(tag)?.[1],
+    rendered: /\bdata-locale-rendered\b/.test(tag),
+  };
+}
+
+describe("the pay page's language (issue 37)", () => {
+  it("follows the browser's Accept-Language, and says so in its headers and <html>", async () => {
+    const res = await open({ "accept-language": "pt-BR,pt;q=0.9,en;q=0.8" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-language"]).toBe("pt-BR");
+    expect(String(res.headers.vary)).toMatch(/Accept-Language/);
+    expect(String(res.headers.vary)).toMatch(/Cookie/);
+    expect(htmlTag(res.body)).toEqual({ lang: "pt-BR", dir: "ltr", rendered: true });
+    expect(res.body).toContain(`<main data-locale="pt-BR">/pay/${reference}</main>`);
+    expect(res.body).toContain("<title>pt-BR:pay.meta.title");
+    expect(res.body).toContain("pt-BR:pay.meta.description {&quot;merchant&quot;:&quot;Corner Coffee&quot;");
+  });
+
+  it("lays Arabic out right to left, and matches a language's other regions and weights", async () => {
+    const ar = await open({ "accept-language": "ar-EG" });
+    expect(ar.headers["content-language"]).toBe("ar");
+    expect(htmlTag(ar.body)).toEqual({ lang: "ar", dir: "rtl", rendered: true });
+    const weighted = await open({ "accept-language": "ja;q=1, es-MX;q=0.5, de;q=0.7" });
+    expect(weighted.headers["content-language"]).toBe("de");
+    // Traditional Chinese is not Simplified: the next language the browser lists, else English.
+    expect((await open({ "accept-language": "zh-TW" })).headers["content-language"]).toBe("en");
+    expect((await open({ "accept-language": "zh-Hans-CN" })).headers["content-language"]).toBe("zh-CN");
+    expect((await open({})).headers["content-language"]).toBe("en");
+  });
+
+  it("prefers the language the payer chose in the menu (its cookie) to the browser's", async () => {
+    const res = await open({ "accept-language": "ar", cookie: "cpxtb_lang=de" });
+    expect(res.headers["content-language"]).toBe("de");
+    // A cookie that names no language of ours is ignored.
+    expect(
+      (await open({ "accept-language": "fr", cookie: "cpxtb_lang=xx" })).headers["content-language"],
+    ).toBe("fr");
+  });
+
+  it("opens in the merchant's language when they set one, which the payer's own choice still overrides", async () => {
+    const as = api(app, merchant.cookie);
+    expect((await as.patch("/api/merchant", { payLanguage: "xx" })).json()).toMatchObject({
+      error: { code: "VALIDATION_ERROR" },
+    });
+    const set = await as.patch("/api/merchant", { payLanguage: "tr" });
+    expect(set.statusCode).toBe(200);
+    expect(set.json().payLanguage).toBe("tr");
+    const publicView = await app.inject({ method: "GET", url: `/api/payments/public/${reference}` });
+    expect(publicView.json().merchant.payLanguage).toBe("tr");
+    expect((await open({ "accept-language": "es" })).headers["content-language"]).toBe("tr");
+    expect(
+      (await open({ "accept-language": "es", cookie: "cpxtb_lang=id" })).headers["content-language"],
+    ).toBe("id");
+    const cleared = await as.patch("/api/merchant", { payLanguage: null });
+    expect(cleared.json().payLanguage).toBeNull();
+    expect((await open({ "accept-language": "es" })).headers["content-language"]).toBe("es");
+  });
+
+  it("explains an unknown reference in the payer's language", async () => {
+    const res = await open({ "accept-language": "fr-CA" }, "nope-this-is-not-a-reference-at-all");
+    expect(res.statusCode).toBe(404);
+    expect(res.headers["content-language"]).toBe("fr");
+    expect(res.body).toContain("fr:pay.meta.notFound");
+  });
+});
