@@ -1,9 +1,11 @@
-/** An amount as the quote shows it: thousands grouped, at most `maxDecimals`, no trailing zeros ("12,500.5"). */
-export function grouped(decimal: string, maxDecimals: number): string {
-  const [whole = "0", fraction = ""] = decimal.split(".");
-  const trimmed = fraction.slice(0, maxDecimals).replace(/0+$/, "");
-  const w = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return trimmed ? `${w}.${trimmed}` : w;
+import { type FormatLocale, formatDecimal, numberShape } from "@/lib/locale-format";
+
+/**
+ * An amount as the quote shows it: thousands grouped, at most `maxDecimals`, no trailing zeros ("12,500.5";
+ * "12.500,5" in de).
+ */
+export function grouped(decimal: string, maxDecimals: number, locale: FormatLocale = "en"): string {
+  return formatDecimal(decimal, numberShape(locale), { maxDecimals });
 }
 
 export type PriceSource = "fixed" | "pool";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, foldQuietBuckets, presetRange, quietLabel, todayIn } from "./range";
+import { addDays, foldQuietBuckets, formatDaySpan, presetRange, quietLabel, todayIn } from "./range";
 
 const current = { from: "2026-01-01", to: "2026-01-02" };
 
@@ -63,5 +63,9 @@ describe("folded quiet days", () => {
     expect(quietLabel({ from: "2026-11-02", to: "2026-11-16" }, "week", "en-GB")).toMatch(
       /^No payments in the weeks of 2 ?– ?16 Nov$/,
     );
+  });
+
+  it("writes the days in latin digits, Arabic included", () => {
+    expect(formatDaySpan("2026-11-03", "2026-11-14", "ar-EG")).toMatch(/\b3\b.*\b14\b/);
   });
 });

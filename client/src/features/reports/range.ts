@@ -102,7 +102,12 @@ export function foldQuietBuckets<B extends { start: string; count: number }>(
 
 /** "1–14 Nov", "28 Oct – 3 Nov 2026": a span of calendar days, as short as the locale writes it. */
 export function formatDaySpan(from: string, to: string, locale?: string): string {
-  const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" });
+  const format = new Intl.DateTimeFormat(locale, {
+    day: "numeric",
+    month: "short",
+    timeZone: "UTC",
+    numberingSystem: "latn", // as every amount and date of the app, Arabic included
+  });
   const a = new Date(`${from}T00:00:00Z`);
   if (from === to) return format.format(a);
   // Plain spaces: ICU puts thin ones around the dash, which a PDF's standard fonts cannot draw.

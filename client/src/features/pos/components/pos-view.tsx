@@ -134,7 +134,7 @@ function Counter({
           <h1 className="truncate font-semibold text-base">{merchant.name}</h1>
           <p className="text-muted-foreground text-sm" data-testid="pos-today">
             {today.data
-              ? `Today: ${today.data.count} ${today.data.count === 1 ? "sale" : "sales"} · ${formatUsd(today.data.usd)} USD · ${formatTokenAmount(today.data.cpxtb, 2)} CPXTB`
+              ? `Today: ${today.data.count} ${today.data.count === 1 ? "sale" : "sales"} · ${formatUsd(today.data.usd)} USD · ${formatTokenAmount(today.data.cpxtb, "en", 2)} CPXTB`
               : "Today: …"}
           </p>
         </div>
