@@ -37,14 +37,14 @@ const CHECKOUT_AREAS: readonly MessageArea[] = ["pay", "wallet"];
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
 export const HomePage = lazyPage(() => import("./routes/home"), "shell");
-export const BlogPage = lazyPage(() => import("./routes/blog"));
+export const BlogPage = lazyPage(() => import("./routes/blog"), "data", ["content"]);
 export const BlogPostPage = lazyPage(() => import("./routes/blog-post"), "data", ["content"]);
 export const AboutPage = lazyPage(() => import("./routes/about"));
 export const AboutUsPage = lazyPage(() => import("./routes/about-us"));
 export const ContactPage = lazyPage(() => import("./routes/contact"));
-export const PrivacyPolicyPage = lazyPage(() => import("./routes/privacy-policy"));
-export const TermsOfServicePage = lazyPage(() => import("./routes/terms-of-service"));
-export const LegalDocumentsPage = lazyPage(() => import("./routes/legal-documents"));
+export const PrivacyPolicyPage = lazyPage(() => import("./routes/privacy-policy"), "data", ["content"]);
+export const TermsOfServicePage = lazyPage(() => import("./routes/terms-of-service"), "data", ["content"]);
+export const LegalDocumentsPage = lazyPage(() => import("./routes/legal-documents"), "data", ["content"]);
 export const AuthPage = lazyPage(() => import("./routes/auth"));
 export const ForgotPasswordPage = lazyPage(() => import("./routes/forgot-password"));
 export const ResetPasswordPage = lazyPage(() => import("./routes/reset-password"));

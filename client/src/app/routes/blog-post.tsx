@@ -6,6 +6,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { describeError } from "@/features/auth/error-message";
 import { usePost } from "@/features/blog/api/get-post";
 import { PostMeta, TagList } from "@/features/blog/components/post-meta";
+import { EnglishOnlyNotice } from "@/i18n/english-only-notice";
 import { isApiError } from "@/lib/api-client";
 import { usePageMeta } from "@/lib/page-meta";
 
@@ -44,6 +45,7 @@ export default function BlogPostPage() {
       ) : (
         <article>
           <header className="flex flex-col gap-4">
+            <EnglishOnlyNotice />
             <TagList tags={post.data.tags} />
             <h1 className="text-balance font-bold text-3xl leading-tight tracking-tight sm:text-4xl">
               {post.data.title}

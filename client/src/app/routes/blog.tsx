@@ -5,6 +5,7 @@ import { buttonVariants } from "@/components/ui/button-variants";
 import { describeError } from "@/features/auth/error-message";
 import { usePosts } from "@/features/blog/api/get-posts";
 import { PostCard, PostCardSkeleton } from "@/features/blog/components/post-card";
+import { EnglishOnlyNotice } from "@/i18n/english-only-notice";
 import { usePageMeta } from "@/lib/page-meta";
 
 const meta = PUBLIC_PAGES["/blog"];
@@ -15,6 +16,7 @@ export default function BlogPage() {
 
   return (
     <PageFrame title="Blog" icon={Newspaper} width="wide" description={meta.description}>
+      <EnglishOnlyNotice />
       <div>
         <a href="/rss.xml" className={buttonVariants({ variant: "outline", size: "sm" })}>
           <Rss aria-hidden="true" />

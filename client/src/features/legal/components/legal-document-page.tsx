@@ -6,6 +6,7 @@ import { MarkdownArticle } from "@/components/content/markdown-article";
 import { PageFrame } from "@/components/layout/page-frame";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
+import { EnglishOnlyNotice } from "@/i18n/english-only-notice";
 import { usePageMeta } from "@/lib/page-meta";
 import { useLegalDocument } from "../api/get-legal-document";
 
@@ -21,6 +22,7 @@ export function LegalDocumentPage({ slug, icon }: { slug: LegalSlug; icon: Lucid
 
   return (
     <PageFrame title={meta.title} icon={icon} className="print-area" description={meta.description}>
+      <EnglishOnlyNotice />
       {doc.isPending ? (
         <div className="flex min-h-[30vh] items-center justify-center" aria-busy="true">
           <Spinner label={`Loading the ${meta.title}`} />
