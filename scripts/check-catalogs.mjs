@@ -56,11 +56,13 @@ function sourceFiles(dir, files = []) {
  * Every problem of the catalogs under `root` (the repository), as readable lines: empty when all is well.
  * `locales` and `areas` are the languages and areas of common/src/locales.ts.
  */
-export function checkCatalogs(root, { locales, areas }) {
+export function checkCatalogs(root, { locales, areas, serverAreas = [] }) {
   const problems = [];
-  const dir = join(root, "client/src/locales");
+  const client = join(root, "client/src/locales");
+  const server = join(root, "server/src/locales");
+  const dirOf = (area) => (serverAreas.includes(area) ? server : client);
   const read = (locale, area) => {
-    const path = join(dir, locale, `${area}.json`);
+    const path = join(dirOf(area), locale, `${area}.json`);
     if (!existsSync(path)) {
       problems.push(`${locale}/${area}.json: missing file`);
       return {};
@@ -73,7 +75,8 @@ export function checkCatalogs(root, { locales, areas }) {
     }
   };
   const known = new Map();
-  for (const area of areas) {
+  const allAreas = [...areas, ...serverAreas];
+  for (const area of allAreas) {
     const source = read(SOURCE, area);
     for (const [id, message] of Object.entries(source)) {
       if (!id.startsWith(`${area}.`))
@@ -118,7 +121,7 @@ export function checkCatalogs(root, { locales, areas }) {
   // Ids in code: string literals shaped like an id of an area. Each catalog id must be named somewhere (unused
   // otherwise), and each such literal must be a catalog id (unknown otherwise: it would show as the bare id).
   const idShape = new RegExp(
-    `["'\`]((?:${areas.join("|")})\\.[A-Za-z][A-Za-z0-9]*(?:\\.[A-Za-z][A-Za-z0-9]*)*)["'\`]`,
+    `["'\`]((?:${allAreas.join("|")})\\.[A-Za-z][A-Za-z0-9]*(?:\\.[A-Za-z][A-Za-z0-9]*)*)["'\`]`,
     "g",
   );
   const named = new Set();
@@ -140,13 +143,23 @@ export function checkCatalogs(root, { locales, areas }) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { LOCALES, MESSAGE_AREAS } = await import("../common/src/locales.ts").catch(async () => {
-    // Plain Node (no TypeScript loader): read the two lists from the source.
-    const text = readFileSync(new URL("../common/src/locales.ts", import.meta.url), "utf8");
-    const list = (name) => JSON.parse(text.match(new RegExp(`${name} = (\\[[^\\]]*\\])`))[1]);
-    return { LOCALES: list("LOCALES"), MESSAGE_AREAS: list("MESSAGE_AREAS") };
+  const { LOCALES, MESSAGE_AREAS, SERVER_MESSAGE_AREAS } = await import("../common/src/locales.ts").catch(
+    async () => {
+      // Plain Node (no TypeScript loader): read the two lists from the source.
+      const text = readFileSync(new URL("../common/src/locales.ts", import.meta.url), "utf8");
+      const list = (name) => JSON.parse(text.match(new RegExp(`${name} = (\\[[^\\]]*\\])`))[1]);
+      return {
+        LOCALES: list("LOCALES"),
+        MESSAGE_AREAS: list("MESSAGE_AREAS"),
+        SERVER_MESSAGE_AREAS: list("SERVER_MESSAGE_AREAS"),
+      };
+    },
+  );
+  const problems = checkCatalogs(process.cwd(), {
+    locales: LOCALES,
+    areas: MESSAGE_AREAS,
+    serverAreas: SERVER_MESSAGE_AREAS,
   });
-  const problems = checkCatalogs(process.cwd(), { locales: LOCALES, areas: MESSAGE_AREAS });
   for (const problem of problems) console.error(problem);
   if (problems.length > 0) {
     console.error(`\n${problems.length} catalog problem(s).`);

@@ -4,13 +4,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkCatalogs } from "../../scripts/check-catalogs.mjs";
-import { LOCALES, MESSAGE_AREAS } from "./locales.ts";
+import { LOCALES, MESSAGE_AREAS, SERVER_MESSAGE_AREAS } from "./locales.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("message catalogs", () => {
   it("have every English message in every language, with the same placeholders, none unused or unknown", () => {
-    expect(checkCatalogs(root, { locales: LOCALES, areas: MESSAGE_AREAS })).toEqual([]);
+    expect(
+      checkCatalogs(root, { locales: LOCALES, areas: MESSAGE_AREAS, serverAreas: SERVER_MESSAGE_AREAS }),
+    ).toEqual([]);
   });
 });
 

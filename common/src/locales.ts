@@ -34,6 +34,9 @@ export function directionOf(locale: Locale): "ltr" | "rtl" {
 export const MESSAGE_AREAS = ["pay", "wallet", "content"] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 
+/** The server's catalogs' areas (server/src/locales/{locale}/{area}.json): `email`, the emails it sends. */
+export const SERVER_MESSAGE_AREAS = ["email"] as const;
+
 /** The cookie that remembers a visitor's chosen language (a year; read by the server to render in it). */
 export const LOCALE_COOKIE = "cpxtb_lang";
 

@@ -94,7 +94,7 @@ describe("payment emails", () => {
     expect(receipt.raw).toContain(`/pay/${payment.reference}`);
   });
 
-  it("the business's notification tells the time in its owner's zone and language; the payer's receipt in UTC", async () => {
+  it("the business's notification is in its owner's language and zone; the payer's receipt in the pay pages' language, in UTC", async () => {
     const merchant = await createMerchant(app, {
       contactEmail: "shop-tz@example.com",
       name: "Corner Coffee",
@@ -104,13 +104,18 @@ describe("payment emails", () => {
       sql`update users set time_zone = 'Europe/Berlin', locale = 'de-DE'
           where id = (select owner_id from merchants where id = ${merchant.id})`,
     );
+    // The language the business's pay pages open in (issue 37): its payers' receipts are written in it.
+    expect(
+      (await api(app, merchant.cookie).patch("/api/merchant", { payLanguage: "pt-BR" })).statusCode,
+    ).toBe(200);
     const payment = await createPayment(app, merchant.cookie, {
+      amount: "1234.50",
       orderId: "1042",
       payerEmail: "payer-tz@example.com",
     });
     await complete(payment, merchant);
-    const note = await mail.waitFor("shop-tz@example.com");
-    const receipt = await mail.waitFor("payer-tz@example.com");
+    const note = decoded(await mail.waitFor("shop-tz@example.com"));
+    const receipt = decoded(await mail.waitFor("payer-tz@example.com"));
     const detail = (await api(app, merchant.cookie).get(`/api/merchant/payments/${payment.id}`)).json();
     const completedAt = new Date(detail.completedAt);
     const berlin = new Intl.DateTimeFormat("de-DE", {
@@ -118,16 +123,21 @@ describe("payment emails", () => {
       timeStyle: "short",
       timeZone: "Europe/Berlin",
     }).format(completedAt);
-    expect(note.raw).toMatch(/^Subject: Payment received: Corner Coffee, order 1042\r?$/m);
-    expect(note.raw).toContain(`Paid at: ${berlin} (Europe/Berlin)`);
-    expect(note.raw).toContain("Status: Paid");
-    const utc = new Intl.DateTimeFormat("en-GB", {
+    expect(note).toMatch(/^Subject: Zahlung erhalten: Corner Coffee, Bestellung 1042\r?$/m);
+    expect(note).toContain(`Bezahlt am: ${berlin} (Europe/Berlin)`);
+    expect(note).toContain("Status: Bezahlt");
+    expect(note).toContain("Betrag: 1.234,50\u00a0$");
+    expect(note).toContain('<html lang="de" dir="ltr">');
+    const utc = new Intl.DateTimeFormat("pt-BR", {
       dateStyle: "long",
       timeStyle: "short",
       timeZone: "UTC",
     }).format(completedAt);
-    expect(receipt.raw).toMatch(/^Subject: Your payment to Corner Coffee, order 1042\r?$/m);
-    expect(receipt.raw).toContain(`Paid at: ${utc} UTC`);
+    expect(receipt).toMatch(/^Subject: Seu pagamento para Corner Coffee, pedido 1042\r?$/m);
+    expect(receipt).toContain("Obrigado. Recebemos o seu pagamento para Corner Coffee.");
+    expect(receipt).toContain(`Pago em: ${utc} UTC`);
+    expect(receipt).toContain("Referência: ");
+    expect(receipt).toContain('<html lang="pt-BR" dir="ltr">');
   });
 
   it("no payer receipt without payerEmail; nothing for a payment that does not complete", async () => {
@@ -194,3 +204,15 @@ describe("payment emails", () => {
     expect(row!.sentAt!.getTime()).toBeGreaterThanOrEqual(leased!.lockedUntil!.getTime());
   });
 });
+
+/** A captured email's text with its quoted-printable bytes decoded (non-ASCII letters arrive as =C3=A4). */
+function decoded(mail: { raw: string }): string {
+  return mail.raw.replace(/(?:=[0-9A-F]{2})+/g, (run) =>
+    Buffer.from(
+      run
+        .split("=")
+        .slice(1)
+        .map((hex) => Number.parseInt(hex, 16)),
+    ).toString("utf8"),
+  );
+}

@@ -85,11 +85,23 @@ export async function prepareServerRender(
  * the words of every area in use are loaded and shown.
  */
 export async function chooseLanguage(locale: Locale, { remember = true } = {}): Promise<void> {
+  if (remember) void saveToAccount(locale);
   if (remember)
     // biome-ignore lint/suspicious/noDocumentCookie: one fixed name and an encoded tag; the Cookie Store API is not in every browser a payer has
     document.cookie = `${LOCALE_COOKIE}=${encodeURIComponent(locale)}; Path=/; Max-Age=31536000; SameSite=Lax`;
   await loadMessages(locale, [...inUse]);
   i18n.activate(locale);
+}
+
+/** A signed-in reader's choice is kept with their account: their emails are written in it (decision 038). */
+async function saveToAccount(locale: Locale) {
+  const [{ queryClient }, { USER_QUERY_KEY }, { apiRequest }] = await Promise.all([
+    import("@/lib/query-client"),
+    import("@/features/auth/api/get-user"),
+    import("@/lib/api-client"),
+  ]);
+  if (!queryClient.getQueryData(USER_QUERY_KEY)) return;
+  await apiRequest("PATCH", "/api/user/preferences", { locale }).catch(() => {});
 }
 
 function subscribe(onChange: () => void): () => void {

@@ -1,6 +1,8 @@
 // Every email goes out as HTML with a plain-text part (issue 36). Messages written as text get their HTML part
 // here, in the same plain shell as the payment emails; a message with its own HTML (a table of values) keeps it.
 
+import { directionOf, type Locale } from "@common/locales.ts";
+
 const HTML_ESCAPES: Record<string, string> = {
   "&": "&amp;",
   "<": "&lt;",
@@ -13,9 +15,12 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
-/** The document around an email's HTML body: readable without any stylesheet, light on every client. */
-export function emailDocument(body: string): string {
-  return `<!doctype html><html><body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#111;background:#fff;line-height:1.5;font-size:15px">
+/**
+ * The document around an email's HTML body: readable without any stylesheet, light on every client, in its
+ * language and direction (decision 038).
+ */
+export function emailDocument(body: string, language: Locale = "en"): string {
+  return `<!doctype html><html lang="${language}" dir="${directionOf(language)}"><body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#111;background:#fff;line-height:1.5;font-size:15px">
 ${body}
 <p style="color:#555">CPXTB Pay</p>
 </body></html>`;

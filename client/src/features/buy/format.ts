@@ -1,4 +1,4 @@
-import { type FormatLocale, formatDecimal, numberShape } from "@/lib/locale-format";
+import { type FormatLocale, formatDecimal, numberShape } from "@common/locale-format";
 
 /**
  * An amount as the quote shows it: thousands grouped, at most `maxDecimals`, no trailing zeros ("12,500.5";

@@ -1,4 +1,4 @@
-import { type FormatLocale, formatDecimal, intlTag, numberShape, usdShape } from "@/lib/locale-format";
+import { type FormatLocale, formatDecimal, intlTag, numberShape, usdShape } from "@common/locale-format";
 
 /**
  * Token amounts arrive as decimal strings ("1234.5678") and are shown as they are: grouped thousands, at most

@@ -10,6 +10,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from "../../db/schema.ts";
+import { readerLocale } from "../../lib/i18n.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import * as paymentsRepo from "../payments/repository.ts";
 import { sendWebhook } from "../webhooks/http-sender.ts";
@@ -351,6 +352,7 @@ export class NotificationsRuntime {
         .select({
           payment: payments,
           merchantName: merchants.name,
+          payLanguage: merchants.payLanguage,
           ownerTimeZone: users.timeZone,
           ownerLocale: users.locale,
         })
@@ -373,9 +375,13 @@ export class NotificationsRuntime {
         transfers,
         explorerUrl: this.deps.explorerUrl,
         publicUrl: this.deps.publicUrl,
-        // The business's notification reads in its owner's zone; a payer's zone is not known (UTC).
+        // The business's notification reads in its owner's zone and language; a payer's zone is not known (UTC),
+        // their language is the one the business's pay pages open in (decision 038), else English.
         reader:
-          email.kind === "merchant" ? { timeZone: row.ownerTimeZone, locale: row.ownerLocale } : undefined,
+          email.kind === "merchant"
+            ? { timeZone: row.ownerTimeZone, locale: row.ownerLocale }
+            : { timeZone: null, locale: row.payLanguage },
+        language: email.kind === "merchant" ? readerLocale(row.ownerLocale) : (row.payLanguage ?? "en"),
       });
       await this.deps.mailer.send(mail);
       await this.deps.db

@@ -2,8 +2,11 @@
 // its separators and sign placement (`formatToParts`), and the digits are placed by hand. English never asks
 // `Intl`: its first call loads ICU's locale data, some 90 ms of a phone's main thread (payments/format.ts).
 
-export const FORMAT_LOCALES = ["en", "es", "pt-BR", "fr", "de", "tr", "id", "zh-CN", "ar"] as const;
-export type FormatLocale = (typeof FORMAT_LOCALES)[number];
+// Shared by the browser (payments/format.ts) and the server (emails in their recipient's language).
+import { LOCALES, type Locale } from "./locales.ts";
+
+export const FORMAT_LOCALES = LOCALES;
+export type FormatLocale = Locale;
 
 /** The tag handed to `Intl`: latin digits in every locale (some browsers give Arabic-Indic ones for `ar`). */
 export function intlTag(locale: FormatLocale): string {
