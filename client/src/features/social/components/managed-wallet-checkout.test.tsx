@@ -1,7 +1,8 @@
 import type { PublicPayment } from "@common/payments";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { chooseLanguage, loadMessages } from "@/i18n/i18n";
 import { createQueryClient } from "@/lib/query-client";
 import ManagedWalletCheckout, { decimalToBase, payBlocker } from "./managed-wallet-checkout";
 
@@ -46,6 +47,12 @@ function renderCard(routes: Record<string, () => Response>) {
     </QueryClientProvider>,
   );
 }
+
+// The card is on the checkout, whose page loads the "wallet" words first (lazy-pages.ts): here, in English.
+beforeAll(async () => {
+  await loadMessages("en", ["wallet"]);
+  await chooseLanguage("en", { remember: false });
+});
 
 afterEach(() => {
   vi.unstubAllGlobals();
