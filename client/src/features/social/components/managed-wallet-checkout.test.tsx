@@ -1,7 +1,9 @@
+import { LOCALES } from "@common/locales";
 import type { PublicPayment } from "@common/payments";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { chooseLanguage, loadMessages } from "@/i18n/i18n";
 import { createQueryClient } from "@/lib/query-client";
 import ManagedWalletCheckout, { decimalToBase, payBlocker } from "./managed-wallet-checkout";
 
@@ -46,6 +48,12 @@ function renderCard(routes: Record<string, () => Response>) {
     </QueryClientProvider>,
   );
 }
+
+// The card is on the checkout, whose page loads the "wallet" words first (lazy-pages.ts): here, in English.
+beforeAll(async () => {
+  await loadMessages("en", ["wallet"]);
+  await chooseLanguage("en", { remember: false });
+});
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -114,6 +122,40 @@ describe("ManagedWalletCheckout", () => {
     fireEvent.click(await screen.findByRole("button", { name: "Pay 8.000812 CPXTB from my wallet" }));
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toBe("Your wallet holds 0 CPXTB.");
+  });
+});
+
+describe("ManagedWalletCheckout in the payer's language", () => {
+  afterEach(() => chooseLanguage("en", { remember: false }));
+
+  it("every language's words compile, with the same placeholders", async () => {
+    for (const locale of LOCALES) await loadMessages(locale, ["wallet"]);
+  });
+
+  it("speaks German, amounts and the address kept left to right", async () => {
+    await chooseLanguage("de", { remember: false });
+    renderCard({ "/api/wallet": () => json(200, wallet("0")) });
+    expect(await screen.findByRole("heading", { name: "Ihre CPXTB-Wallet" })).toBeTruthy();
+    expect(screen.getByText("Für diese Zahlung fehlen Ihnen noch 8.000812 CPXTB.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "8.000812 CPXTB aus meiner Wallet bezahlen" })).toBeTruthy();
+    expect(screen.getByTestId("managed-address").getAttribute("dir")).toBe("ltr");
+  });
+
+  it("says the transfer's state in Arabic (an ICU select)", async () => {
+    await chooseLanguage("ar", { remember: false });
+    renderCard({
+      "/api/wallet": () => json(200, wallet("20")),
+      "/api/wallet/pay": () =>
+        json(409, {
+          error: {
+            code: "CONFLICT",
+            message: "This payment is already being paid.",
+            details: { reason: "payment_in_flight", send: { status: "broadcast", txHash: null } },
+          },
+        }),
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "ادفع 8.000812 CPXTB من محفظتي" }));
+    expect((await screen.findByTestId("managed-in-flight")).textContent).toContain("مُرسَل وينتظر الشبكة");
   });
 });
 

@@ -12,6 +12,7 @@ import { baseToDecimal } from "@/features/payments/components/pay-view";
 import { QrCode } from "@/features/payments/components/qr-code";
 import { formatTokenAmount, plainTokenAmount } from "@/features/payments/format";
 import { claimDevice } from "@/features/wallet/wallet-storage";
+import { type t as translate, useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
 import { networkName } from "@/lib/network-name";
 import { MANAGED_WALLET_QUERY_KEY, managedWalletQueryOptions, payFromManagedWallet } from "../api/social";
@@ -43,15 +44,14 @@ export function payBlocker(
 }
 
 /** The server's own sentence for a refused request, never a status code. */
-function errorWords(error: unknown): string {
+function errorWords(error: unknown, t: typeof translate): string {
   if (isApiError(error)) {
     const message = (error.body as { error?: { message?: unknown } } | undefined)?.error?.message;
     if (typeof message === "string" && message) return message;
-    return "The server could not take this payment. Please try again.";
+    return t("wallet.errors.refused");
   }
-  if (error instanceof TypeError)
-    return "The server could not be reached. Check your connection and try again.";
-  return error instanceof Error && error.message ? error.message : "Something went wrong. Please try again.";
+  if (error instanceof TypeError) return t("wallet.errors.offline");
+  return error instanceof Error && error.message ? error.message : t("wallet.errors.generic");
 }
 
 type InFlight = { status: string; txHash: string | null };
@@ -63,14 +63,6 @@ function inFlightSend(error: unknown): InFlight | null {
     ? (details.send ?? { status: "broadcast", txHash: null })
     : null;
 }
-
-const SEND_STATE: Record<string, string> = {
-  reserved: "being prepared",
-  signed: "signed, about to be sent",
-  broadcast: "sent, waiting for the network",
-  confirmed: "confirmed on chain",
-  failed: "failed",
-};
 
 /**
  * The pay page's card for a signed-in account's managed wallet (custodial: the platform holds its key). It shows
@@ -86,6 +78,7 @@ export default function ManagedWalletCheckout({
   remainingText: string;
 }) {
   const queryClient = useQueryClient();
+  const t = useT();
   const decimals = payment.token.decimals;
   const due = BigInt(payment.amountToPayBase);
   const payable = PAYABLE.has(payment.status);
@@ -117,62 +110,63 @@ export default function ManagedWalletCheckout({
       data-testid="managed-wallet"
     >
       <h2 id="managed-wallet-title" className="flex items-center gap-2 font-semibold text-base">
-        <Wallet aria-hidden="true" className="size-5" /> Your CPXTB wallet
+        <Wallet aria-hidden="true" className="size-5" /> {t("wallet.checkout.title")}
       </h2>
       <p className="text-muted-foreground text-xs">
-        Held for you by CPXTB Pay (custodial: the platform keeps its key). Daily limit{" "}
-        {formatTokenAmount(w.dailyLimit)} {symbol}; withdraw any time from your profile.
+        {/* i18n-fmt */}
+        {t("wallet.checkout.held", { limit: formatTokenAmount(w.dailyLimit), symbol })}
       </p>
       <div className="flex items-start gap-3">
         <div className="min-w-0 flex-1">
           <p className="text-muted-foreground">
-            Address (receive CPXTB here, on {networkName(payment.chainId)})
+            {t("wallet.checkout.address", { network: networkName(payment.chainId) })}
           </p>
           <div className="flex items-center justify-between gap-2">
-            <span className="min-w-0 break-all font-mono text-xs" data-testid="managed-address">
+            <span className="min-w-0 break-all font-mono text-xs" dir="ltr" data-testid="managed-address">
               {w.address}
             </span>
-            <CopyButton value={w.address} label="Address" copiedText="Send CPXTB to it from any wallet." />
+            <CopyButton
+              value={w.address}
+              label={t("wallet.checkout.addressLabel")}
+              copiedText={t("wallet.checkout.addressCopied")}
+            />
           </div>
         </div>
         {/* The address as a QR code, for a wallet or exchange app on another device (the encoder loads lazily). */}
         <div data-testid="managed-qr" className="shrink-0">
           <QrCode
             value={w.address}
-            label={`QR code of your CPXTB wallet's address ${w.address}`}
+            label={t("wallet.checkout.addressQr", { address: w.address })}
             className="size-24 border border-border p-1 sm:size-28"
           />
         </div>
       </div>
       <dl className="flex items-baseline justify-between gap-2">
-        <dt className="text-muted-foreground">Balance</dt>
+        <dt className="text-muted-foreground">{t("wallet.checkout.balance")}</dt>
         <dd className="flex items-center gap-2 tabular-nums">
-          {wallet.isFetching && blocker ? <Spinner size="sm" label="Checking the balance" /> : null}
-          <span data-testid="managed-balance">
+          {wallet.isFetching && blocker ? (
+            <Spinner size="sm" label={t("wallet.checkout.checkingBalance")} />
+          ) : null}
+          {/* i18n-fmt */}
+          <span dir="ltr" data-testid="managed-balance">
             {formatTokenAmount(w.balance)} {symbol}
           </span>
         </dd>
       </dl>
       {payable && blocker?.kind === "funds" && !sent ? (
         <div className="flex flex-col gap-2 rounded-md bg-warning/15 p-3" data-testid="managed-missing">
-          <p className="font-semibold">
-            You need {missingText} more {symbol} for this payment.
-          </p>
-          <p className="text-muted-foreground">
-            Send it to the address above from another wallet or an exchange, or buy it; this page sees it
-            arrive and turns Pay on by itself.
-          </p>
+          <p className="font-semibold">{t("wallet.checkout.missing", { amount: missingText, symbol })}</p>
+          <p className="text-muted-foreground">{t("wallet.checkout.howToFund")}</p>
           <Button asChild variant="outline" className="h-11 self-start">
             <Link
               href={`/buy-cpxtb?to=managed&return=${encodeURIComponent(returnTo)}&tokens=${missingText}`}
               data-testid="managed-buy"
             >
-              <ShoppingCart aria-hidden="true" /> Buy {missingText} {symbol}
+              <ShoppingCart aria-hidden="true" /> {t("wallet.checkout.buy", { amount: missingText, symbol })}
             </Link>
           </Button>
           <p className="text-muted-foreground text-xs" data-testid="managed-buy-note">
-            Bought CPXTB arrives in this wallet, at the address above. You pay in ETH from a browser wallet
-            (or by PayPal where it is offered); then you come back here.
+            {t("wallet.checkout.boughtNote")}
           </p>
           <ClaimTestTokens address={w.address} />
         </div>
@@ -180,9 +174,11 @@ export default function ManagedWalletCheckout({
       {payable && blocker?.kind === "limit" && !sent ? (
         <p className="flex gap-2 rounded-md bg-warning/15 p-3" data-testid="managed-limit">
           <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          This payment is over what your daily limit leaves today (
-          {formatTokenAmount(baseToDecimal(blocker.amount, decimals))} {symbol}). Pay it from another wallet,
-          or come back tomorrow.
+          {/* i18n-fmt */}
+          {t("wallet.checkout.overLimit", {
+            amount: formatTokenAmount(baseToDecimal(blocker.amount, decimals)),
+            symbol,
+          })}
         </p>
       ) : null}
       {payable ? (
@@ -195,38 +191,42 @@ export default function ManagedWalletCheckout({
           aria-describedby={blocker ? "managed-pay-reason" : undefined}
         >
           {pay.isPending ? <Spinner size="sm" /> : <ShieldCheck aria-hidden="true" />}
+          {/* i18n-fmt */}
           {pay.isPending
-            ? "Sending…"
+            ? t("wallet.checkout.sending")
             : sent
-              ? "Sent, waiting for the network"
-              : `Pay ${formatTokenAmount(remainingText)} ${symbol} from my wallet`}
+              ? t("wallet.checkout.sent")
+              : t("wallet.checkout.pay", { amount: formatTokenAmount(remainingText), symbol })}
         </Button>
       ) : null}
       {payable && blocker && !sent ? (
         <p id="managed-pay-reason" className="text-center text-muted-foreground text-xs">
+          {/* i18n-fmt */}
           {blocker.kind === "funds"
-            ? `Pay turns on when your wallet holds ${formatTokenAmount(remainingText)} ${symbol}.`
-            : "Pay is off: this payment is over your daily limit."}
+            ? t("wallet.checkout.payTurnsOn", { amount: formatTokenAmount(remainingText), symbol })
+            : t("wallet.checkout.payOffLimit")}
         </p>
       ) : null}
       {pay.isSuccess ? (
         <p role="status" className="break-all text-muted-foreground">
-          Transaction {pay.data.txHash ?? "being sent"}: the payment turns Paid when the network confirms it.
+          {pay.data.txHash
+            ? t("wallet.checkout.sentTx", { txHash: pay.data.txHash })
+            : t("wallet.checkout.sentTxPending")}
         </p>
       ) : null}
       {inFlight ? (
         <p role="status" className="flex gap-2" data-testid="managed-in-flight">
           <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
           <span className="break-all">
-            This payment is already being paid: its transfer is{" "}
-            {SEND_STATE[inFlight.status] ?? inFlight.status}
-            {inFlight.txHash ? ` (transaction ${inFlight.txHash})` : ""}. The status above follows it live.
+            {inFlight.txHash
+              ? t("wallet.checkout.inFlightTx", { state: inFlight.status, txHash: inFlight.txHash })
+              : t("wallet.checkout.inFlight", { state: inFlight.status })}
           </span>
         </p>
       ) : pay.isError ? (
         <p role="alert" className="flex gap-2 text-destructive-emphasis" data-testid="managed-pay-error">
           <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          {errorWords(pay.error)}
+          {errorWords(pay.error, t)}
         </p>
       ) : null}
     </section>
@@ -235,6 +235,8 @@ export default function ManagedWalletCheckout({
 
 /** "Claim Test CPXTB Tokens" for the managed wallet, where the server offers claims (nothing otherwise). */
 function ClaimTestTokens({ address }: { address: string }) {
+  const t = useT();
+  const locale = useLocale();
   const who = React.useMemo(
     () => ({ walletAddress: address, deviceId: claimDevice.deviceIdFor(address) }),
     [address],
@@ -261,12 +263,12 @@ function ClaimTestTokens({ address }: { address: string }) {
     <div className="flex flex-col gap-1" data-testid="managed-claim">
       {sending ? (
         <p role="status" className="flex items-center gap-2">
-          <Spinner size="sm" label="Sending" /> Sending {s.lastClaim!.amount} test CPXTB to this wallet…
+          <Spinner size="sm" label={t("wallet.claim.sendingLabel")} />{" "}
+          {t("wallet.claim.sending", { amount: s.lastClaim!.amount })}
         </p>
       ) : waiting ? (
         <p className="text-muted-foreground text-xs">
-          Free test CPXTB can be claimed again {new Date(s.nextClaimAt!).toLocaleString()} (one claim every 24
-          hours per account, wallet and device).
+          {t("wallet.claim.again", { date: new Date(s.nextClaimAt!).toLocaleString(locale) })}
         </p>
       ) : (
         <Button
@@ -276,12 +278,12 @@ function ClaimTestTokens({ address }: { address: string }) {
           onClick={() => claim.mutate()}
         >
           {claim.isPending ? <Spinner size="sm" /> : <Gift aria-hidden="true" />}
-          Claim {s.amount} test CPXTB
+          {t("wallet.claim.claim", { amount: s.amount })}
         </Button>
       )}
       {claim.isError ? (
         <p role="alert" className="text-destructive-emphasis text-xs">
-          {errorWords(claim.error)}
+          {errorWords(claim.error, t)}
         </p>
       ) : null}
     </div>

@@ -6,9 +6,12 @@ import { Spinner } from "@/components/ui/spinner";
 import { useAuth } from "@/features/auth/auth-provider";
 import type { PayOptionsProps } from "@/features/payments/components/pay-view";
 import { useHydrated } from "@/hooks/use-hydrated";
+import { useT } from "@/i18n/i18n";
 import { cn } from "@/lib/utils";
 import { managedWalletQueryOptions } from "../api/social";
 import { socialStateAtStart } from "../social-keys";
+import type { DemoNoticeWords } from "./social-account-card";
+import type { SignInWords } from "./social-sign-in";
 
 // Neither is part of the pay page's first load: the sign-in buttons load on the tap that asks for them, the
 // managed wallet's card once the signed-in account turns out to have one.
@@ -31,10 +34,11 @@ export function PayWithoutWallet({ payment, remainingText, browserWallet }: PayO
   const signedIn = hydrated && user !== null;
   const wallet = useQuery({ ...managedWalletQueryOptions(), enabled: signedIn });
   const [asked, setAsked] = React.useState(false);
+  const t = useT();
 
   if (signedIn && wallet.data) {
     return (
-      <React.Suspense fallback={<Loading text="Loading your CPXTB wallet…" />}>
+      <React.Suspense fallback={<Loading text={t("wallet.payOptions.loadingWallet")} />}>
         <ManagedWalletCheckout payment={payment} remainingText={remainingText} />
       </React.Suspense>
     );
@@ -44,7 +48,7 @@ export function PayWithoutWallet({ payment, remainingText, browserWallet }: PayO
       {browserWallet}
       {hydrated && user === null && socialStateAtStart().storedUser ? (
         <React.Suspense fallback={null}>
-          <DemoModeNotice action="pay" />
+          <DemoModeNotice words={demoWords(t)} />
         </React.Suspense>
       ) : null}
       {/* Kept in its place, unseen, while a signed-in visitor's wallet is looked up: taking it out and putting it
@@ -54,8 +58,8 @@ export function PayWithoutWallet({ payment, remainingText, browserWallet }: PayO
         data-testid="managed-wallet-sign-in"
       >
         {asked ? (
-          <React.Suspense fallback={<Loading text="Loading the sign-in options…" />}>
-            <SocialSignIn />
+          <React.Suspense fallback={<Loading text={t("wallet.payOptions.loadingSignIn")} />}>
+            <SocialSignIn words={signInWords(t)} />
           </React.Suspense>
         ) : (
           <Button
@@ -66,7 +70,7 @@ export function PayWithoutWallet({ payment, remainingText, browserWallet }: PayO
             data-testid="pay-without-wallet"
           >
             <UserRound aria-hidden="true" />
-            No wallet? Continue with Google / Facebook / X / Apple
+            {t("wallet.payOptions.noWallet")}
           </Button>
         )}
       </div>
@@ -74,10 +78,37 @@ export function PayWithoutWallet({ payment, remainingText, browserWallet }: PayO
   );
 }
 
+/** The sign-in buttons' words in the payer's language (the component is English on the English-only screens). */
+function signInWords(t: ReturnType<typeof useT>): SignInWords {
+  return {
+    orContinueWith: t("wallet.signIn.orContinueWith"),
+    continueWith: (provider) => t("wallet.signIn.continueWith", { provider }),
+    redirecting: t("wallet.signIn.redirecting"),
+    redirectingLabel: t("wallet.signIn.redirectingLabel"),
+    redirectingTo: (provider) => t("wallet.signIn.redirectingTo", { provider }),
+    notConfigured: t("wallet.signIn.notConfigured"),
+    waiting: t("wallet.signIn.waiting"),
+    finishInWindow: (provider) => t("wallet.signIn.finishInWindow", { provider }),
+    cancel: t("wallet.signIn.cancel"),
+    developmentNote: t("wallet.signIn.developmentNote"),
+    custodialNote: t("wallet.signIn.custodialNote"),
+  };
+}
+
+function demoWords(t: ReturnType<typeof useT>): DemoNoticeWords {
+  return {
+    badge: t("wallet.demo.badge"),
+    cannot: t("wallet.demo.cannotPay"),
+    explanation: t("wallet.demo.explanation"),
+    leave: t("wallet.demo.leave"),
+  };
+}
+
 function Loading({ text }: { text: string }) {
+  const t = useT();
   return (
     <p role="status" className="flex items-center justify-center gap-2 text-muted-foreground text-sm">
-      <Spinner size="sm" label="Loading" /> {text}
+      <Spinner size="sm" label={t("wallet.payOptions.loading")} /> {text}
     </p>
   );
 }

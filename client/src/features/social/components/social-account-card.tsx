@@ -11,14 +11,14 @@ import { isDemoUser, logoutSocial, useSocialSession } from "../social-session";
 import { ProviderMark } from "./provider-mark";
 
 /** PRODUCT.md decision 3: the invented user is always marked, with words and an icon. */
-export function DemoModeBadge() {
+export function DemoModeBadge({ label = "Demo mode" }: { label?: string }) {
   return (
     <span
       className="inline-flex items-center gap-1 rounded-full bg-warning px-2 py-0.5 font-semibold text-warning-foreground text-xs"
       data-testid="demo-mode-badge"
     >
       <FlaskConical aria-hidden="true" className="size-3.5" />
-      Demo mode
+      {label}
     </span>
   );
 }
@@ -112,10 +112,19 @@ export function SocialAccountCard() {
   );
 }
 
+/** The notice's words in the reader's language, from a translated page (the pay page); English otherwise. */
+export type DemoNoticeWords = { badge: string; cannot: string; explanation: string; leave: string };
+
 /** For pages whose action a demo user cannot take (pay, buy): says so, and offers a way out of the demo. */
-export function DemoModeNotice({ action }: { action: string }) {
+export function DemoModeNotice({ action = "pay", words }: { action?: string; words?: DemoNoticeWords }) {
   const { user } = useSocialSession();
   if (!isDemoUser(user)) return null;
+  const w = words ?? {
+    badge: "Demo mode",
+    cannot: `A demo user cannot ${action}.`,
+    explanation: "It has no wallet and no tokens. Leave demo mode to sign in for real.",
+    leave: "Leave demo mode",
+  };
   return (
     <div
       role="status"
@@ -123,15 +132,13 @@ export function DemoModeNotice({ action }: { action: string }) {
       data-testid="demo-mode-notice"
     >
       <div className="flex flex-wrap items-center gap-2">
-        <DemoModeBadge />
-        <span>A demo user cannot {action}.</span>
+        <DemoModeBadge label={w.badge} />
+        <span>{w.cannot}</span>
       </div>
-      <p className="text-muted-foreground">
-        It has no wallet and no tokens. Leave demo mode to sign in for real.
-      </p>
+      <p className="text-muted-foreground">{w.explanation}</p>
       <Button variant="outline" className="h-11 self-start" onClick={() => void logoutSocial()}>
         <LogOut aria-hidden="true" />
-        Leave demo mode
+        {w.leave}
       </Button>
     </div>
   );

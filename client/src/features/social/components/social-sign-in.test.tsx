@@ -48,6 +48,32 @@ describe("SocialSignIn", () => {
     );
   });
 
+  it("says the checkout's words when given them (the pay page, in the payer's language)", async () => {
+    vi.stubGlobal("fetch", vi.fn().mockResolvedValue(json(200, providers("unavailable"))));
+    const words = {
+      orContinueWith: "ou continue com",
+      continueWith: (provider: string) => `Continuar com ${provider}`,
+      redirecting: "Redirecionando...",
+      redirectingLabel: "Redirecionando",
+      redirectingTo: (provider: string) => `Redirecionando para ${provider}...`,
+      notConfigured: "não configurado",
+      waiting: "Aguardando",
+      finishInWindow: (provider: string) => `Conclua o login com ${provider} na janela que foi aberta.`,
+      cancel: "Cancelar",
+      developmentNote: "Provedores sem credenciais abrem uma página de login de desenvolvimento.",
+      custodialNote: "Uma conta social vem com uma carteira CPXTB custodiada.",
+    };
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <SocialSignIn words={words} />
+      </QueryClientProvider>,
+    );
+    expect((await screen.findAllByText("não configurado")).length).toBe(4);
+    expect(screen.getByRole("button", { name: /Continuar com Google/ })).toBeTruthy();
+    expect(screen.getByText("ou continue com")).toBeTruthy();
+    expect(screen.getByText("Uma conta social vem com uma carteira CPXTB custodiada.")).toBeTruthy();
+  });
+
   it("a provider that is not configured cannot be chosen and says so", async () => {
     vi.stubGlobal("fetch", vi.fn().mockResolvedValue(json(200, providers("unavailable"))));
     render(

@@ -18,13 +18,49 @@ import {
 } from "../social-session";
 import { ProviderMark } from "./provider-mark";
 
+/** What the buttons say: English here, the payer's language when the checkout passes its own (pay-without-wallet). */
+export type SignInWords = {
+  orContinueWith: string;
+  continueWith: (provider: string) => string;
+  redirecting: string;
+  redirectingLabel: string;
+  redirectingTo: (provider: string) => string;
+  notConfigured: string;
+  waiting: string;
+  finishInWindow: (provider: string) => string;
+  cancel: string;
+  developmentNote: string;
+  custodialNote: string;
+};
+
+// The English-only screens (/auth, /social-login-test) load no catalog; their words stay here.
+const ENGLISH: SignInWords = {
+  orContinueWith: "or continue with",
+  continueWith: (provider) => `Continue with ${provider}`,
+  redirecting: "Redirecting...",
+  redirectingLabel: "Redirecting",
+  redirectingTo: (provider) => `Redirecting to ${provider}...`,
+  notConfigured: "not configured",
+  waiting: "Waiting",
+  finishInWindow: (provider) => `Finish signing in with ${provider} in the window that opened.`,
+  cancel: "Cancel",
+  developmentNote: "Providers without credentials open a development sign-in page on this server.",
+  custodialNote: "A social account comes with a custodial CPXTB wallet: this platform holds its key.",
+};
+
 /**
  * The four provider buttons. Real login is the default (spec section 4): a visible "Redirecting..." for 1.5 s,
  * then the browser goes to the provider (or, without credentials outside production, the development page)
  * and comes back to this page, which finishes the login and reloads 0.5 s later. With `useBasicLogin=true` in
  * the address a window runs the provider flow instead and this page stays (the basic login).
  */
-export function SocialSignIn({ redirectUrl }: { redirectUrl?: string }) {
+export function SocialSignIn({
+  redirectUrl,
+  words = ENGLISH,
+}: {
+  redirectUrl?: string;
+  words?: SignInWords;
+}) {
   const providers = useQuery(socialProvidersQueryOptions());
   const basic = basicLoginRequested();
   const { waitingFor } = useSocialSession();
@@ -50,7 +86,7 @@ export function SocialSignIn({ redirectUrl }: { redirectUrl?: string }) {
     <div className="flex flex-col gap-3" data-testid="social-sign-in">
       <div className="flex items-center gap-3 text-muted-foreground text-sm">
         <span className="h-px flex-1 bg-border" />
-        or continue with
+        {words.orContinueWith}
         <span className="h-px flex-1 bg-border" />
       </div>
       <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
@@ -69,14 +105,14 @@ export function SocialSignIn({ redirectUrl }: { redirectUrl?: string }) {
               aria-describedby={unavailable ? `social-${provider}-note` : undefined}
             >
               {redirecting === provider ? (
-                <Spinner size="sm" label="Redirecting" />
+                <Spinner size="sm" label={words.redirectingLabel} />
               ) : (
                 <ProviderMark provider={provider} className="size-5 shrink-0" />
               )}
-              <span>{redirecting === provider ? "Redirecting..." : `Continue with ${name}`}</span>
+              <span>{redirecting === provider ? words.redirecting : words.continueWith(name)}</span>
               {unavailable ? (
-                <span id={`social-${provider}-note`} className="ml-auto text-muted-foreground text-xs">
-                  not configured
+                <span id={`social-${provider}-note`} className="ms-auto text-muted-foreground text-xs">
+                  {words.notConfigured}
                 </span>
               ) : null}
             </Button>
@@ -85,24 +121,20 @@ export function SocialSignIn({ redirectUrl }: { redirectUrl?: string }) {
       </div>
       {redirecting ? (
         <p role="status" className="text-center text-muted-foreground text-sm">
-          Redirecting to {SOCIAL_PROVIDER_NAMES[redirecting]}...
+          {words.redirectingTo(SOCIAL_PROVIDER_NAMES[redirecting])}
         </p>
       ) : waitingFor ? (
         <div role="status" className="flex flex-wrap items-center justify-center gap-2 text-center text-sm">
-          <Spinner size="sm" label="Waiting" />
-          <span>Finish signing in with {SOCIAL_PROVIDER_NAMES[waitingFor]} in the window that opened.</span>
+          <Spinner size="sm" label={words.waiting} />
+          <span>{words.finishInWindow(SOCIAL_PROVIDER_NAMES[waitingFor])}</span>
           <Button variant="ghost" className="h-11" onClick={cancelBasicLogin}>
-            Cancel
+            {words.cancel}
           </Button>
         </div>
       ) : providers.data?.providers.some((p) => p.mode === "development") ? (
-        <p className="text-center text-muted-foreground text-xs">
-          Providers without credentials open a development sign-in page on this server.
-        </p>
+        <p className="text-center text-muted-foreground text-xs">{words.developmentNote}</p>
       ) : null}
-      <p className="text-center text-muted-foreground text-xs">
-        A social account comes with a custodial CPXTB wallet: this platform holds its key.
-      </p>
+      <p className="text-center text-muted-foreground text-xs">{words.custodialNote}</p>
     </div>
   );
 }

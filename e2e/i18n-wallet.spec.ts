@@ -1,0 +1,212 @@
+import { readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequest, Browser, Locator, Page } from "@playwright/test";
+import { LOCALES, type Locale } from "../common/src/locales";
+import { baseURL } from "../playwright.config";
+import { expect, test } from "./fixtures";
+import { createMerchant, createPayment, type Payment, payFromDevAccount } from "./support/payments";
+
+/**
+ * Issue 37: the wallet-less path from a pay page in every language, at 390 px. A payer whose browser speaks
+ * Arabic, Portuguese or German taps "No wallet?", signs in with the development Google page, sees their managed
+ * wallet's card (what is missing, how to fund it), the funds arrive and they pay: no English word of the wallet
+ * catalog is left, nothing scrolls sideways, axe finds nothing serious. Every other language: the first screens.
+ */
+test.describe.configure({ timeout: 180_000 });
+
+type Catalog = Record<string, string>;
+const catalog = (locale: Locale): Catalog =>
+  JSON.parse(readFileSync(new URL(`../client/src/locales/${locale}/wallet.json`, import.meta.url), "utf8"));
+const ENGLISH = catalog("en");
+
+/** A message's words between its placeholders (a select or plural counts as a placeholder). */
+function wordsOf(message: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const char of message) {
+    if (char === "{") {
+      if (depth === 0) {
+        parts.push(current);
+        current = "";
+      }
+      depth++;
+    } else if (char === "}") depth--;
+    else if (depth === 0) current += char;
+  }
+  parts.push(current);
+  return parts.map((part) => part.trim()).filter(Boolean);
+}
+
+/** The English words of the wallet catalog that `locale`'s own words never contain: none may be on screen. */
+function englishLeft(locale: Locale): string[] {
+  const own = Object.values(catalog(locale)).join("\n");
+  const words = Object.values(ENGLISH).flatMap(wordsOf);
+  // Short pieces ("(", ".", "CPXTB") are punctuation or names, the same in every language.
+  return [...new Set(words)].filter((w) => w.replace(/[^\p{L}]/gu, "").length >= 4 && !own.includes(w));
+}
+
+/** The path's parts of the page (the pay page's own words belong to the "pay" catalog). */
+const OURS =
+  "[data-testid=managed-wallet-sign-in], [data-testid=managed-wallet], [data-testid=demo-mode-notice]";
+
+async function expectInLanguage(page: Page, locale: Locale, where: string, { ours = true } = {}) {
+  const texts = await page
+    .locator(OURS)
+    .evaluateAll((elements) =>
+      elements.map((e) =>
+        [
+          e.textContent,
+          ...[...e.querySelectorAll("[aria-label]")].map((x) => x.getAttribute("aria-label")),
+        ].join("\n"),
+      ),
+    );
+  const text = texts.join("\n");
+  if (ours) expect(text.trim(), `${where}: the path's words are on screen`).not.toBe("");
+  const left = englishLeft(locale).filter((w) => text.includes(w));
+  expect(left, `${where} (${locale}): English words left`).toEqual([]);
+  await expect(page.locator("html")).toHaveAttribute("lang", locale);
+  await expect(page.locator("html")).toHaveAttribute("dir", locale === "ar" ? "rtl" : "ltr");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${where} (${locale}): no horizontal scroll`).toBeLessThanOrEqual(0);
+  const results = await new AxeBuilder({ page }).analyze();
+  const problems = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.slice(0, 4).map((n) => n.target.join(" "))}`);
+  expect(problems, `axe on ${where} (${locale})`).toEqual([]);
+}
+
+/** Each static part of `key`'s message in `locale` is in `locator` (amounts are the formatter's business). */
+async function expectMessage(locator: Locator, locale: Locale, key: string) {
+  for (const part of wordsOf(catalog(locale)[key]!)) await expect(locator).toContainText(part);
+}
+
+const fill = (message: string, values: Record<string, string>) =>
+  message.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? `{${name}}`);
+
+async function newPayment(request: APIRequest): Promise<Payment> {
+  const merchant = await request.newContext({ baseURL });
+  await createMerchant(merchant);
+  const payment = await createPayment(merchant, { currency: "CPXTB", amount: "3.5" });
+  await merchant.dispose();
+  return payment;
+}
+
+async function openPage(browser: Browser, locale: Locale, consoleMessages: string[]) {
+  const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => window.localStorage.setItem("cpxtb-pay-e2e", "1"));
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    // Signed out, /api/user answers 401; an account without a business, /api/merchant 404 (as in fixtures.ts).
+    if (/status of 401/.test(message.text())) return;
+    if (/status of 404/.test(message.text()) && /\/api\/(merchant|wallet)$/.test(message.location().url))
+      return;
+    consoleMessages.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on("pageerror", (error) => consoleMessages.push(error.message));
+  return { context, page };
+}
+
+/** "No wallet?" on the pay page, then the four sign-in buttons, in `locale`. */
+async function openSignIn(page: Page, locale: Locale, reference: string) {
+  const words = catalog(locale);
+  await page.goto(`/pay/${reference}`);
+  const noWallet = page.getByRole("button", { name: words["wallet.payOptions.noWallet"], exact: true });
+  await expect(noWallet).toBeVisible({ timeout: 30_000 });
+  await noWallet.click();
+  for (const provider of ["Google", "Facebook", "X", "Apple"]) {
+    await expect(
+      page.getByRole("button", {
+        name: fill(words["wallet.signIn.continueWith"]!, { provider }),
+        exact: true,
+      }),
+    ).toBeVisible();
+  }
+  await expect(page.getByTestId("social-sign-in")).toContainText(words["wallet.signIn.custodialNote"]!);
+}
+
+test.describe("the first screens of the wallet-less path", () => {
+  let payment: Payment;
+  test.beforeAll(async ({ playwright }) => {
+    payment = await newPayment(playwright.request);
+  });
+
+  for (const locale of LOCALES.filter((l) => l !== "en")) {
+    test(`${locale}: "No wallet?" and the sign-in buttons`, async ({ browser }) => {
+      const errors: string[] = [];
+      const { context, page } = await openPage(browser, locale, errors);
+      await openSignIn(page, locale, payment.reference);
+      await expectInLanguage(page, locale, "sign-in buttons");
+      await context.close();
+      expect(errors, "console errors").toEqual([]);
+    });
+  }
+});
+
+for (const locale of ["ar", "pt-BR", "de"] as const) {
+  test(`${locale}: the whole path: sign in, see what is missing, funds arrive, pay from the managed wallet`, async ({
+    browser,
+    playwright,
+  }) => {
+    const words = catalog(locale);
+    const payment = await newPayment(playwright.request);
+    const errors: string[] = [];
+    const { context, page } = await openPage(browser, locale, errors);
+    await openSignIn(page, locale, payment.reference);
+
+    // Real login (the default): the button says it is redirecting, then the development provider page.
+    await page
+      .getByRole("button", { name: fill(words["wallet.signIn.continueWith"]!, { provider: "Google" }) })
+      .click();
+    await expect(
+      page.getByText(fill(words["wallet.signIn.redirectingTo"]!, { provider: "Google" })),
+    ).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Sign in with Google (development)" })).toBeVisible({
+      timeout: 15_000,
+    });
+    await page.getByLabel("Name").fill(`Payer ${locale}`);
+    await page.getByLabel("Email").fill(`payer-${locale.toLowerCase()}-${Date.now()}@example.com`);
+    // Back on the pay page, the sign-in completes and the page loads once more (two loads).
+    let loads = 0;
+    page.on("load", () => loads++);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
+    await expect(page).toHaveURL(new RegExp(`/pay/${payment.reference}$`));
+
+    // Back on the same payment, with the managed wallet's card: what is missing and how to add it.
+    const card = page.getByTestId("managed-wallet");
+    await expect(card).toBeVisible({ timeout: 30_000 });
+    await expect(card.getByRole("heading", { name: words["wallet.checkout.title"] })).toBeVisible();
+    await expectMessage(card.getByTestId("managed-missing"), locale, "wallet.checkout.missing");
+    await expectMessage(card.getByTestId("managed-buy-note"), locale, "wallet.checkout.boughtNote");
+    await expectMessage(card, locale, "wallet.checkout.payTurnsOn");
+    const pay = card.getByTestId("managed-pay");
+    await expect(pay).toBeDisabled();
+    await expectMessage(pay, locale, "wallet.checkout.pay");
+    const wallet = await (await page.request.get("/api/wallet")).json();
+    await expect(card.getByTestId("managed-address")).toHaveText(wallet.address);
+    await expect(card.getByTestId("managed-address")).toHaveAttribute("dir", "ltr");
+    await expectInLanguage(page, locale, "managed wallet, funds missing");
+
+    // Tokens arrive on chain: Pay turns on by itself; paying says the transfer is on its way.
+    await payFromDevAccount(page.request, wallet.address, 5n * 10n ** 18n);
+    await expect(pay).toBeEnabled({ timeout: 30_000 });
+    await expect(card.getByTestId("managed-missing")).toHaveCount(0);
+    await expectInLanguage(page, locale, "managed wallet, ready to pay");
+    // Paid: the pay page shows its own paid screen in place of the card (the "pay" catalog's words).
+    await pay.click();
+    await expect
+      .poll(
+        async () =>
+          (await (await page.request.get(`/api/payments/public/${payment.reference}`)).json())
+            .amountReceivedBase,
+        { timeout: 60_000 },
+      )
+      .toBe(payment.amountDueBase);
+    await expect(card).toHaveCount(0, { timeout: 30_000 });
+    await expectInLanguage(page, locale, "paid from the managed wallet", { ours: false });
+    await context.close();
+    expect(errors, "console errors").toEqual([]);
+  });
+}
