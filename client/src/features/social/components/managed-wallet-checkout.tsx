@@ -79,6 +79,7 @@ export default function ManagedWalletCheckout({
 }) {
   const queryClient = useQueryClient();
   const t = useT();
+  const locale = useLocale();
   const decimals = payment.token.decimals;
   const due = BigInt(payment.amountToPayBase);
   const payable = PAYABLE.has(payment.status);
@@ -113,8 +114,7 @@ export default function ManagedWalletCheckout({
         <Wallet aria-hidden="true" className="size-5" /> {t("wallet.checkout.title")}
       </h2>
       <p className="text-muted-foreground text-xs">
-        {/* i18n-fmt */}
-        {t("wallet.checkout.held", { limit: formatTokenAmount(w.dailyLimit), symbol })}
+        {t("wallet.checkout.held", { limit: formatTokenAmount(w.dailyLimit, locale), symbol })}
       </p>
       <div className="flex items-start gap-3">
         <div className="min-w-0 flex-1">
@@ -147,9 +147,8 @@ export default function ManagedWalletCheckout({
           {wallet.isFetching && blocker ? (
             <Spinner size="sm" label={t("wallet.checkout.checkingBalance")} />
           ) : null}
-          {/* i18n-fmt */}
           <span dir="ltr" data-testid="managed-balance">
-            {formatTokenAmount(w.balance)} {symbol}
+            {formatTokenAmount(w.balance, locale)} {symbol}
           </span>
         </dd>
       </dl>
@@ -174,9 +173,8 @@ export default function ManagedWalletCheckout({
       {payable && blocker?.kind === "limit" && !sent ? (
         <p className="flex gap-2 rounded-md bg-warning/15 p-3" data-testid="managed-limit">
           <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          {/* i18n-fmt */}
           {t("wallet.checkout.overLimit", {
-            amount: formatTokenAmount(baseToDecimal(blocker.amount, decimals)),
+            amount: formatTokenAmount(baseToDecimal(blocker.amount, decimals), locale),
             symbol,
           })}
         </p>
@@ -191,19 +189,17 @@ export default function ManagedWalletCheckout({
           aria-describedby={blocker ? "managed-pay-reason" : undefined}
         >
           {pay.isPending ? <Spinner size="sm" /> : <ShieldCheck aria-hidden="true" />}
-          {/* i18n-fmt */}
           {pay.isPending
             ? t("wallet.checkout.sending")
             : sent
               ? t("wallet.checkout.sent")
-              : t("wallet.checkout.pay", { amount: formatTokenAmount(remainingText), symbol })}
+              : t("wallet.checkout.pay", { amount: formatTokenAmount(remainingText, locale), symbol })}
         </Button>
       ) : null}
       {payable && blocker && !sent ? (
         <p id="managed-pay-reason" className="text-center text-muted-foreground text-xs">
-          {/* i18n-fmt */}
           {blocker.kind === "funds"
-            ? t("wallet.checkout.payTurnsOn", { amount: formatTokenAmount(remainingText), symbol })
+            ? t("wallet.checkout.payTurnsOn", { amount: formatTokenAmount(remainingText, locale), symbol })
             : t("wallet.checkout.payOffLimit")}
         </p>
       ) : null}
