@@ -7,6 +7,7 @@ import { PayView } from "@/features/payments/components/pay-view";
 import { PaymentLookupForm } from "@/features/payments/components/payment-lookup-form";
 import { PayWithoutWallet } from "@/features/social/components/pay-without-wallet";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
+import { useDocumentLanguage, useT } from "@/i18n/i18n";
 import { useDocumentTitle } from "@/lib/document-title";
 
 /**
@@ -17,25 +18,26 @@ import { useDocumentTitle } from "@/lib/document-title";
 export default function EasyPaymentPage() {
   const ref = new URLSearchParams(useSearch()).get("ref")?.trim() ?? "";
   const valid = referenceParams.safeParse({ reference: ref }).success;
-  useDocumentTitle("Easy Payment");
+  useDocumentLanguage();
+  const t = useT();
+  useDocumentTitle(t("pay.lookup.easyTitle"));
   if (valid) return <EasyPayment key={ref} reference={ref} />;
   return (
     <PageFrame
-      title="Easy Payment"
+      title={t("pay.lookup.easyTitle")}
       icon={Zap}
       width="narrow"
-      description="The simplest way to pay: open a payment from its link and pay it with your wallet in one step."
+      description={t("pay.lookup.easyDescription")}
     >
       <div className="flex flex-col gap-6">
         {ref ? (
           <p role="alert" className="text-destructive-emphasis text-sm">
-            This link does not carry a valid payment reference. Check it with the merchant, or enter the
-            reference below.
+            {t("pay.lookup.invalidLink")}
           </p>
         ) : null}
         <PaymentLookupForm
           to={(reference) => `/easy-payment?ref=${reference}`}
-          submitLabel="Open payment"
+          submitLabel={t("pay.lookup.open")}
           action="/easy-payment"
           param="ref"
         />

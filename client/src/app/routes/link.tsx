@@ -2,6 +2,7 @@ import { useParams, useSearch } from "wouter";
 import { LinkEmbed } from "@/features/links/components/link-embed";
 import { LinkView } from "@/features/links/components/link-view";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
+import { useDocumentLanguage, useT } from "@/i18n/i18n";
 import { useDocumentTitle } from "@/lib/document-title";
 
 export default function LinkPage() {
@@ -10,7 +11,9 @@ export default function LinkPage() {
   // reporting to that site from the new request's pay page.
   const search = new URLSearchParams(useSearch());
   const embedOrigin = search.get("embed") === "1" ? search.get("origin") : null;
-  useDocumentTitle("Pay");
+  useDocumentLanguage();
+  const t = useT();
+  useDocumentTitle(t("pay.link.documentTitle"));
   return (
     <>
       <LinkView key={slug} slug={slug} headerEnd={<ThemeToggle />} embedOrigin={embedOrigin} />

@@ -1,5 +1,8 @@
+import type { Locale } from "@common/locales";
 import type { PublicPayment } from "@common/payments";
+import { type Messages, setupI18n } from "@lingui/core";
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { t as activeT, type Values } from "@/i18n/i18n";
 import { saveFile } from "./components/qr-code";
 import { formatTokenAmount, formatUsd } from "./format";
 
@@ -13,7 +16,30 @@ export type ReceiptInput = {
   network: string;
   /** The page that shows this receipt online: <origin>/payment/<reference>. */
   receiptUrl: string;
+  /** The payer's language (the active one): the receipt's words are in it when the PDF's fonts can draw them. */
+  locale?: Locale;
 };
+
+/**
+ * The languages the standard PDF fonts (WinAnsi, about Latin-1) can write. Turkish (ğ ş ı İ), Simplified Chinese
+ * and Arabic cannot be drawn without embedding a font, and @pdf-lib/fontkit (needed to embed one) is not a
+ * dependency: their payers get the receipt in English, which every character of it can be drawn in, rather than a
+ * page of "?". Adding fontkit and a Noto font subset per script would lift this (issue 37).
+ */
+const PDF_LOCALES: ReadonlySet<Locale> = new Set(["en", "es", "pt-BR", "fr", "de", "id"]);
+
+const englishCatalog = import.meta.glob<{ messages: Messages }>("../../locales/en/pay.json", {
+  query: "?lingui",
+});
+
+/** The words of the receipt: the active language's, or English for a language the fonts cannot draw. */
+async function receiptTranslator(locale: Locale): Promise<(id: string, values?: Values) => string> {
+  if (PDF_LOCALES.has(locale)) return activeT;
+  const load = Object.values(englishCatalog)[0];
+  if (!load) return activeT;
+  const english = setupI18n({ locale: "en", messages: { en: (await load()).messages } });
+  return (id, values) => english._(id, values as Record<string, unknown> | undefined);
+}
 
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 56;
@@ -23,7 +49,13 @@ const GREY = rgb(0.32, 0.35, 0.42);
 /** The standard PDF fonts know Latin-1 only: anything else is shown as "?" rather than failing. */
 function printable(font: PDFFont, text: string): string {
   const known = new Set(font.getCharacterSet());
-  return Array.from(text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"'))
+  // Intl's narrow and thin spaces (French digit groups) are not in WinAnsi; a no-break space is.
+  return Array.from(
+    text
+      .replace(/[\u202f\u2009]/g, "\u00a0")
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(/[\u201c\u201d]/g, '"'),
+  )
     .map((c) => (known.has(c.codePointAt(0)!) ? c : "?"))
     .join("");
 }
@@ -68,10 +100,17 @@ function utc(iso: string): string {
   return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-export async function createReceiptPdf({ payment, network, receiptUrl }: ReceiptInput): Promise<Uint8Array> {
+export async function createReceiptPdf({
+  payment,
+  network,
+  receiptUrl,
+  locale = "en",
+}: ReceiptInput): Promise<Uint8Array> {
+  const t = await receiptTranslator(locale);
   const pdf = await PDFDocument.create();
-  pdf.setTitle(`Receipt - ${payment.merchant.name}`);
-  pdf.setSubject(`CPXTB payment ${payment.reference}`);
+  pdf.setTitle(t("pay.pdf.documentTitle", { merchant: payment.merchant.name }));
+  pdf.setSubject(t("pay.pdf.documentSubject", { reference: payment.reference }));
+  if (PDF_LOCALES.has(locale)) pdf.setLanguage(locale);
   pdf.setCreator("CPXTB Pay");
   pdf.setProducer("CPXTB Pay");
   const page: PDFPage = pdf.addPage([A4.width, A4.height]);
@@ -96,7 +135,7 @@ export async function createReceiptPdf({ payment, network, receiptUrl }: Receipt
 
   text(payment.merchant.name, bold, 24);
   y -= 4;
-  text("Payment receipt", regular, 14, GREY);
+  text(t("pay.pdf.heading"), regular, 14, GREY);
   y -= 14;
   page.drawLine({
     start: { x: MARGIN, y },
@@ -105,51 +144,61 @@ export async function createReceiptPdf({ payment, network, receiptUrl }: Receipt
     color: rgb(0.85, 0.87, 0.92),
   });
   y -= 28;
+  // i18n-fmt: the amounts below take the receipt's locale once format.ts is locale-aware.
   text(`${formatTokenAmount(payment.amountReceived)} ${payment.token.symbol}`, bold, 26);
-  text(
-    payment.status === "paid_late" ? "Paid late (after the payment had expired)" : "Paid",
-    regular,
-    13,
-    GREY,
-  );
+  text(payment.status === "paid_late" ? t("pay.pdf.paidLate") : t("pay.pdf.paid"), regular, 13, GREY);
   y -= 18;
 
   const rows: [string, string, PDFFont][] = [
-    ["Amount due", `${formatTokenAmount(payment.amountDue)} ${payment.token.symbol}`, regular],
+    [t("pay.pdf.amountDue"), `${formatTokenAmount(payment.amountDue)} ${payment.token.symbol}`, regular],
     ...(payment.amountUsd
-      ? [["Price", `${formatUsd(payment.amountUsd)} USD`, regular] as [string, string, PDFFont]]
+      ? [[t("pay.pdf.price"), `${formatUsd(payment.amountUsd)} USD`, regular] as [string, string, PDFFont]]
       : []),
-    ["Amount paid", `${formatTokenAmount(payment.amountReceived)} ${payment.token.symbol}`, regular],
+    [
+      t("pay.pdf.amountPaid"),
+      `${formatTokenAmount(payment.amountReceived)} ${payment.token.symbol}`,
+      regular,
+    ],
     ...(payment.amountReceivedUsd
-      ? [["Value", `${formatUsd(payment.amountReceivedUsd)} USD`, regular] as [string, string, PDFFont]]
+      ? [
+          [t("pay.pdf.value"), `${formatUsd(payment.amountReceivedUsd)} USD`, regular] as [
+            string,
+            string,
+            PDFFont,
+          ],
+        ]
       : []),
-    ...(payment.description ? [["For", payment.description, regular] as [string, string, PDFFont]] : []),
-    ...(payment.orderId ? [["Order", payment.orderId, regular] as [string, string, PDFFont]] : []),
+    ...(payment.description
+      ? [[t("pay.pdf.for"), payment.description, regular] as [string, string, PDFFont]]
+      : []),
+    ...(payment.orderId ? [[t("pay.pdf.order"), payment.orderId, regular] as [string, string, PDFFont]] : []),
     ...(payment.completedAt
-      ? [["Paid on", utc(payment.completedAt), regular] as [string, string, PDFFont]]
+      ? [[t("pay.pdf.paidOn"), utc(payment.completedAt), regular] as [string, string, PDFFont]]
       : []),
-    ["Network", network, regular],
-    ["Token", `${payment.token.symbol} ${payment.token.address}`, mono],
-    ["Paid to", payment.receivingAddress, mono],
-    ...payment.txHashes.map((hash) => ["Transaction", groupedHash(hash), mono] as [string, string, PDFFont]),
-    ["Reference", payment.reference, mono],
+    [t("pay.pdf.network"), network, regular],
+    [t("pay.pdf.token"), `${payment.token.symbol} ${payment.token.address}`, mono],
+    [t("pay.pdf.paidTo"), payment.receivingAddress, mono],
+    ...payment.txHashes.map(
+      (hash) => [t("pay.pdf.transaction"), groupedHash(hash), mono] as [string, string, PDFFont],
+    ),
+    [t("pay.pdf.reference"), payment.reference, mono],
   ];
   const labelWidth = 110;
   for (const [label, value, font] of rows) {
     const top = y;
-    page.drawText(label, { x: MARGIN, y, size: 10.5, font: regular, color: GREY });
+    // A label longer than its column ("Montant à payer") wraps within it, and the row grows to hold it.
+    let labelY = y;
+    for (const line of wrap(regular, label, 10.5, labelWidth - 8)) {
+      page.drawText(line, { x: MARGIN, y: labelY, size: 10.5, font: regular, color: GREY });
+      labelY -= 10.5 * 1.35;
+    }
     text(value, font, font === mono ? 9.5 : 10.5, rgb(0, 0, 0), MARGIN + labelWidth, WIDTH - labelWidth);
-    y = Math.min(y, top - 14) - 6;
+    y = Math.min(y, labelY + 10.5 * 1.35 - 14, top - 14) - 6;
   }
   y -= 16;
-  text(
-    "Verified on chain: the transfer above paid this request to the merchant's own wallet.",
-    regular,
-    10,
-    GREY,
-  );
-  text(`Check it online at ${receiptUrl}`, regular, 10, GREY);
-  page.drawText(printable(regular, `Made by CPXTB Pay on ${utc(new Date().toISOString())}`), {
+  text(t("pay.pdf.verified"), regular, 10, GREY);
+  text(t("pay.pdf.checkOnline", { url: receiptUrl }), regular, 10, GREY);
+  page.drawText(printable(regular, t("pay.pdf.madeBy", { date: utc(new Date().toISOString()) })), {
     x: MARGIN,
     y: MARGIN - 20,
     size: 8.5,

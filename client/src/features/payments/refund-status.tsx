@@ -7,12 +7,22 @@ export const REFUND_LABEL: Record<Exclude<RefundStatus, "none">, string> = {
   refunded: "Refunded",
 };
 
-/** Refunds beside the payment's status (decision 018): a word and an icon, never colour alone. */
+/** The same words in the payer's language (catalog ids): the payer's pages pass `label={t(REFUND_LABEL_ID[s])}`. */
+export const REFUND_LABEL_ID = {
+  partially_refunded: "pay.refund.badge.partiallyRefunded",
+  refunded: "pay.refund.badge.refunded",
+} as const satisfies Record<Exclude<RefundStatus, "none">, string>;
+
+/**
+ * Refunds beside the payment's status (decision 018): a word and an icon, never colour alone. `label`: the word in
+ * the reader's language on a translated page (the dashboard's English one otherwise).
+ */
 export function RefundBadge({
   status,
+  label,
   className,
   ...props
-}: React.ComponentProps<"span"> & { status: RefundStatus }) {
+}: React.ComponentProps<"span"> & { status: RefundStatus; label?: string | undefined }) {
   if (status === "none") return null;
   return (
     <span
@@ -25,7 +35,7 @@ export function RefundBadge({
       {...props}
     >
       <Undo2 aria-hidden="true" className="size-3.5" />
-      {REFUND_LABEL[status]}
+      {label ?? REFUND_LABEL[status]}
     </span>
   );
 }

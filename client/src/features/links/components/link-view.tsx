@@ -8,12 +8,13 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
+import { Rich, useT } from "@/i18n/i18n";
 import { apiRequest, isApiError } from "@/lib/api-client";
 import { cn } from "@/lib/utils";
 import { appearanceProps } from "../../payments/appearance";
 import { CheckoutHeader } from "../../payments/components/checkout-header";
-import { errorText } from "../../payments/error-text";
 import { formatTokenAmount, formatUsd } from "../../payments/format";
+import { payErrorText } from "../../payments/pay-error-text";
 
 /** "$4.50" or "100.5 CPXTB": a link's amount in its own currency. */
 export function formatLinkAmount(amount: string, currency: "USD" | "CPXTB"): string {
@@ -36,6 +37,7 @@ export function LinkView({
   /** In the pay button's overlay: the host page's origin, carried on to the pay page. */
   embedOrigin?: string | null;
 }) {
+  const t = useT();
   const query = useQuery<PublicLink | null>({ queryKey: [publicLinkKey(slug)] });
   const link = query.data;
   if (query.isPending) {
@@ -43,7 +45,7 @@ export function LinkView({
       <LinkShell headerEnd={headerEnd}>
         <div className="flex flex-col items-center gap-4 py-8" aria-busy="true">
           <div className="h-8 w-48 animate-pulse rounded bg-muted motion-reduce:animate-none" />
-          <p className="text-muted-foreground text-sm">Loading…</p>
+          <p className="text-muted-foreground text-sm">{t("pay.link.loading")}</p>
         </div>
       </LinkShell>
     );
@@ -55,12 +57,10 @@ export function LinkView({
         <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
           <CircleX aria-hidden="true" className="size-10 text-destructive-emphasis" />
           <h2 className="font-semibold text-xl">
-            {notFound ? "Link not found" : "The link could not be loaded"}
+            {notFound ? t("pay.link.notFound") : t("pay.link.loadFailed")}
           </h2>
           <p className="max-w-sm text-muted-foreground text-sm">
-            {notFound
-              ? "No payment link has this address. Check it with the merchant, and send nothing."
-              : "The server did not answer. Check your connection and try again."}
+            {notFound ? t("pay.link.notFoundHint") : t("pay.link.loadFailedHint")}
           </p>
         </div>
       </LinkShell>
@@ -86,18 +86,18 @@ export function LinkView({
         ) : null}
       </div>
       {link.pricing === "fixed" && link.amount ? (
-        <p className="font-bold text-3xl tabular-nums" data-testid="link-price">
+        <p className="font-bold text-3xl tabular-nums" dir="ltr" data-testid="link-price">
+          {/* i18n-fmt */}
           {formatLinkAmount(link.amount, link.currency)}
         </p>
       ) : null}
       {!link.active ? (
-        <Notice icon={PowerOff} title="This link is switched off">
-          The merchant is not taking payments through it right now. Send nothing; ask the merchant for another
-          way to pay.
+        <Notice icon={PowerOff} title={t("pay.link.offTitle")}>
+          {t("pay.link.offText")}
         </Notice>
       ) : link.soldOut ? (
-        <Notice icon={PackageX} title="Sold out">
-          Every one has been sold (or is held by a payment under way). Try again later.
+        <Notice icon={PackageX} title={t("pay.link.soldOutTitle")}>
+          {t("pay.link.soldOutText")}
         </Notice>
       ) : (
         <PayForm link={link} embedOrigin={embedOrigin} />
@@ -131,6 +131,7 @@ function Notice({
 }
 
 function PayForm({ link, embedOrigin }: { link: PublicLink; embedOrigin: string | null }) {
+  const t = useT();
   const [, navigate] = useLocation();
   const pay = useMutation({
     mutationFn: async (amount: string | null) => {
@@ -158,7 +159,7 @@ function PayForm({ link, embedOrigin }: { link: PublicLink; embedOrigin: string 
     <form className="flex flex-col gap-3" onSubmit={submit} noValidate>
       {open ? (
         <div className="flex flex-col gap-2">
-          <Label htmlFor="link-amount">Amount ({unit})</Label>
+          <Label htmlFor="link-amount">{t("pay.link.amountLabel", { unit })}</Label>
           <Input
             id="link-amount"
             name="amount"
@@ -168,16 +169,20 @@ function PayForm({ link, embedOrigin }: { link: PublicLink; embedOrigin: string 
             defaultValue={link.minAmount ?? ""}
             aria-describedby="link-amount-hint"
             aria-invalid={pay.isError ? true : undefined}
+            dir="ltr"
             className="text-lg tabular-nums"
           />
           <p id="link-amount-hint" className="text-muted-foreground text-sm">
-            You choose the amount: at least {formatLinkAmount(link.minAmount ?? "0", link.currency)}.
+            <Rich
+              id="pay.link.amountHint"
+              values={{ min: <bdi dir="ltr">{formatLinkAmount(link.minAmount ?? "0", link.currency)}</bdi> }}
+            />
           </p>
         </div>
       ) : null}
       {pay.isError ? (
         <p role="alert" className="font-medium text-destructive-emphasis text-sm" data-testid="link-error">
-          {errorText(pay.error)}
+          {payErrorText(pay.error, "link")}
         </p>
       ) : null}
       <Button
@@ -188,11 +193,9 @@ function PayForm({ link, embedOrigin }: { link: PublicLink; embedOrigin: string 
         data-testid="link-pay"
       >
         {pay.isPending || pay.isSuccess ? <Spinner size="sm" /> : <ShoppingBag aria-hidden="true" />}
-        Pay
+        {t("pay.link.pay")}
       </Button>
-      <p className="text-center text-muted-foreground text-xs">
-        Pay makes a payment request of its own: you then send CPXTB from your wallet on the next page.
-      </p>
+      <p className="text-center text-muted-foreground text-xs">{t("pay.link.payHint")}</p>
     </form>
   );
 }
@@ -206,6 +209,7 @@ function LinkShell({
   headerEnd?: React.ReactNode;
   children: React.ReactNode;
 }) {
+  const t = useT();
   const appearance = appearanceProps(link?.merchant);
   const merchant = link?.merchant;
   return (
@@ -215,11 +219,11 @@ function LinkShell({
       data-testid="link-page"
     >
       <div className="mx-auto flex w-full max-w-md flex-col gap-3 px-3 pt-3 pb-8 sm:pt-8">
-        <CheckoutHeader merchant={merchant} subtitle="Payment link · CPXTB" end={headerEnd} />
+        <CheckoutHeader merchant={merchant} subtitle={t("pay.link.subtitle")} end={headerEnd} />
         <section className="flex flex-col gap-4 rounded-xl border border-border border-t-4 border-t-primary bg-card p-4 text-card-foreground shadow-sm sm:p-6">
           {children}
         </section>
-        <p className="text-center text-muted-foreground text-xs">Powered by CPXTB Pay</p>
+        <p className="text-center text-muted-foreground text-xs">{t("pay.link.poweredBy")}</p>
       </div>
     </div>
   );

@@ -4,6 +4,7 @@ import * as React from "react";
 import { useLocation } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { useT } from "@/i18n/i18n";
 
 /**
  * Accepts a bare reference or a whole payment link and opens its status page (or the page `to` names). With
@@ -12,7 +13,7 @@ import { Field } from "@/components/ui/field";
  */
 export function PaymentLookupForm({
   to = (reference) => `/payment/${reference}`,
-  submitLabel = "Find payment",
+  submitLabel,
   action,
   param = "reference",
 }: {
@@ -21,6 +22,7 @@ export function PaymentLookupForm({
   action?: string;
   param?: string;
 } = {}) {
+  const t = useT();
   const [, navigate] = useLocation();
   const [error, setError] = React.useState<string>();
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
@@ -28,7 +30,7 @@ export function PaymentLookupForm({
     const raw = String(new FormData(event.currentTarget).get(param) ?? "").trim();
     const reference = raw.split(/[/?#]/).filter(Boolean).at(-1) ?? "";
     if (!referenceParams.safeParse({ reference }).success) {
-      setError("Enter the reference from your receipt or payment link (22 or more letters, digits, - or _).");
+      setError(t("pay.lookup.invalid"));
       return;
     }
     setError(undefined);
@@ -44,14 +46,15 @@ export function PaymentLookupForm({
     >
       <Field
         name={param}
-        label="Payment reference or link"
+        label={t("pay.lookup.label")}
+        dir="ltr"
         autoComplete="off"
         spellCheck={false}
         error={error}
-        hint="Found at the end of the payment link: /pay/<reference>"
+        hint={t("pay.lookup.hint")}
       />
       <Button type="submit" className="self-start">
-        <Search aria-hidden="true" /> {submitLabel}
+        <Search aria-hidden="true" /> {submitLabel ?? t("pay.lookup.submit")}
       </Button>
     </form>
   );

@@ -4,12 +4,14 @@ import { ArrowRight, CircleX, ExternalLink } from "lucide-react";
 import type * as React from "react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
+import { useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
 import { networkName } from "@/lib/network-name";
 import { usePublicPayment } from "../api/get-public-payment";
 import { formatTokenAmount, formatUsd, shortAddress } from "../format";
+import { payErrorText } from "../pay-error-text";
 import { PaymentStatusBadge } from "../payment-status";
-import { RefundBadge } from "../refund-status";
+import { REFUND_LABEL_ID, RefundBadge } from "../refund-status";
 import { useLivePayment } from "../use-live-payment";
 import { ReceiptButton } from "./receipt-button";
 
@@ -17,7 +19,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   return (
     <div className="flex items-baseline justify-between gap-4 border-border border-b py-2 last:border-0">
       <dt className="text-muted-foreground">{label}</dt>
-      <dd className="text-right">{children}</dd>
+      <dd className="min-w-0 text-end">{children}</dd>
     </div>
   );
 }
@@ -30,6 +32,7 @@ function ReceiptHeader({
   merchant?: { name: string; logoUrl: string | null };
   end?: React.ReactNode;
 }) {
+  const t = useT();
   return (
     <header className="flex items-center gap-3" data-testid="checkout-header">
       {merchant?.logoUrl ? (
@@ -45,9 +48,9 @@ function ReceiptHeader({
       )}
       <div className="min-w-0 flex-1">
         <h1 className="text-balance break-words font-bold text-xl leading-tight" data-testid="merchant-name">
-          {merchant?.name ?? "Payment status"}
+          {merchant?.name ?? t("pay.receipt.title")}
         </h1>
-        <p className="text-muted-foreground text-sm">Payment status and receipt</p>
+        <p className="text-muted-foreground text-sm">{t("pay.receipt.subtitle")}</p>
       </div>
       {end}
     </header>
@@ -56,6 +59,8 @@ function ReceiptHeader({
 
 /** Status and receipt of one payment (public fields only), kept live over the page's socket. */
 export function PaymentReceipt({ reference, headerEnd }: { reference: string; headerEnd?: React.ReactNode }) {
+  const t = useT();
+  const locale = useLocale();
   const query = usePublicPayment(reference);
   useLivePayment(reference);
   const chain = useQuery<ChainConfigResponse>({ queryKey: ["/api/chain-config"] });
@@ -76,15 +81,13 @@ export function PaymentReceipt({ reference, headerEnd }: { reference: string; he
         <div role="alert" className="flex flex-col items-start gap-3 rounded-xl border border-border p-4">
           <p className="flex items-center gap-2 font-semibold">
             <CircleX aria-hidden="true" className="size-5 text-destructive-emphasis" />
-            {notFound ? "No payment has this reference" : "The payment could not be loaded"}
+            {notFound ? t("pay.receipt.notFound") : t("pay.receipt.loadFailed")}
           </p>
           <p className="text-muted-foreground text-sm">
-            {notFound
-              ? "Check the reference on your receipt or payment link and try again."
-              : "Check your connection and try again."}
+            {notFound ? t("pay.receipt.notFoundHint") : payErrorText(query.error)}
           </p>
           <Button asChild variant="outline">
-            <Link href="/payment">Look up another payment</Link>
+            <Link href="/payment">{t("pay.receipt.lookUpAnother")}</Link>
           </Button>
         </div>
       </>
@@ -98,84 +101,100 @@ export function PaymentReceipt({ reference, headerEnd }: { reference: string; he
       <ReceiptHeader merchant={payment.merchant} end={headerEnd} />
       <section className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 sm:p-6">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 className="font-semibold text-lg">{paid ? "Receipt" : "Payment"}</h2>
+          <h2 className="font-semibold text-lg">
+            {paid ? t("pay.receipt.receipt") : t("pay.receipt.payment")}
+          </h2>
           <div role="status" aria-live="polite">
             <PaymentStatusBadge status={payment.status} data-testid="payment-status" />{" "}
-            <RefundBadge status={payment.refundStatus} data-testid="refund-status" />
+            <RefundBadge
+              status={payment.refundStatus}
+              label={payment.refundStatus === "none" ? undefined : t(REFUND_LABEL_ID[payment.refundStatus])}
+              data-testid="refund-status"
+            />
           </div>
         </div>
         <dl className="text-sm">
-          <Row label="Amount due">
-            <span className="tabular-nums">{formatTokenAmount(payment.amountDue)} CPXTB</span>
+          <Row label={t("pay.receipt.amountDue")}>
+            <span className="tabular-nums" dir="ltr">
+              {/* i18n-fmt */}
+              {formatTokenAmount(payment.amountDue)} CPXTB
+            </span>
             {payment.amountUsd ? (
-              <span className="block text-muted-foreground tabular-nums">
+              <span className="block text-muted-foreground tabular-nums" dir="ltr">
                 {formatUsd(payment.amountUsd)} USD
               </span>
             ) : null}
           </Row>
-          <Row label="Received">
-            <span className="tabular-nums" data-testid="amount-received">
+          <Row label={t("pay.receipt.received")}>
+            <span className="tabular-nums" dir="ltr" data-testid="amount-received">
               {formatTokenAmount(payment.amountReceived)} CPXTB
             </span>
             {payment.amountReceivedUsd ? (
               <span className="block text-muted-foreground tabular-nums">
-                worth {formatUsd(payment.amountReceivedUsd)} USD
+                {t("pay.receipt.worth", { amount: `${formatUsd(payment.amountReceivedUsd)} USD` })}
               </span>
             ) : null}
-            {payment.overpaid ? <span className="block text-muted-foreground">more than due</span> : null}
+            {payment.overpaid ? (
+              <span className="block text-muted-foreground">{t("pay.receipt.moreThanDue")}</span>
+            ) : null}
           </Row>
-          {payment.description ? <Row label="For">{payment.description}</Row> : null}
+          {payment.description ? <Row label={t("pay.receipt.for")}>{payment.description}</Row> : null}
           {payment.orderId ? (
-            <Row label="Order">
-              <span className="break-all font-mono" data-testid="order-id">
+            <Row label={t("pay.receipt.order")}>
+              <span className="break-all font-mono" dir="ltr" data-testid="order-id">
                 {payment.orderId}
               </span>
             </Row>
           ) : null}
-          <Row label="To">
-            <span className="font-mono" title={payment.receivingAddress}>
+          <Row label={t("pay.receipt.to")}>
+            <span className="font-mono" dir="ltr" title={payment.receivingAddress}>
               {shortAddress(payment.receivingAddress)}
             </span>
           </Row>
-          <Row label={payment.completedAt ? "Paid" : "Expires"}>
-            {new Date(payment.completedAt ?? payment.expiresAt).toLocaleString()}
+          <Row label={payment.completedAt ? t("pay.receipt.paidAt") : t("pay.receipt.expiresAt")}>
+            {/* i18n-fmt: formatDateTime(iso, locale) */}
+            {new Date(payment.completedAt ?? payment.expiresAt).toLocaleString(locale)}
           </Row>
-          <Row label="Network">{network}</Row>
+          <Row label={t("pay.receipt.network")}>{network}</Row>
           {payment.txHashes.map((hash) => (
-            <Row key={hash} label="Transaction">
-              <span className="font-mono" title={hash}>
+            <Row key={hash} label={t("pay.receipt.transaction")}>
+              <span className="font-mono" dir="ltr" title={hash}>
                 {shortAddress(hash)}
               </span>
             </Row>
           ))}
           {payment.refunds.map((r) => (
-            <Row key={r.txHash} label="Refund">
-              <span className="tabular-nums">{formatTokenAmount(r.amount)} CPXTB</span>
-              <span className="block font-mono text-muted-foreground" title={r.txHash}>
+            <Row key={r.txHash} label={t("pay.receipt.refund")}>
+              <span className="tabular-nums" dir="ltr">
+                {formatTokenAmount(r.amount)} CPXTB
+              </span>
+              <span className="block font-mono text-muted-foreground" dir="ltr" title={r.txHash}>
                 {shortAddress(r.txHash)}
               </span>
             </Row>
           ))}
-          <Row label="Reference">
-            <code className="break-all font-mono text-xs">{payment.reference}</code>
+          <Row label={t("pay.receipt.reference")}>
+            <code className="break-all font-mono text-xs" dir="ltr">
+              {payment.reference}
+            </code>
           </Row>
         </dl>
         {open ? (
           <Button asChild size="lg">
             <Link href={`/pay/${payment.reference}`}>
-              Open the payment page <ArrowRight aria-hidden="true" />
+              {t("pay.receipt.openPayPage")} <ArrowRight aria-hidden="true" className="rtl:-scale-x-100" />
             </Link>
           </Button>
         ) : payment.regeneratedTo ? (
           <Button asChild variant="outline">
-            <Link href={`/pay/${payment.regeneratedTo}`}>Go to the new payment</Link>
+            <Link href={`/pay/${payment.regeneratedTo}`}>{t("pay.receipt.goToNew")}</Link>
           </Button>
         ) : null}
         {paid ? <ReceiptButton payment={payment} network={network} size="lg" /> : null}
         {paid && payment.merchant.website ? (
           <Button asChild variant="outline" className="max-w-full">
             <a href={payment.merchant.website} rel="noreferrer" data-testid="merchant-website">
-              <span className="truncate">Back to {payment.merchant.name}</span>{" "}
+              <span className="truncate">{t("pay.receipt.backTo", { merchant: payment.merchant.name })}</span>{" "}
               <ExternalLink aria-hidden="true" />
             </a>
           </Button>

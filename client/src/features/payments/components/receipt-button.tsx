@@ -4,7 +4,8 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/hooks/use-toast";
-import { errorText } from "@/lib/error-text";
+import { useLocale, useT } from "@/i18n/i18n";
+import { payErrorText } from "../pay-error-text";
 
 /** Downloads the payer's receipt (PDF); pdf-lib and the layout load only when it is asked for. */
 export function ReceiptButton({
@@ -12,6 +13,8 @@ export function ReceiptButton({
   network,
   ...props
 }: Omit<React.ComponentProps<typeof Button>, "onClick"> & { payment: PublicPayment; network: string }) {
+  const t = useT();
+  const locale = useLocale();
   const [making, setMaking] = React.useState(false);
   const download = async () => {
     setMaking(true);
@@ -20,13 +23,14 @@ export function ReceiptButton({
       await downloadReceipt({
         payment,
         network,
+        locale,
         receiptUrl: `${window.location.origin}/payment/${payment.reference}`,
       });
     } catch (error) {
       toast({
         variant: "destructive",
-        title: "The receipt was not made",
-        description: `${errorText(error).replace(/\.$/, "")}. Try again, or keep this page's address as your receipt.`,
+        title: t("pay.receipt.pdfFailed"),
+        description: t("pay.receipt.pdfFailedHint", { reason: payErrorText(error) }),
       });
     } finally {
       setMaking(false);
@@ -34,7 +38,7 @@ export function ReceiptButton({
   };
   return (
     <Button variant="outline" onClick={download} disabled={making} data-testid="download-receipt" {...props}>
-      {making ? <Spinner size="sm" /> : <FileDown aria-hidden="true" />} Download receipt (PDF)
+      {making ? <Spinner size="sm" /> : <FileDown aria-hidden="true" />} {t("pay.receipt.download")}
     </Button>
   );
 }

@@ -4,14 +4,16 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
+import { useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
 import { networkName } from "@/lib/network-name";
 import { useRefundLink, useSubmitRefundAddress } from "../api/refund-link";
-import { errorText } from "../error-text";
 import { formatTokenAmount } from "../format";
+import { payErrorText } from "../pay-error-text";
 
 /** The payer's side of a refund link: who refunds, for what, and the form for the address (single use). */
 export function RefundLinkView({ token }: { token: string }) {
+  const t = useT();
   const link = useRefundLink(token);
   const submit = useSubmitRefundAddress(token);
   const [error, setError] = React.useState<string>();
@@ -19,7 +21,7 @@ export function RefundLinkView({ token }: { token: string }) {
     return (
       <div className="flex flex-col gap-3" aria-busy="true">
         <div className="h-24 animate-pulse rounded-lg bg-muted motion-reduce:animate-none" />
-        <span className="sr-only">Loading the refund link…</span>
+        <span className="sr-only">{t("pay.refund.loading")}</span>
       </div>
     );
   }
@@ -33,16 +35,10 @@ export function RefundLinkView({ token }: { token: string }) {
       >
         <CircleX aria-hidden="true" className="size-8 text-destructive-emphasis" />
         <h2 className="font-semibold text-lg">
-          {gone
-            ? "This refund link has expired"
-            : unknown
-              ? "Refund link not found"
-              : "The link could not be loaded"}
+          {gone ? t("pay.refund.expired") : unknown ? t("pay.refund.notFound") : t("pay.refund.loadFailed")}
         </h2>
         <p className="text-muted-foreground text-sm">
-          {gone || unknown
-            ? "Ask the merchant for a new refund link."
-            : `${errorText(link.error)} Check your connection and try again.`}
+          {gone || unknown ? t("pay.refund.askNewLink") : payErrorText(link.error, "refund")}
         </p>
       </div>
     );
@@ -54,7 +50,7 @@ export function RefundLinkView({ token }: { token: string }) {
       address: String(new FormData(event.currentTarget).get("address") ?? ""),
     });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
+      setError(t("pay.refund.addressInvalid"));
       return;
     }
     setError(undefined);
@@ -64,34 +60,34 @@ export function RefundLinkView({ token }: { token: string }) {
     <section className="flex flex-col gap-4 rounded-xl border border-border bg-card p-4 text-sm sm:p-6">
       <dl className="flex flex-col gap-1">
         <div className="flex justify-between gap-4">
-          <dt className="text-muted-foreground">Merchant</dt>
-          <dd className="text-right font-medium" data-testid="refund-merchant">
+          <dt className="text-muted-foreground">{t("pay.refund.merchant")}</dt>
+          <dd className="min-w-0 break-words text-end font-medium" data-testid="refund-merchant">
             {data.merchant.name}
           </dd>
         </div>
         {data.description ? (
           <div className="flex justify-between gap-4">
-            <dt className="text-muted-foreground">For</dt>
-            <dd className="text-right">{data.description}</dd>
+            <dt className="text-muted-foreground">{t("pay.refund.for")}</dt>
+            <dd className="min-w-0 break-words text-end">{data.description}</dd>
           </div>
         ) : null}
         <div className="flex justify-between gap-4">
-          <dt className="text-muted-foreground">You paid</dt>
-          <dd className="text-right tabular-nums">
+          <dt className="text-muted-foreground">{t("pay.refund.youPaid")}</dt>
+          <dd className="text-end tabular-nums" dir="ltr">
             {formatTokenAmount(data.amountReceived)} {data.token.symbol}
           </dd>
         </div>
         {/^0(\.0*)?$/.test(data.amountRefunded) ? null : (
           <div className="flex justify-between gap-4">
-            <dt className="text-muted-foreground">Refunded so far</dt>
-            <dd className="text-right tabular-nums">
+            <dt className="text-muted-foreground">{t("pay.refund.refundedSoFar")}</dt>
+            <dd className="text-end tabular-nums" dir="ltr">
               {formatTokenAmount(data.amountRefunded)} {data.token.symbol}
             </dd>
           </div>
         )}
         <div className="flex justify-between gap-4">
-          <dt className="text-muted-foreground">Network</dt>
-          <dd className="text-right">{networkName(data.networkChainId, undefined)}</dd>
+          <dt className="text-muted-foreground">{t("pay.refund.network")}</dt>
+          <dd className="text-end">{networkName(data.networkChainId, undefined)}</dd>
         </div>
       </dl>
       {data.state === "submitted" ? (
@@ -102,35 +98,43 @@ export function RefundLinkView({ token }: { token: string }) {
         >
           <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-success" />
           <div className="min-w-0">
-            <p className="font-semibold">Thank you: the merchant has your address.</p>
-            <p className="break-all font-mono">{data.address}</p>
-            <p className="text-muted-foreground">
-              The refund will arrive there in {data.token.symbol}. This link cannot be used again.
+            <p className="font-semibold">{t("pay.refund.done")}</p>
+            <p className="break-all font-mono" dir="ltr">
+              {data.address}
             </p>
+            <p className="text-muted-foreground">{t("pay.refund.doneHint", { token: data.token.symbol })}</p>
           </div>
         </div>
       ) : (
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
           <Field
             name="address"
-            label="Your wallet address"
+            label={t("pay.refund.addressLabel")}
             placeholder="0x…"
             spellCheck={false}
             autoComplete="off"
             error={error}
-            hint={`An address that can receive ${data.token.symbol} on ${networkName(data.networkChainId, undefined)}. Not an exchange deposit address that only accepts other tokens.`}
+            dir="ltr"
+            hint={t("pay.refund.addressHint", {
+              token: data.token.symbol,
+              network: networkName(data.networkChainId, undefined),
+            })}
           />
           <p className="flex gap-2 rounded-md border border-warning/60 bg-warning/10 p-3">
             <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-            Check it twice: a refund sent to a wrong address cannot be taken back. It can be entered once.
+            {t("pay.refund.checkTwice")}
           </p>
           <Button type="submit" disabled={submit.isPending} data-testid="submit-refund-address">
-            {submit.isPending ? <Spinner size="sm" /> : <Send aria-hidden="true" />} Send address to{" "}
-            {data.merchant.name}
+            {submit.isPending ? (
+              <Spinner size="sm" />
+            ) : (
+              <Send aria-hidden="true" className="rtl:-scale-x-100" />
+            )}{" "}
+            {t("pay.refund.submit", { merchant: data.merchant.name })}
           </Button>
           {submit.isError ? (
             <p role="alert" className="text-destructive-emphasis">
-              Not sent: {errorText(submit.error)}
+              {t("pay.refund.notSent", { reason: payErrorText(submit.error, "refund") })}
             </p>
           ) : null}
         </form>

@@ -3,8 +3,9 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
+import { useT } from "@/i18n/i18n";
 import { submitPaymentTx } from "../api/submit-payment-tx";
-import { errorText } from "../error-text";
+import { payErrorText } from "../pay-error-text";
 
 /**
  * "Already paid? Paste the transaction hash": for a payer who paid from an exchange or another device. The server
@@ -19,6 +20,7 @@ import { errorText } from "../error-text";
 const loadSchema = () => import("@common/payments").then((m) => m.submitTxRequest);
 
 export function TxHashForm({ reference }: { reference: string }) {
+  const t = useT();
   const [error, setError] = React.useState<string>();
   const [note, setNote] = React.useState<string>();
   const [busy, setBusy] = React.useState(false);
@@ -31,14 +33,14 @@ export function TxHashForm({ reference }: { reference: string }) {
     setNote(undefined);
     setBusy(true);
     const schema = await loadSchema().catch((failure: unknown) => {
-      setError(errorText(failure));
+      setError(payErrorText(failure, "txHash"));
       return null;
     });
     setBusy(false);
     if (!schema) return;
     const parsed = schema.safeParse({ txHash });
     if (!parsed.success) {
-      setError("Enter the transaction hash: 0x followed by 64 letters and digits (0-9, a-f).");
+      setError(t("pay.txHash.invalid"));
       return;
     }
     setError(undefined);
@@ -47,11 +49,10 @@ export function TxHashForm({ reference }: { reference: string }) {
       const payment = await submitPaymentTx(reference, parsed.data.txHash);
       form.reset();
       // A completed payment replaces this form; anything else says what the transaction did.
-      if (payment.status === "partial" || payment.status === "pending")
-        setNote("Transaction found: its amount is counted above.");
-      else if (payment.status === "processing") setNote("Transaction found: waiting for confirmations.");
+      if (payment.status === "partial" || payment.status === "pending") setNote(t("pay.txHash.foundCounted"));
+      else if (payment.status === "processing") setNote(t("pay.txHash.foundConfirming"));
     } catch (failure) {
-      setError(errorText(failure));
+      setError(payErrorText(failure, "txHash"));
     } finally {
       setBusy(false);
     }
@@ -66,22 +67,23 @@ export function TxHashForm({ reference }: { reference: string }) {
       }}
     >
       <summary className="cursor-pointer select-none rounded-md px-3 py-2 font-medium hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring">
-        Already paid? Paste the transaction hash
+        {t("pay.txHash.summary")}
       </summary>
       <form onSubmit={submit} noValidate className="flex flex-col gap-3 px-3 pt-1 pb-3">
         <Field
           name="txHash"
-          label="Transaction hash"
+          label={t("pay.txHash.label")}
+          dir="ltr"
           placeholder="0x…"
           autoComplete="off"
           autoCapitalize="off"
           spellCheck={false}
           error={error}
-          hint="From your wallet or exchange's withdrawal details. We check it on the chain."
+          hint={t("pay.txHash.hint")}
         />
         <Button type="submit" variant="outline" className="self-start" disabled={busy}>
           {busy ? <Spinner size="sm" /> : <SearchCheck aria-hidden="true" />}
-          Check transaction
+          {t("pay.txHash.submit")}
         </Button>
         {note ? (
           <p role="status" className="text-muted-foreground">

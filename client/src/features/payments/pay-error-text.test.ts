@@ -1,0 +1,93 @@
+import { i18n } from "@lingui/core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadMessages } from "@/i18n/i18n";
+import { ApiError } from "@/lib/api-error";
+import { payErrorText } from "./pay-error-text";
+
+function apiError(status: number, code?: string, message?: string, details?: Record<string, unknown>) {
+  const body = code ? { error: { code, message, ...(details ? { details } : {}) } } : undefined;
+  return new ApiError(status, `${status}: ${body ? JSON.stringify(body) : "Status Text"}`, body);
+}
+
+beforeAll(async () => {
+  await loadMessages("en", ["pay"]);
+  await loadMessages("de", ["pay"]);
+});
+
+describe("payErrorText: a failed request on a payer's screen, in the payer's language", () => {
+  it("in English, reads exactly as the server's sentences do", () => {
+    i18n.activate("en");
+    expect(payErrorText(apiError(404, "NOT_FOUND", "No payment has this reference."))).toBe(
+      "No payment has this reference.",
+    );
+    expect(
+      payErrorText(
+        apiError(400, "VALIDATION_ERROR", "The least you can pay here is 2.00 USD.", {
+          minAmount: "2.00",
+          currency: "USD",
+        }),
+        "link",
+      ),
+    ).toBe("The least you can pay here is 2.00 USD.");
+    expect(
+      payErrorText(apiError(409, "CONFLICT", "This payment link is switched off: it takes no payments.")),
+    ).toBe("This payment link is switched off: it takes no payments.");
+  });
+
+  it("translates the codes and sentences it knows", () => {
+    i18n.activate("de");
+    expect(payErrorText(apiError(404, "NOT_FOUND", "No payment has this reference."))).toBe(
+      "Zu dieser Referenz gibt es keine Zahlung.",
+    );
+    // The same code means something else on another screen.
+    expect(payErrorText(apiError(404, "NOT_FOUND", "Something new."), "txHash")).toMatch(
+      /noch in keinem Block/,
+    );
+    expect(payErrorText(apiError(404, "NOT_FOUND", "Something new."), "link")).toBe(
+      "Unter dieser Adresse gibt es keinen Zahlungslink.",
+    );
+    expect(payErrorText(apiError(410, "GONE", "Whatever."), "refund")).toMatch(/abgelaufen/);
+    expect(
+      payErrorText(apiError(429, "RATE_LIMITED", "Too many requests. Please solve the security check.")),
+    ).toBe("Zu viele Versuche. Bitte warten Sie einen Moment und versuchen Sie es erneut.");
+    expect(payErrorText(apiError(503, "SERVICE_UNAVAILABLE", "The CPXTB price is not usable."))).toMatch(
+      /Server ist ein Problem/,
+    );
+    expect(payErrorText(apiError(400, "VALIDATION_ERROR", "txHash: Invalid string"), "txHash")).toMatch(
+      /Transaktions-Hash/,
+    );
+    expect(
+      payErrorText(
+        apiError(400, "VALIDATION_ERROR", "The least you can pay here is 2.00 USD.", {
+          minAmount: "2.00",
+          currency: "USD",
+        }),
+        "link",
+      ),
+    ).toBe("Sie zahlen hier mindestens 2.00 USD.");
+    expect(
+      payErrorText(
+        apiError(
+          409,
+          "CONFLICT",
+          "This payment was cancelled by the business. Your transfer was received and the business can see it; contact them for a refund.",
+        ),
+        "txHash",
+      ),
+    ).toMatch(/storniert/);
+    expect(payErrorText(new TypeError("Failed to fetch"))).toMatch(/Server ist nicht erreichbar/);
+  });
+
+  it("shows the server's own English message for a sentence it does not know, never a code or JSON", () => {
+    i18n.activate("de");
+    expect(payErrorText(apiError(409, "CONFLICT", "A brand-new rule said no."))).toBe(
+      "A brand-new rule said no.",
+    );
+    for (const status of [400, 401, 403, 409, 422]) {
+      const text = payErrorText(apiError(status));
+      expect(text).not.toMatch(/^\d{3}\b|\{/);
+      expect(text.length).toBeGreaterThan(0);
+    }
+    expect(payErrorText(new Error("boom"))).toBe("Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.");
+  });
+});

@@ -1,0 +1,82 @@
+import { t } from "@/i18n/i18n";
+import { isApiError } from "@/lib/api-error";
+import { errorText } from "@/lib/error-text";
+
+/**
+ * Which payer screen asked: a code means different things on each (NOT_FOUND is an unknown payment on the pay
+ * page, a transaction not mined yet on the tx-hash form, an unknown link on /l/{slug}).
+ */
+export type PayErrorContext = "payment" | "txHash" | "link" | "refund";
+
+/**
+ * The server's sentences a payer meets, by their exact English wording (server/src/modules/payments, links):
+ * CONFLICT and UNPROCESSABLE carry several meanings, and the sentence is what tells them apart. A sentence not in
+ * this list (a new one, or one reworded on the server) is shown as the server wrote it, in English.
+ */
+const KNOWN_MESSAGES: Record<string, string> = {
+  "No payment has this reference.": "pay.error.paymentNotFound",
+  "This transaction is not in a block yet. Try again once it is mined.": "pay.error.txNotMined",
+  "This transaction failed on chain (reverted).": "pay.error.txReverted",
+  "This transaction holds no CPXTB transfer to this payment's address.": "pay.error.txNoTransfer",
+  "This transaction's transfer is already credited to another payment.": "pay.error.txTaken",
+  "This payment was cancelled by the business. Your transfer was received and the business can see it; contact them for a refund.":
+    "pay.error.paymentCancelled",
+  "Only an expired payment that received nothing can be regenerated.": "pay.error.cannotRegenerate",
+  "No payment link has this address.": "pay.error.linkNotFound",
+  "This payment link is switched off: it takes no payments.": "pay.error.linkOff",
+  "Sold out: every unit of this link is sold or held by an open payment.": "pay.error.linkSoldOut",
+  "Enter the amount you want to pay.": "pay.error.linkAmountMissing",
+  "This refund link does not exist. Check the link with the merchant.": "pay.error.refundLinkNotFound",
+  "This refund link has expired. Ask the merchant for a new one.": "pay.error.refundLinkExpired",
+  "An address was already given through this link. It can be used once.": "pay.error.refundAddressGiven",
+  "address: this is not a valid address (its upper- and lower-case letters do not match its checksum). Copy it again from your wallet.":
+    "pay.error.refundChecksum",
+  "address: the zero address cannot receive a refund.": "pay.error.refundZeroAddress",
+  "address: this is the merchant's or the token's address, not yours. Enter the address of your own wallet.":
+    "pay.error.refundOwnAddress",
+};
+
+const NOT_FOUND_BY_CONTEXT = {
+  payment: "pay.error.paymentNotFound",
+  txHash: "pay.error.txNotMined",
+  link: "pay.error.linkNotFound",
+  refund: "pay.error.refundLinkNotFound",
+} as const satisfies Record<PayErrorContext, string>;
+
+type ErrorBody = { error?: { code?: unknown; message?: unknown; details?: Record<string, unknown> } };
+
+/**
+ * A failed request on a payer's screen, in the payer's language (issue 37): the translated text of a code or
+ * sentence we know, else the server's own (English) message, else what the HTTP status means. Never a status code
+ * or a JSON body. `context` says which screen asked (default: the pay page).
+ */
+export function payErrorText(error: unknown, context: PayErrorContext = "payment"): string {
+  if (!isApiError(error)) {
+    if (error instanceof TypeError && /fetch|network|load failed/i.test(error.message))
+      return t("pay.error.network");
+    return t("pay.error.generic");
+  }
+  const body = (error.body as ErrorBody | undefined)?.error;
+  const code = typeof body?.code === "string" ? body.code : undefined;
+  const message = typeof body?.message === "string" ? body.message.trim() : "";
+  const details = body?.details;
+
+  const known = KNOWN_MESSAGES[message];
+  if (known) return t(known);
+  if (code === "RATE_LIMITED" || error.status === 429) return t("pay.error.rateLimited");
+  if (error.status >= 500) return t("pay.error.server");
+  if (code === "NOT_FOUND" || error.status === 404) return t(NOT_FOUND_BY_CONTEXT[context]);
+  if (code === "GONE" || error.status === 410)
+    return t(context === "refund" ? "pay.error.refundLinkExpired" : "pay.error.gone");
+  if (code === "VALIDATION_ERROR") {
+    if (context === "txHash") return t("pay.error.txHashInvalid");
+    if (context === "link" && typeof details?.minAmount === "string")
+      return t("pay.error.linkMinAmount", {
+        amount: details.minAmount,
+        currency: String(details.currency ?? ""),
+      });
+  }
+  if (message) return message;
+  if (error.status === 408) return t("pay.error.timeout");
+  return errorText(error);
+}
