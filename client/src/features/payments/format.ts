@@ -32,6 +32,14 @@ export function formatUsd(decimal: string, locale: FormatLocale = "en"): string 
   return formatDecimal(`${whole}.${cents}`, usdShape(locale), { minDecimals: 2 });
 }
 
+/**
+ * A USD amount that says its currency: "$12.50 USD" in English (the "$" alone is not only the US dollar's), the
+ * locale's own currency format elsewhere, which names it already ("US$ 12,50", "12,50 $US", "12,50 $").
+ */
+export function formatUsdAmount(decimal: string, locale: FormatLocale = "en"): string {
+  return locale === "en" ? `${formatUsd(decimal)} USD` : formatUsd(decimal, locale);
+}
+
 /** 0x12ab…89cd */
 export function shortAddress(address: string): string {
   return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;

@@ -4,7 +4,7 @@ import { type Messages, setupI18n } from "@lingui/core";
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
 import { t as activeT, type Values } from "@/i18n/i18n";
 import { saveFile } from "./components/qr-code";
-import { formatTokenAmount, formatUsd } from "./format";
+import { formatTokenAmount, formatUsdAmount } from "./format";
 
 /**
  * The payer's receipt of a paid payment as an A4 PDF, made in the browser from the public view. This module and
@@ -107,6 +107,8 @@ export async function createReceiptPdf({
   locale = "en",
 }: ReceiptInput): Promise<Uint8Array> {
   const t = await receiptTranslator(locale);
+  // An English receipt (a language the fonts cannot draw) writes its amounts the English way too.
+  const numbers = PDF_LOCALES.has(locale) ? locale : "en";
   const pdf = await PDFDocument.create();
   pdf.setTitle(t("pay.pdf.documentTitle", { merchant: payment.merchant.name }));
   pdf.setSubject(t("pay.pdf.documentSubject", { reference: payment.reference }));
@@ -144,24 +146,33 @@ export async function createReceiptPdf({
     color: rgb(0.85, 0.87, 0.92),
   });
   y -= 28;
-  // i18n-fmt: the amounts below take the receipt's locale once format.ts is locale-aware.
-  text(`${formatTokenAmount(payment.amountReceived)} ${payment.token.symbol}`, bold, 26);
+  text(`${formatTokenAmount(payment.amountReceived, numbers)} ${payment.token.symbol}`, bold, 26);
   text(payment.status === "paid_late" ? t("pay.pdf.paidLate") : t("pay.pdf.paid"), regular, 13, GREY);
   y -= 18;
 
   const rows: [string, string, PDFFont][] = [
-    [t("pay.pdf.amountDue"), `${formatTokenAmount(payment.amountDue)} ${payment.token.symbol}`, regular],
+    [
+      t("pay.pdf.amountDue"),
+      `${formatTokenAmount(payment.amountDue, numbers)} ${payment.token.symbol}`,
+      regular,
+    ],
     ...(payment.amountUsd
-      ? [[t("pay.pdf.price"), `${formatUsd(payment.amountUsd)} USD`, regular] as [string, string, PDFFont]]
+      ? [
+          [t("pay.pdf.price"), formatUsdAmount(payment.amountUsd, numbers), regular] as [
+            string,
+            string,
+            PDFFont,
+          ],
+        ]
       : []),
     [
       t("pay.pdf.amountPaid"),
-      `${formatTokenAmount(payment.amountReceived)} ${payment.token.symbol}`,
+      `${formatTokenAmount(payment.amountReceived, numbers)} ${payment.token.symbol}`,
       regular,
     ],
     ...(payment.amountReceivedUsd
       ? [
-          [t("pay.pdf.value"), `${formatUsd(payment.amountReceivedUsd)} USD`, regular] as [
+          [t("pay.pdf.value"), formatUsdAmount(payment.amountReceivedUsd, numbers), regular] as [
             string,
             string,
             PDFFont,

@@ -1,5 +1,6 @@
 import { publicLinkKey } from "@common/link-values";
 import type { PublicLink } from "@common/links";
+import type { Locale } from "@common/locales";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { CircleX, PackageX, PowerOff, ShoppingBag } from "lucide-react";
 import type * as React from "react";
@@ -8,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
-import { Rich, useT } from "@/i18n/i18n";
+import { Rich, useLocale, useT } from "@/i18n/i18n";
 import { apiRequest, isApiError } from "@/lib/api-client";
 import { cn } from "@/lib/utils";
 import { appearanceProps } from "../../payments/appearance";
@@ -16,9 +17,9 @@ import { CheckoutHeader } from "../../payments/components/checkout-header";
 import { formatTokenAmount, formatUsd } from "../../payments/format";
 import { payErrorText } from "../../payments/pay-error-text";
 
-/** "$4.50" or "100.5 CPXTB": a link's amount in its own currency. */
-export function formatLinkAmount(amount: string, currency: "USD" | "CPXTB"): string {
-  return currency === "USD" ? formatUsd(amount) : `${formatTokenAmount(amount)} CPXTB`;
+/** "$4.50" or "100.5 CPXTB": a link's amount in its own currency, written the reader's language's way. */
+export function formatLinkAmount(amount: string, currency: "USD" | "CPXTB", locale: Locale = "en"): string {
+  return currency === "USD" ? formatUsd(amount, locale) : `${formatTokenAmount(amount, locale)} CPXTB`;
 }
 
 type Paid = { reference: string; paymentUrl: string };
@@ -38,6 +39,7 @@ export function LinkView({
   embedOrigin?: string | null;
 }) {
   const t = useT();
+  const locale = useLocale();
   const query = useQuery<PublicLink | null>({ queryKey: [publicLinkKey(slug)] });
   const link = query.data;
   if (query.isPending) {
@@ -87,8 +89,7 @@ export function LinkView({
       </div>
       {link.pricing === "fixed" && link.amount ? (
         <p className="font-bold text-3xl tabular-nums" dir="ltr" data-testid="link-price">
-          {/* i18n-fmt */}
-          {formatLinkAmount(link.amount, link.currency)}
+          {formatLinkAmount(link.amount, link.currency, locale)}
         </p>
       ) : null}
       {!link.active ? (
@@ -132,6 +133,7 @@ function Notice({
 
 function PayForm({ link, embedOrigin }: { link: PublicLink; embedOrigin: string | null }) {
   const t = useT();
+  const locale = useLocale();
   const [, navigate] = useLocation();
   const pay = useMutation({
     mutationFn: async (amount: string | null) => {
@@ -175,7 +177,9 @@ function PayForm({ link, embedOrigin }: { link: PublicLink; embedOrigin: string 
           <p id="link-amount-hint" className="text-muted-foreground text-sm">
             <Rich
               id="pay.link.amountHint"
-              values={{ min: <bdi dir="ltr">{formatLinkAmount(link.minAmount ?? "0", link.currency)}</bdi> }}
+              values={{
+                min: <bdi dir="ltr">{formatLinkAmount(link.minAmount ?? "0", link.currency, locale)}</bdi>,
+              }}
             />
           </p>
         </div>

@@ -8,7 +8,7 @@ import { useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
 import { networkName } from "@/lib/network-name";
 import { usePublicPayment } from "../api/get-public-payment";
-import { formatTokenAmount, formatUsd, shortAddress } from "../format";
+import { formatTokenAmount, formatUsdAmount, shortAddress } from "../format";
 import { payErrorText } from "../pay-error-text";
 import { PaymentStatusBadge } from "../payment-status";
 import { REFUND_LABEL_ID, RefundBadge } from "../refund-status";
@@ -116,22 +116,21 @@ export function PaymentReceipt({ reference, headerEnd }: { reference: string; he
         <dl className="text-sm">
           <Row label={t("pay.receipt.amountDue")}>
             <span className="tabular-nums" dir="ltr">
-              {/* i18n-fmt */}
-              {formatTokenAmount(payment.amountDue)} CPXTB
+              {formatTokenAmount(payment.amountDue, locale)} CPXTB
             </span>
             {payment.amountUsd ? (
               <span className="block text-muted-foreground tabular-nums" dir="ltr">
-                {formatUsd(payment.amountUsd)} USD
+                {formatUsdAmount(payment.amountUsd, locale)}
               </span>
             ) : null}
           </Row>
           <Row label={t("pay.receipt.received")}>
             <span className="tabular-nums" dir="ltr" data-testid="amount-received">
-              {formatTokenAmount(payment.amountReceived)} CPXTB
+              {formatTokenAmount(payment.amountReceived, locale)} CPXTB
             </span>
             {payment.amountReceivedUsd ? (
               <span className="block text-muted-foreground tabular-nums">
-                {t("pay.receipt.worth", { amount: `${formatUsd(payment.amountReceivedUsd)} USD` })}
+                {t("pay.receipt.worth", { amount: `${formatUsdAmount(payment.amountReceivedUsd, locale)}` })}
               </span>
             ) : null}
             {payment.overpaid ? (
@@ -152,7 +151,6 @@ export function PaymentReceipt({ reference, headerEnd }: { reference: string; he
             </span>
           </Row>
           <Row label={payment.completedAt ? t("pay.receipt.paidAt") : t("pay.receipt.expiresAt")}>
-            {/* i18n-fmt: formatDateTime(iso, locale) */}
             {new Date(payment.completedAt ?? payment.expiresAt).toLocaleString(locale)}
           </Row>
           <Row label={t("pay.receipt.network")}>{network}</Row>
@@ -166,7 +164,7 @@ export function PaymentReceipt({ reference, headerEnd }: { reference: string; he
           {payment.refunds.map((r) => (
             <Row key={r.txHash} label={t("pay.receipt.refund")}>
               <span className="tabular-nums" dir="ltr">
-                {formatTokenAmount(r.amount)} CPXTB
+                {formatTokenAmount(r.amount, locale)} CPXTB
               </span>
               <span className="block font-mono text-muted-foreground" dir="ltr" title={r.txHash}>
                 {shortAddress(r.txHash)}
