@@ -136,8 +136,8 @@ describe("ManagedWalletCheckout in the payer's language", () => {
     await chooseLanguage("de", { remember: false });
     renderCard({ "/api/wallet": () => json(200, wallet("0")) });
     expect(await screen.findByRole("heading", { name: "Ihre CPXTB-Wallet" })).toBeTruthy();
-    expect(screen.getByText("Für diese Zahlung fehlen Ihnen noch 8.000812 CPXTB.")).toBeTruthy();
-    expect(screen.getByRole("button", { name: "8.000812 CPXTB aus meiner Wallet bezahlen" })).toBeTruthy();
+    expect(screen.getByText("Für diese Zahlung fehlen Ihnen noch 8,000812 CPXTB.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "8,000812 CPXTB aus meiner Wallet bezahlen" })).toBeTruthy();
     expect(screen.getByTestId("managed-address").getAttribute("dir")).toBe("ltr");
   });
 

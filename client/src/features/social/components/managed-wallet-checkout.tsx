@@ -10,7 +10,7 @@ import { claimStatusQueryOptions, claimTokens } from "@/features/claim/api/claim
 import { CopyButton } from "@/features/payments/components/copy-button";
 import { baseToDecimal } from "@/features/payments/components/pay-view";
 import { QrCode } from "@/features/payments/components/qr-code";
-import { formatTokenAmount, plainTokenAmount } from "@/features/payments/format";
+import { formatExactTokenAmount, formatTokenAmount, plainTokenAmount } from "@/features/payments/format";
 import { claimDevice } from "@/features/wallet/wallet-storage";
 import { type t as translate, useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
@@ -154,14 +154,23 @@ export default function ManagedWalletCheckout({
       </dl>
       {payable && blocker?.kind === "funds" && !sent ? (
         <div className="flex flex-col gap-2 rounded-md bg-warning/15 p-3" data-testid="managed-missing">
-          <p className="font-semibold">{t("wallet.checkout.missing", { amount: missingText, symbol })}</p>
+          <p className="font-semibold">
+            {t("wallet.checkout.missing", {
+              amount: formatExactTokenAmount(missingText ?? "0", locale),
+              symbol,
+            })}
+          </p>
           <p className="text-muted-foreground">{t("wallet.checkout.howToFund")}</p>
           <Button asChild variant="outline" className="h-11 self-start">
             <Link
               href={`/buy-cpxtb?to=managed&return=${encodeURIComponent(returnTo)}&tokens=${missingText}`}
               data-testid="managed-buy"
             >
-              <ShoppingCart aria-hidden="true" /> {t("wallet.checkout.buy", { amount: missingText, symbol })}
+              <ShoppingCart aria-hidden="true" />{" "}
+              {t("wallet.checkout.buy", {
+                amount: formatExactTokenAmount(missingText ?? "0", locale),
+                symbol,
+              })}
             </Link>
           </Button>
           <p className="text-muted-foreground text-xs" data-testid="managed-buy-note">
