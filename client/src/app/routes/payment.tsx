@@ -4,6 +4,7 @@ import { PageFrame } from "@/components/layout/page-frame";
 import { PaymentLookupForm } from "@/features/payments/components/payment-lookup-form";
 import { PaymentReceipt } from "@/features/payments/components/payment-receipt";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
+import { useDocumentLanguage, useT } from "@/i18n/i18n";
 import { useDocumentTitle } from "@/lib/document-title";
 
 /** Serves /payment (look-up) and /payment/:reference (status and receipt: a checkout page, no app header). */
@@ -23,10 +24,17 @@ export default function PaymentPage() {
 }
 
 function PaymentStatusPage({ reference }: { reference: string }) {
-  useDocumentTitle("Payment status");
+  useDocumentLanguage();
+  const t = useT();
+  useDocumentTitle(t("pay.header.statusTitle"));
   return (
     <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 pt-3 pb-16 sm:px-6 sm:pt-8">
-      <PaymentReceipt reference={reference} headerEnd={<ThemeToggle />} />
+      <PaymentReceipt
+        reference={reference}
+        headerEnd={
+          <ThemeToggle labels={{ dark: t("pay.header.themeDark"), light: t("pay.header.themeLight") }} />
+        }
+      />
     </div>
   );
 }
