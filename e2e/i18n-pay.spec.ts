@@ -85,6 +85,10 @@ async function expectTranslated(page: Page, locale: Locale, where: string) {
   expect(problems, `axe on ${where} in ${locale}`).toEqual([]);
 }
 
+/** True once the app owns the server's markup (main.tsx removes the marker in hydration's commit). */
+const hydrated = (page: Page) =>
+  page.waitForFunction(() => !document.getElementById("root")?.hasAttribute("data-server-rendered"));
+
 type PublicView = { status: string; amountToPayBase: string };
 const publicView = async (request: APIRequestContext, reference: string): Promise<PublicView> =>
   (await request.get(`/api/payments/public/${reference}`)).json();
@@ -158,7 +162,7 @@ for (const locale of LOCALES) {
           await expect(page.getByTestId("countdown")).toBeVisible();
         }
         if (state === "partly paid")
-          await expect(page.getByText(t["pay.view.leftToPay"] as string)).toBeVisible();
+          await expect(page.getByText(t["pay.view.leftToPay"] as string, { exact: true })).toBeVisible();
         if (state === "paid")
           await expect(page.getByRole("heading", { name: t["pay.view.success.title"] })).toBeVisible();
         if (state === "expired")
@@ -196,9 +200,7 @@ for (const [locale, header] of [
       // The browser's own request says the same language (the context's locale); the console guard fails the
       // test on a hydration mismatch.
       await page.goto(`/pay/${refs.open}`);
-      await page.waitForFunction(
-        () => !document.getElementById("root")?.hasAttribute("data-server-rendered"),
-      );
+      await hydrated(page);
       await expect(page.getByTestId("payment-status")).toHaveText(t["pay.status.pending"] as string);
       await expectTranslated(page, locale, "the server-rendered pay page");
     });
@@ -212,6 +214,8 @@ test.describe("the language menu", () => {
     await page.goto(`/pay/${refs.open}`);
     await expect(page.getByTestId("payment-status")).toHaveText("Awaiting payment", { timeout: 20_000 });
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    // The menu answers once the page's code has taken over the server's HTML.
+    await hydrated(page);
     await page.getByRole("combobox", { name: "Language" }).selectOption("fr");
     await expect(page.getByTestId("payment-status")).toHaveText("En attente de paiement");
     await expect(page.getByTestId("exact-amount-note")).toContainText("Envoyez exactement ce montant.");
@@ -221,6 +225,7 @@ test.describe("the language menu", () => {
 
     await page.reload();
     await expect(page.getByTestId("payment-status")).toHaveText("En attente de paiement");
+    await hydrated(page);
     await expect(page.getByRole("combobox", { name: "Langue" })).toHaveValue("fr");
     // The narrowest phone, right to left.
     await page.setViewportSize({ width: 320, height: 700 });
@@ -236,8 +241,11 @@ test.describe("the language menu", () => {
     await page.setViewportSize({ width: 320, height: 700 });
     await createMerchant(page.request, { name: MERCHANT, payLanguage: "de" });
     const payment = await createPayment(page.request, { currency: "CPXTB", amount: "5" });
-    await page.goto("/");
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible({ timeout: 20_000 });
+    // The look-up page is not rendered by the server: the app is running when the pay page opens.
+    await page.goto("/payment");
+    await expect(page.getByRole("heading", { level: 1, name: "Find a payment" })).toBeVisible({
+      timeout: 20_000,
+    });
     // Navigated to in the app, so not rendered by the server.
     await page.evaluate((url) => {
       window.history.pushState(null, "", url);
