@@ -1,5 +1,5 @@
 import type { ChainConfigResponse } from "@common/chain";
-import { isLocale } from "@common/locales";
+import { directionOf, isLocale } from "@common/locales";
 import type { PublicPayment } from "@common/payments";
 import type { PriceResponse } from "@common/price";
 import { useQuery } from "@tanstack/react-query";
@@ -108,9 +108,18 @@ export function baseToDecimal(base: bigint, decimals: number): string {
   return decimals ? `${text.slice(0, -decimals)}.${text.slice(-decimals)}` : text;
 }
 
+/**
+ * `dir` for a number, address or hash inside right-to-left text: kept left to right (isolated). Nothing in a
+ * left-to-right language, whose markup stays as it was.
+ */
+function useLtr(): "ltr" | undefined {
+  return directionOf(useLocale()) === "rtl" ? "ltr" : undefined;
+}
+
 function Amount({ value, className }: { value: string; className?: string }) {
+  const dir = useLtr();
   return (
-    <span dir="ltr" className={cn("tabular-nums", className)}>
+    <span dir={dir} className={cn("tabular-nums", className)}>
       {formatTokenAmount(value)} CPXTB
     </span>
   );
@@ -269,6 +278,7 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState
   const now = useNow();
   const t = useT();
   const locale = useLocale();
+  const dir = useLtr();
   // The expiry in the payer's local time, as a tooltip: written when the pointer comes over the countdown, not in
   // the render after hydration. The first date formatted in a tab sets up the browser's Intl data, which made that
   // render a long task on a phone (issue 39); a tooltip is not part of the first screen.
@@ -309,13 +319,15 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState
           data-testid="countdown"
         >
           <Clock aria-hidden="true" className="size-4" />
-          {left > 0 ? (
+          {left <= 0 ? (
+            t("pay.view.expiring")
+          ) : dir ? (
             <Rich
               id="pay.view.expiresIn"
-              values={{ countdown: <bdi dir="ltr">{formatCountdown(left)}</bdi> }}
+              values={{ countdown: <bdi dir={dir}>{formatCountdown(left)}</bdi> }}
             />
           ) : (
-            t("pay.view.expiring")
+            t("pay.view.expiresIn", { countdown: formatCountdown(left) })
           )}
         </span>
       ) : null}
@@ -341,6 +353,7 @@ function OpenPayment({
   const network = useNetworkName(payment.chainId);
   const t = useT();
   const copyWords = useCopyWords();
+  const dir = useLtr();
 
   const pay = async () => {
     setProblem(null);
@@ -482,7 +495,7 @@ function OpenPayment({
             <div>
               <dt className="text-muted-foreground">{t("pay.view.exactAmount")}</dt>
               <dd className="flex items-center justify-between gap-2">
-                <span className="min-w-0 font-mono tabular-nums" dir="ltr" data-testid="exact-amount">
+                <span className="min-w-0 font-mono tabular-nums" dir={dir} data-testid="exact-amount">
                   {plainTokenAmount(remainingText)}
                 </span>
                 <CopyButton
@@ -496,7 +509,7 @@ function OpenPayment({
             <div>
               <dt className="text-muted-foreground">{t("pay.view.toAddress")}</dt>
               <dd className="flex items-center justify-between gap-2">
-                <span className="min-w-0 font-mono" dir="ltr" title={payment.receivingAddress}>
+                <span className="min-w-0 font-mono" dir={dir} title={payment.receivingAddress}>
                   {shortAddress(payment.receivingAddress)}
                 </span>
                 <CopyButton
@@ -520,7 +533,11 @@ function OpenPayment({
                 id="pay.view.networkWarning"
                 values={{
                   symbol: payment.token.symbol,
-                  token: <bdi dir="ltr">{shortAddress(payment.token.address)}</bdi>,
+                  token: dir ? (
+                    <bdi dir={dir}>{shortAddress(payment.token.address)}</bdi>
+                  ) : (
+                    shortAddress(payment.token.address)
+                  ),
                   network,
                 }}
               />
@@ -618,18 +635,19 @@ function useExplorerUrl() {
 
 /** A transaction's short hash, linked to the explorer when the network has one. */
 function TxLink({ hash, explorer }: { hash: string; explorer: string | undefined }) {
+  const dir = useLtr();
   return explorer ? (
     <a
       href={`${explorer}/tx/${hash}`}
       target="_blank"
       rel="noreferrer"
       className="inline-flex items-center gap-1 font-mono text-primary underline-offset-4 hover:underline"
-      dir="ltr"
+      dir={dir}
     >
       {shortAddress(hash)} <ExternalLink aria-hidden="true" className="size-3.5" />
     </a>
   ) : (
-    <span className="font-mono" dir="ltr" title={hash} data-testid="tx-hash">
+    <span className="font-mono" dir={dir} title={hash} data-testid="tx-hash">
       {shortAddress(hash)}
     </span>
   );
