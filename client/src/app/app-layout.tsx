@@ -45,12 +45,15 @@ export function AppLayout() {
   if (!checkout) LiveUsersWidget.preload().catch(() => {});
   return (
     <div className="flex min-h-dvh flex-col">
-      <a
-        href="#main"
-        className="sr-only z-[60] rounded-md bg-primary px-4 py-3 text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-16"
-      >
-        Skip to content
-      </a>
+      {/* A checkout is in its payer's language and has its own footer: nothing of the English site around it. */}
+      {checkout ? null : (
+        <a
+          href="#main"
+          className="sr-only z-[60] rounded-md bg-primary px-4 py-3 text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-16"
+        >
+          Skip to content
+        </a>
+      )}
       {/* Not rendered on a checkout, rather than hidden: its menu, live count and wallet menu would each load their
           code there (the menu's panel alone was ~25 KB of the pay page's scripts) for nothing the payer can see. */}
       {checkout ? null : (
@@ -87,8 +90,8 @@ export function AppLayout() {
           </React.Suspense>
         </ErrorBoundary>
       </main>
-      {/* The counter fills the device's screen: nothing of the site below it to scroll to. */}
-      {counter ? null : <SiteFooter />}
+      {/* The counter fills the device's screen; a checkout has its own footer (with its language menu). */}
+      {checkout ? null : <SiteFooter />}
     </div>
   );
 }

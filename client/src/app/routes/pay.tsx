@@ -4,6 +4,7 @@ import { EmbedReporter } from "@/features/payments/components/embed-reporter";
 import { PayView } from "@/features/payments/components/pay-view";
 import { PayWithoutWallet } from "@/features/social/components/pay-without-wallet";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
+import { useDocumentLanguage, useT } from "@/i18n/i18n";
 import { useDocumentTitle } from "@/lib/document-title";
 
 export default function PayPage() {
@@ -11,7 +12,9 @@ export default function PayPage() {
   const search = new URLSearchParams(useSearch());
   // Opened by the pay button of another website (decision 035): it reports to that site.
   const embedOrigin = search.get("embed") === "1" ? search.get("origin") : null;
-  useDocumentTitle("Pay");
+  useDocumentLanguage();
+  const t = useT();
+  useDocumentTitle(t("pay.meta.title"));
   return (
     <>
       <PayView
@@ -19,7 +22,9 @@ export default function PayPage() {
         reference={paymentReference}
         sendTransfer={sendWithBrowserWallet}
         payOptions={PayWithoutWallet}
-        headerEnd={<ThemeToggle />}
+        headerEnd={
+          <ThemeToggle labels={{ dark: t("pay.header.themeDark"), light: t("pay.header.themeLight") }} />
+        }
       />
       {embedOrigin ? (
         <EmbedReporter key={paymentReference} reference={paymentReference} origin={embedOrigin} />

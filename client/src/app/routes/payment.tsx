@@ -30,7 +30,12 @@ function PaymentStatusPage({ reference }: { reference: string }) {
   useDocumentTitle(t("pay.receipt.title"));
   return (
     <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-3 pt-3 pb-16 sm:px-6 sm:pt-8">
-      <PaymentReceipt reference={reference} headerEnd={<ThemeToggle />} />
+      <PaymentReceipt
+        reference={reference}
+        headerEnd={
+          <ThemeToggle labels={{ dark: t("pay.header.themeDark"), light: t("pay.header.themeLight") }} />
+        }
+      />
     </div>
   );
 }

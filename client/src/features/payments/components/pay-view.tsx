@@ -1,4 +1,5 @@
 import type { ChainConfigResponse } from "@common/chain";
+import { directionOf, isLocale } from "@common/locales";
 import type { PublicPayment } from "@common/payments";
 import type { PriceResponse } from "@common/price";
 import { useQuery } from "@tanstack/react-query";
@@ -21,6 +22,8 @@ import { Link, useLocation } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { useHydrated } from "@/hooks/use-hydrated";
+import { chooseLanguage, chosenLocale, Rich, useLocale, useT } from "@/i18n/i18n";
+import { LanguageMenu } from "@/i18n/language-menu";
 import { isApiError } from "@/lib/api-client";
 import { errorText } from "@/lib/error-text";
 import type { LiveState } from "@/lib/live-socket";
@@ -48,12 +51,37 @@ export type SendTransfer = (
   onStep: (step: TransferStep) => void,
 ) => Promise<string>;
 
-const STEP_LABEL: Record<TransferStep, string> = {
-  connecting: "Connecting your wallet…",
-  switching: "Switching network…",
-  confirm: "Confirm the payment in your wallet…",
-  mining: "Waiting for the transaction…",
-};
+const STEP_LABEL = {
+  connecting: "pay.view.step.connecting",
+  switching: "pay.view.step.switching",
+  confirm: "pay.view.step.confirm",
+  mining: "pay.view.step.mining",
+} as const satisfies Record<TransferStep, string>;
+
+/** The statuses' names in the payer's language (the badge's own names are the dashboard's English ones). */
+export const STATUS_LABEL = {
+  pending: "pay.status.pending",
+  processing: "pay.status.processing",
+  partial: "pay.status.partial",
+  completed: "pay.status.completed",
+  expired: "pay.status.expired",
+  paid_late: "pay.status.paid_late",
+  invalid: "pay.status.invalid",
+  cancelled: "pay.status.cancelled",
+} as const satisfies Record<PublicPayment["status"], string>;
+
+/** The copy button's words in the payer's language. */
+function useCopyWords() {
+  const t = useT();
+  return {
+    copy: t("pay.copy.copy"),
+    copied: t("pay.copy.copied"),
+    copyLabel: (label: string) => t("pay.copy.copyLabel", { label }),
+    copiedLabel: (label: string) => t("pay.copy.copiedLabel", { label }),
+    failedTitle: t("pay.copy.failedTitle"),
+    failedText: t("pay.copy.failedText"),
+  };
+}
 
 const OPEN = new Set(["pending", "processing", "partial"]);
 
@@ -80,14 +108,48 @@ export function baseToDecimal(base: bigint, decimals: number): string {
   return decimals ? `${text.slice(0, -decimals)}.${text.slice(-decimals)}` : text;
 }
 
+/**
+ * `dir` for a number, address or hash inside right-to-left text: kept left to right (isolated). Nothing in a
+ * left-to-right language, whose markup stays as it was.
+ */
+function useLtr(): "ltr" | undefined {
+  return directionOf(useLocale()) === "rtl" ? "ltr" : undefined;
+}
+
 function Amount({ value, className }: { value: string; className?: string }) {
-  return <span className={cn("tabular-nums", className)}>{formatTokenAmount(value)} CPXTB</span>;
+  const dir = useLtr();
+  return (
+    <span dir={dir} className={cn("tabular-nums", className)}>
+      {formatTokenAmount(value)} CPXTB
+    </span>
+  );
 }
 
 /** The token's network by name ("Base", "Local development chain"), never a bare chain id. */
 function useNetworkName(chainId: number): string {
   const chain = useQuery<ChainConfigResponse>({ queryKey: ["/api/chain-config"] });
-  return networkName(chainId, chain.data);
+  const t = useT();
+  const name = networkName(chainId, chain.data);
+  // The development chain's English description; the networks' own names (Base) are never translated.
+  return name === "Local development chain" ? t("pay.view.localChain") : name;
+}
+
+/**
+ * A pay page opened in the app (not rendered by the server, which already chose it): the merchant's language for
+ * their pay pages, once, unless the payer chose one with the menu. Not remembered: the payer's next pages follow
+ * their own browser.
+ */
+function useMerchantLanguage(payLanguage: string | null | undefined) {
+  const locale = useLocale();
+  const done = React.useRef(false);
+  React.useEffect(() => {
+    if (done.current || !payLanguage) return;
+    done.current = true;
+    if (chosenLocale() || !isLocale(payLanguage) || payLanguage === locale) return;
+    chooseLanguage(payLanguage, { remember: false }).catch((error) =>
+      console.warn("The merchant's language could not be loaded:", error),
+    );
+  }, [payLanguage, locale]);
 }
 
 export function PayView({
@@ -105,6 +167,8 @@ export function PayView({
   const query = usePublicPayment(reference);
   const live = useLivePayment(reference);
   const payment = query.data;
+  const t = useT();
+  useMerchantLanguage(payment?.merchant.payLanguage);
 
   if (query.isPending) {
     return (
@@ -112,7 +176,7 @@ export function PayView({
         <div className="flex flex-col items-center gap-4 py-8" aria-busy="true">
           <div className="h-8 w-48 animate-pulse rounded bg-muted motion-reduce:animate-none" />
           <div className="size-52 animate-pulse rounded-lg bg-muted motion-reduce:animate-none" />
-          <p className="text-muted-foreground text-sm">Loading the payment…</p>
+          <p className="text-muted-foreground text-sm">{t("pay.view.loading")}</p>
         </div>
       </PayShell>
     );
@@ -127,20 +191,18 @@ export function PayView({
         <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
           <CircleX aria-hidden="true" className="size-10 text-destructive-emphasis" />
           <h2 className="font-semibold text-xl">
-            {notFound ? "Payment not found" : "The payment could not be loaded"}
+            {notFound ? t("pay.view.notFound.title") : t("pay.view.loadFailed.title")}
           </h2>
           <p className="max-w-sm text-muted-foreground text-sm">
-            {notFound
-              ? "No payment has this link. Check the link with the merchant, and do not send any tokens for it."
-              : "The server did not answer. Check your connection and try again; send nothing until the payment shows here."}
+            {notFound ? t("pay.view.notFound.text") : t("pay.view.loadFailed.text")}
           </p>
           {notFound ? (
             <Button asChild variant="outline">
-              <Link href="/payment">Look up a payment</Link>
+              <Link href="/payment">{t("pay.view.notFound.lookUp")}</Link>
             </Button>
           ) : (
             <Button variant="outline" onClick={() => query.refetch()}>
-              <RefreshCw aria-hidden="true" /> Try again
+              <RefreshCw aria-hidden="true" /> {t("pay.view.loadFailed.retry")}
             </Button>
           )}
         </div>
@@ -181,6 +243,7 @@ function PayShell({
   // The merchant's look: its theme on this page's subtree, its brand colour as the accent.
   const appearance = appearanceProps(payment?.merchant);
   const merchant = payment?.merchant;
+  const t = useT();
   return (
     <div
       className={cn("min-h-dvh bg-background text-foreground", appearance.className)}
@@ -196,13 +259,16 @@ function PayShell({
       >
         <CheckoutHeader
           merchant={merchant}
-          subtitle={`Payment request · ${payment?.token.symbol ?? "CPXTB"}`}
+          subtitle={t("pay.header.subtitle", { token: payment?.token.symbol ?? "CPXTB" })}
           end={headerEnd}
         />
         <section className="flex flex-col gap-3 rounded-xl border border-border border-t-4 border-t-primary bg-card p-4 text-card-foreground shadow-sm sm:p-6">
           {children}
         </section>
-        <p className="text-center text-muted-foreground text-xs">Powered by CPXTB Pay</p>
+        <footer className="flex flex-wrap items-center justify-center gap-x-3 gap-y-1 text-muted-foreground text-xs">
+          <p>{t("pay.footer.poweredBy")}</p>
+          <LanguageMenu />
+        </footer>
       </div>
     </div>
   );
@@ -210,6 +276,9 @@ function PayShell({
 
 function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState }) {
   const now = useNow();
+  const t = useT();
+  const locale = useLocale();
+  const dir = useLtr();
   // The expiry in the payer's local time, as a tooltip: written when the pointer comes over the countdown, not in
   // the render after hydration. The first date formatted in a tab sets up the browser's Intl data, which made that
   // render a long task on a phone (issue 39); a tooltip is not part of the first screen.
@@ -218,15 +287,22 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState
   const open = payment.status === "pending" || payment.status === "partial";
   const detail =
     payment.status === "processing"
-      ? `${payment.confirmations} of ${payment.confirmationsRequired} confirmations`
+      ? t("pay.view.confirmations", {
+          confirmations: payment.confirmations,
+          required: payment.confirmationsRequired,
+        })
       : null;
   return (
     <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
       <div role="status" aria-live="polite" aria-atomic="true" className="flex items-center gap-2">
-        <PaymentStatusBadge status={payment.status} data-testid="payment-status" />
+        <PaymentStatusBadge
+          status={payment.status}
+          label={t(STATUS_LABEL[payment.status])}
+          data-testid="payment-status"
+        />
         <RefundBadge status={payment.refundStatus} data-testid="refund-status" />
         {detail ? <span className="text-muted-foreground tabular-nums">{detail}</span> : null}
-        <span className="sr-only">{live === "lost" ? "Live updates reconnecting." : ""}</span>
+        <span className="sr-only">{live === "lost" ? t("pay.view.liveLost") : ""}</span>
       </div>
       {open ? (
         <span
@@ -234,12 +310,25 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState
             "inline-flex items-center gap-1 tabular-nums",
             left < 60_000 ? "font-semibold text-destructive-emphasis" : "text-muted-foreground",
           )}
-          title={pointedAt ? `Expires at ${new Date(payment.expiresAt).toLocaleString()}` : undefined}
+          title={
+            pointedAt
+              ? t("pay.view.expiresAt", { time: new Date(payment.expiresAt).toLocaleString(locale) }) // i18n-fmt
+              : undefined
+          }
           onPointerEnter={() => setPointedAt(true)}
           data-testid="countdown"
         >
           <Clock aria-hidden="true" className="size-4" />
-          {left > 0 ? `Expires in ${formatCountdown(left)}` : "Expiring…"}
+          {left <= 0 ? (
+            t("pay.view.expiring")
+          ) : dir ? (
+            <Rich
+              id="pay.view.expiresIn"
+              values={{ countdown: <bdi dir={dir}>{formatCountdown(left)}</bdi> }}
+            />
+          ) : (
+            t("pay.view.expiresIn", { countdown: formatCountdown(left) })
+          )}
         </span>
       ) : null}
     </div>
@@ -262,6 +351,9 @@ function OpenPayment({
   const remainingText = baseToDecimal(remaining, payment.token.decimals);
   const partial = payment.status === "partial" || BigInt(payment.amountReceivedBase) > 0n;
   const network = useNetworkName(payment.chainId);
+  const t = useT();
+  const copyWords = useCopyWords();
+  const dir = useLtr();
 
   const pay = async () => {
     setProblem(null);
@@ -284,11 +376,11 @@ function OpenPayment({
       setProblem(
         insufficient
           ? {
-              title: "Insufficient Balance",
-              text: `This wallet holds less than ${formatTokenAmount(remainingText)} CPXTB. Top it up, or pay from another wallet with the QR code.`,
+              title: t("pay.view.insufficient.title"),
+              text: t("pay.view.insufficient.text", { amount: formatTokenAmount(remainingText) }),
               buy: true,
             }
-          : { title: "Payment not sent", text: errorText(error) },
+          : { title: t("pay.view.notSent"), text: errorText(error) },
       );
     } finally {
       setStep(null);
@@ -305,7 +397,7 @@ function OpenPayment({
         data-testid="pay-with-wallet"
       >
         {step ? <Spinner size="sm" /> : <Wallet aria-hidden="true" />}
-        {step ? STEP_LABEL[step] : `Pay ${formatTokenAmount(remainingText)} CPXTB`}
+        {step ? t(STEP_LABEL[step]) : t("pay.view.payButton", { amount: formatTokenAmount(remainingText) })}
       </Button>
       {problem ? (
         <div role="alert" className="flex gap-2 rounded-md border border-destructive/50 p-3 text-sm">
@@ -318,7 +410,7 @@ function OpenPayment({
                 className="font-medium underline"
                 href={`/buy-cpxtb?return=${encodeURIComponent(location)}&tokens=${plainTokenAmount(remainingText)}`}
               >
-                Buy CPXTB Here
+                {t("pay.view.buyCpxtb")}
               </Link>
             ) : null}
           </div>
@@ -332,9 +424,11 @@ function OpenPayment({
       <UnmatchedTransfers payment={payment} />
       <div className="flex flex-col gap-3 lg:grid lg:grid-cols-2 lg:items-start lg:gap-8">
         {/* What and whom you pay (the merchant heads the page) beside, from 1024 px, how to pay. */}
-        <div className="flex flex-col gap-3 text-center lg:text-left" data-testid="pay-summary">
+        <div className="flex flex-col gap-3 text-center lg:text-start" data-testid="pay-summary">
           <div>
-            {partial ? <p className="font-medium text-muted-foreground text-sm">Left to pay</p> : null}
+            {partial ? (
+              <p className="font-medium text-muted-foreground text-sm">{t("pay.view.leftToPay")}</p>
+            ) : null}
             <p className="font-bold text-2xl sm:text-3xl" data-testid="amount-due">
               <Amount value={partial ? remainingText : payment.amountDue} />
             </p>
@@ -350,13 +444,13 @@ function OpenPayment({
             <dl className="flex flex-col gap-1 text-sm" data-testid="pay-for">
               {payment.description ? (
                 <div>
-                  <dt className="sr-only">For</dt>
+                  <dt className="sr-only">{t("pay.view.for")}</dt>
                   <dd className="text-pretty font-medium">{payment.description}</dd>
                 </div>
               ) : null}
               {payment.orderId ? (
                 <div className="text-muted-foreground">
-                  <dt className="inline">Order </dt>
+                  <dt className="inline">{t("pay.view.order")} </dt>
                   <dd className="inline break-all font-mono text-foreground" data-testid="order-id">
                     {payment.orderId}
                   </dd>
@@ -365,22 +459,29 @@ function OpenPayment({
             </dl>
           ) : null}
           <p className="text-pretty text-sm" data-testid="exact-amount-note">
-            <span className="font-semibold">Send exactly this amount.</span>{" "}
-            <span className="text-muted-foreground">
-              Its last digits identify your payment: a rounded amount cannot be matched to it.
-            </span>
+            <span className="font-semibold">{t("pay.view.sendExactly")}</span>{" "}
+            <span className="text-muted-foreground">{t("pay.view.sendExactlyWhy")}</span>
           </p>
           {partial ? (
             <p className="rounded-md bg-warning px-2 py-1 text-sm text-warning-foreground">
-              Received <Amount value={payment.amountReceived} /> of <Amount value={payment.amountDue} /> so
-              far: send the remaining <Amount value={remainingText} /> to complete it.
+              <Rich
+                id="pay.view.partialReceived"
+                values={{
+                  received: <Amount value={payment.amountReceived} />,
+                  due: <Amount value={payment.amountDue} />,
+                  remaining: <Amount value={remainingText} />,
+                }}
+              />
             </p>
           ) : null}
         </div>
         <div className="flex flex-col gap-3" data-testid="pay-means">
           <QrCode
             value={payment.paymentUri}
-            label={`QR code to pay ${formatTokenAmount(remainingText)} CPXTB to ${payment.receivingAddress}`}
+            label={t("pay.qr.label", {
+              amount: formatTokenAmount(remainingText),
+              address: payment.receivingAddress,
+            })}
             className="mx-auto w-full max-w-[200px] sm:max-w-[240px]"
           />
           {payment.status === "processing" ? null : <WalletAppLink uri={payment.paymentUri} />}
@@ -392,30 +493,35 @@ function OpenPayment({
           {/* Each row: the term, then its value with its copy button (a <dl> holds only dt/dd groups). */}
           <dl className="flex flex-col gap-2 text-sm">
             <div>
-              <dt className="text-muted-foreground">Exact amount (to the last digit)</dt>
+              <dt className="text-muted-foreground">{t("pay.view.exactAmount")}</dt>
               <dd className="flex items-center justify-between gap-2">
-                <span className="min-w-0 font-mono tabular-nums" data-testid="exact-amount">
+                <span className="min-w-0 font-mono tabular-nums" dir={dir} data-testid="exact-amount">
                   {plainTokenAmount(remainingText)}
                 </span>
                 <CopyButton
                   value={plainTokenAmount(remainingText)}
-                  label="Amount"
-                  copiedText="Paste it unchanged: its last digits identify your payment."
+                  label={t("pay.copy.amount")}
+                  copiedText={t("pay.copy.amountHint")}
+                  words={copyWords}
                 />
               </dd>
             </div>
             <div>
-              <dt className="text-muted-foreground">To address</dt>
+              <dt className="text-muted-foreground">{t("pay.view.toAddress")}</dt>
               <dd className="flex items-center justify-between gap-2">
-                <span className="min-w-0 font-mono" title={payment.receivingAddress}>
+                <span className="min-w-0 font-mono" dir={dir} title={payment.receivingAddress}>
                   {shortAddress(payment.receivingAddress)}
                 </span>
-                <CopyButton value={payment.receivingAddress} label="Address" />
+                <CopyButton
+                  value={payment.receivingAddress}
+                  label={t("pay.copy.address")}
+                  words={copyWords}
+                />
               </dd>
             </div>
             <div className="flex items-baseline justify-between gap-2">
-              <dt className="text-muted-foreground">Network</dt>
-              <dd className="text-right font-medium" data-testid="network-name">
+              <dt className="text-muted-foreground">{t("pay.view.network")}</dt>
+              <dd className="text-end font-medium" data-testid="network-name">
                 {network}
               </dd>
             </div>
@@ -423,8 +529,18 @@ function OpenPayment({
           <p className="flex gap-2 rounded-md border border-warning/60 bg-warning/10 p-3 text-sm">
             <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
             <span data-testid="network-warning">
-              Send only {payment.token.symbol} (token {shortAddress(payment.token.address)}) on {network},
-              exactly this amount. Other tokens or networks cannot be detected and are lost.
+              <Rich
+                id="pay.view.networkWarning"
+                values={{
+                  symbol: payment.token.symbol,
+                  token: dir ? (
+                    <bdi dir={dir}>{shortAddress(payment.token.address)}</bdi>
+                  ) : (
+                    shortAddress(payment.token.address)
+                  ),
+                  network,
+                }}
+              />
             </span>
           </p>
           <TxHashForm reference={payment.reference} />
@@ -440,6 +556,7 @@ function OpenPayment({
  */
 function UnmatchedTransfers({ payment }: { payment: PublicPayment }) {
   const amounts = useUnmatchedTransfers(payment);
+  const t = useT();
   if (amounts.length === 0) return null;
   const paste = () => {
     const form = document.querySelector<HTMLDetailsElement>('[data-testid="tx-hash-form"]');
@@ -458,12 +575,14 @@ function UnmatchedTransfers({ payment }: { payment: PublicPayment }) {
         {amounts.map((amount, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the same amount can arrive twice; the list only grows
           <p key={i}>
-            We saw a transfer of <Amount value={amount} className="font-semibold" /> that does not match this
-            payment. If it was yours, paste its transaction hash.
+            <Rich
+              id="pay.view.unmatched.text"
+              values={{ amount: <Amount value={amount} className="font-semibold" /> }}
+            />
           </p>
         ))}
         <Button variant="outline" size="sm" className="self-start" onClick={paste}>
-          Paste the transaction hash
+          {t("pay.view.unmatched.paste")}
         </Button>
       </div>
     </div>
@@ -476,6 +595,7 @@ function UnmatchedTransfers({ payment }: { payment: PublicPayment }) {
  */
 function CurrentUsdValue({ amount }: { amount: string }) {
   const price = useQuery<PriceResponse>({ queryKey: ["/api/price"] });
+  const t = useT();
   if (!price.data || price.data.stale) return null;
   const [whole = "0", fraction = ""] = amount.split(".");
   const base = BigInt(whole + fraction.padEnd(18, "0").slice(0, 18));
@@ -484,7 +604,7 @@ function CurrentUsdValue({ amount }: { amount: string }) {
   const usd = `${cents / 100n}.${(cents % 100n).toString().padStart(2, "0")}`;
   return (
     <p className="text-muted-foreground text-sm tabular-nums" data-testid="current-usd">
-      ≈ {formatUsd(usd)} USD at today's rate
+      {t("pay.view.usdToday", { usd: formatUsd(usd) })}
     </p>
   );
 }
@@ -495,16 +615,15 @@ function CurrentUsdValue({ amount }: { amount: string }) {
  * screen cannot be scanned.
  */
 function WalletAppLink({ uri }: { uri: string }) {
+  const t = useT();
   return (
     <div className="flex flex-col gap-1">
       <Button asChild size="lg" variant="outline" className="w-full">
         <a href={uri} data-testid="open-in-wallet-app">
-          <Smartphone aria-hidden="true" /> Open in wallet app
+          <Smartphone aria-hidden="true" /> {t("pay.view.walletApp.open")}
         </a>
       </Button>
-      <p className="text-center text-muted-foreground text-xs">
-        Opens a wallet app installed on this device (MetaMask, Coinbase Wallet…) with this payment filled in.
-      </p>
+      <p className="text-center text-muted-foreground text-xs">{t("pay.view.walletApp.hint")}</p>
     </div>
   );
 }
@@ -516,17 +635,19 @@ function useExplorerUrl() {
 
 /** A transaction's short hash, linked to the explorer when the network has one. */
 function TxLink({ hash, explorer }: { hash: string; explorer: string | undefined }) {
+  const dir = useLtr();
   return explorer ? (
     <a
       href={`${explorer}/tx/${hash}`}
       target="_blank"
       rel="noreferrer"
       className="inline-flex items-center gap-1 font-mono text-primary underline-offset-4 hover:underline"
+      dir={dir}
     >
       {shortAddress(hash)} <ExternalLink aria-hidden="true" className="size-3.5" />
     </a>
   ) : (
-    <span className="font-mono" title={hash} data-testid="tx-hash">
+    <span className="font-mono" dir={dir} title={hash} data-testid="tx-hash">
       {shortAddress(hash)}
     </span>
   );
@@ -536,6 +657,8 @@ function TxLink({ hash, explorer }: { hash: string; explorer: string | undefined
 function RefundsNotice({ payment }: { payment: PublicPayment }) {
   const explorer = useExplorerUrl();
   const hydrated = useHydrated();
+  const t = useT();
+  const locale = useLocale();
   if (payment.refunds.length === 0) return null;
   const full = payment.refundStatus === "refunded";
   return (
@@ -546,8 +669,8 @@ function RefundsNotice({ payment }: { payment: PublicPayment }) {
       <p className="flex items-center gap-2 font-semibold">
         <Undo2 aria-hidden="true" className="size-4" />
         {full
-          ? `Refunded: ${formatTokenAmount(payment.amountRefunded)} CPXTB sent back to you`
-          : `Partly refunded: ${formatTokenAmount(payment.amountRefunded)} CPXTB sent back to you`}
+          ? t("pay.view.refunds.full", { amount: formatTokenAmount(payment.amountRefunded) })
+          : t("pay.view.refunds.partial", { amount: formatTokenAmount(payment.amountRefunded) })}
       </p>
       <ul className="flex flex-col gap-1">
         {payment.refunds.map((r) => (
@@ -555,26 +678,30 @@ function RefundsNotice({ payment }: { payment: PublicPayment }) {
             <span className="tabular-nums">
               <Amount value={r.amount} />
               {hydrated ? (
-                <span className="text-muted-foreground"> · {new Date(r.createdAt).toLocaleString()}</span>
+                <span className="text-muted-foreground">
+                  {" "}
+                  · {new Date(r.createdAt).toLocaleString(locale)}
+                </span>
               ) : null}
             </span>
             <TxLink hash={r.txHash} explorer={explorer} />
           </li>
         ))}
       </ul>
-      <p className="text-muted-foreground text-xs">Verified on chain: the merchant's wallet sent it.</p>
+      <p className="text-muted-foreground text-xs">{t("pay.view.refunds.verified")}</p>
     </div>
   );
 }
 
 function TxLinks({ payment }: { payment: PublicPayment }) {
   const explorer = useExplorerUrl();
+  const t = useT();
   if (payment.txHashes.length === 0) return null;
   return (
     <ul className="flex flex-col gap-1 text-sm">
       {payment.txHashes.map((hash) => (
         <li key={hash} className="flex items-center justify-between gap-2">
-          <span className="text-muted-foreground">Transaction</span>
+          <span className="text-muted-foreground">{t("pay.view.transaction")}</span>
           <TxLink hash={hash} explorer={explorer} />
         </li>
       ))}
@@ -586,38 +713,56 @@ function PaymentSuccess({ payment }: { payment: PublicPayment }) {
   const late = payment.status === "paid_late";
   const network = useNetworkName(payment.chainId);
   const hydrated = useHydrated();
+  const t = useT();
+  const locale = useLocale();
   return (
     <div className="flex flex-col items-center gap-3 py-2 text-center">
       <CircleCheck aria-hidden="true" className="size-14 text-success" />
-      <h2 className="font-bold text-2xl">Payment Successful</h2>
-      <p className="font-semibold text-lg">Thank You!</p>
+      <h2 className="font-bold text-2xl">{t("pay.view.success.title")}</h2>
+      <p className="font-semibold text-lg">{t("pay.view.success.thanks")}</p>
       <p className="text-sm">
-        Received <Amount value={payment.amountReceived} className="font-semibold" />
-        {payment.completedAt && hydrated ? ` on ${new Date(payment.completedAt).toLocaleString()}` : ""}.
+        {payment.completedAt && hydrated ? (
+          <Rich
+            id="pay.view.success.receivedOn"
+            values={{
+              amount: <Amount value={payment.amountReceived} className="font-semibold" />,
+              // i18n-fmt
+              date: new Date(payment.completedAt).toLocaleString(locale),
+            }}
+          />
+        ) : (
+          <Rich
+            id="pay.view.success.received"
+            values={{ amount: <Amount value={payment.amountReceived} className="font-semibold" /> }}
+          />
+        )}
       </p>
       {payment.amountReceivedUsd || payment.orderId ? (
         <p className="text-muted-foreground text-sm tabular-nums">
-          {payment.amountReceivedUsd ? `Worth ${formatUsd(payment.amountReceivedUsd)} USD` : null}
+          {payment.amountReceivedUsd
+            ? t("pay.view.success.worth", { usd: formatUsd(payment.amountReceivedUsd) })
+            : null}
           {payment.amountReceivedUsd && payment.orderId ? " · " : null}
           {payment.orderId ? (
             <span data-testid="order-id">
-              Order <span className="break-all font-mono text-foreground">{payment.orderId}</span>
+              {t("pay.view.order")}{" "}
+              <span className="break-all font-mono text-foreground">{payment.orderId}</span>
             </span>
           ) : null}
         </p>
       ) : null}
       {late ? (
-        <p className="flex gap-2 rounded-md bg-warning p-2 text-left text-sm text-warning-foreground">
+        <p className="flex gap-2 rounded-md bg-warning p-2 text-start text-sm text-warning-foreground">
           <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          It arrived after the payment had expired, within the 24-hour window: the merchant sees it as paid
-          late.
+          {t("pay.view.success.late")}
         </p>
       ) : null}
       {payment.overpaid && payment.refundStatus === "none" ? (
-        <p className="flex gap-2 rounded-md bg-warning p-2 text-left text-sm text-warning-foreground">
+        <p className="flex gap-2 rounded-md bg-warning p-2 text-start text-sm text-warning-foreground">
           <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          You sent {formatTokenAmount(baseToDecimal(BigInt(payment.overpaidBase), payment.token.decimals))}{" "}
-          CPXTB more than due. Contact the merchant about a refund of the difference.
+          {t("pay.view.success.overpaid", {
+            amount: formatTokenAmount(baseToDecimal(BigInt(payment.overpaidBase), payment.token.decimals)),
+          })}
         </p>
       ) : null}
       <div className="w-full">
@@ -626,20 +771,22 @@ function PaymentSuccess({ payment }: { payment: PublicPayment }) {
       {payment.successUrl ? (
         <Button asChild size="lg" className="w-full">
           <a href={payment.successUrl} rel="noreferrer">
-            Return to Merchant
+            {t("pay.view.success.returnToMerchant")}
           </a>
         </Button>
       ) : payment.merchant.website ? (
         <Button asChild size="lg" className="w-full">
           <a href={payment.merchant.website} rel="noreferrer" data-testid="merchant-website">
-            <span className="truncate">Back to {payment.merchant.name}</span>{" "}
+            <span className="truncate">
+              {t("pay.view.success.backTo", { merchant: payment.merchant.name })}
+            </span>{" "}
             <ExternalLink aria-hidden="true" />
           </a>
         </Button>
       ) : null}
       <ReceiptButton payment={payment} network={network} size="lg" className="w-full" />
       <p className="flex items-center gap-1 text-muted-foreground text-xs">
-        <ShieldCheck aria-hidden="true" className="size-3.5" /> Verified on chain.
+        <ShieldCheck aria-hidden="true" className="size-3.5" /> {t("pay.view.success.verified")}
       </p>
     </div>
   );
@@ -649,44 +796,43 @@ function PaymentExpired({ payment }: { payment: PublicPayment }) {
   const [, navigate] = useLocation();
   const regenerate = useRegeneratePayment();
   const received = BigInt(payment.amountReceivedBase) > 0n;
+  const t = useT();
   const restart = () =>
     regenerate.mutate(payment.reference, { onSuccess: (next) => navigate(`/pay/${next.reference}`) });
   return (
     <div className="flex flex-col items-center gap-3 py-2 text-center">
       <TimerOff aria-hidden="true" className="size-12 text-destructive-emphasis" />
-      <h2 className="font-bold text-2xl">Payment Expired</h2>
+      <h2 className="font-bold text-2xl">{t("pay.view.expired.title")}</h2>
       <p className="text-muted-foreground text-sm">
         {received ? (
-          <>
-            Only <Amount value={payment.amountReceived} /> of <Amount value={payment.amountDue} /> arrived
-            before the time ran out. Contact the merchant to settle the rest; do not send more to this
-            request.
-          </>
+          <Rich
+            id="pay.view.expired.partial"
+            values={{
+              received: <Amount value={payment.amountReceived} />,
+              due: <Amount value={payment.amountDue} />,
+            }}
+          />
         ) : (
-          <>
-            Nothing was received for <Amount value={payment.amountDue} /> in time. Do not send tokens for it;
-            start a new payment at the current rate instead. A transfer that still arrives within 24 hours is
-            recognised as paid late.
-          </>
+          <Rich id="pay.view.expired.nothing" values={{ due: <Amount value={payment.amountDue} /> }} />
         )}
       </p>
       {payment.regeneratedTo ? (
         <Button asChild size="lg" className="w-full">
-          <Link href={`/pay/${payment.regeneratedTo}`}>Go to the new payment</Link>
+          <Link href={`/pay/${payment.regeneratedTo}`}>{t("pay.view.expired.goToNew")}</Link>
         </Button>
       ) : !received ? (
         <Button size="lg" className="w-full" onClick={restart} disabled={regenerate.isPending}>
           {regenerate.isPending ? <Spinner size="sm" /> : <RefreshCw aria-hidden="true" />}
-          Regenerate Payment
+          {t("pay.view.expired.regenerate")}
         </Button>
       ) : null}
       {regenerate.isError ? (
         <p role="alert" className="text-destructive-emphasis text-sm">
-          A new payment could not be made: {errorText(regenerate.error)}
+          {t("pay.view.expired.regenerateFailed", { error: errorText(regenerate.error) })}
         </p>
       ) : null}
       <TxLinks payment={payment} />
-      <div className="w-full text-left">
+      <div className="w-full text-start">
         <TxHashForm reference={payment.reference} />
       </div>
     </div>
@@ -695,27 +841,24 @@ function PaymentExpired({ payment }: { payment: PublicPayment }) {
 
 function PaymentCancelled() {
   const info = STATUS_INFO.cancelled;
+  const t = useT();
   return (
     <div className="flex flex-col items-center gap-3 py-2 text-center">
       <info.icon aria-hidden="true" className="size-12 text-destructive-emphasis" />
-      <h2 className="font-bold text-2xl">Payment cancelled</h2>
-      <p className="text-muted-foreground text-sm">
-        The merchant cancelled this request. Do not send anything for it; ask the merchant for a new one.
-      </p>
+      <h2 className="font-bold text-2xl">{t("pay.view.cancelled.title")}</h2>
+      <p className="text-muted-foreground text-sm">{t("pay.view.cancelled.text")}</p>
     </div>
   );
 }
 
 function PaymentInvalid() {
   const info = STATUS_INFO.invalid;
+  const t = useT();
   return (
     <div className="flex flex-col items-center gap-3 py-2 text-center">
       <info.icon aria-hidden="true" className="size-12 text-destructive-emphasis" />
-      <h2 className="font-bold text-2xl">Payment invalid</h2>
-      <p className="text-muted-foreground text-sm">
-        The transaction that paid this request was removed from the chain (a reorganisation) and nothing else
-        paid it. Contact the merchant before paying again.
-      </p>
+      <h2 className="font-bold text-2xl">{t("pay.view.invalid.title")}</h2>
+      <p className="text-muted-foreground text-sm">{t("pay.view.invalid.text")}</p>
     </div>
   );
 }
