@@ -16,14 +16,20 @@ const MERCHANT = "Corner Coffee";
 const SERIOUS = new Set(["serious", "critical"]);
 
 type Catalog = Record<string, string>;
+/** The words the pay page shows: its own catalog and the wallet-less path's. */
 const catalog = (locale: Locale): Catalog =>
-  JSON.parse(readFileSync(`client/src/locales/${locale}/pay.json`, "utf8")) as Catalog;
+  Object.assign(
+    {},
+    ...["pay", "wallet"].map(
+      (area) => JSON.parse(readFileSync(`client/src/locales/${locale}/${area}.json`, "utf8")) as Catalog,
+    ),
+  ) as Catalog;
 const CATALOGS = Object.fromEntries(LOCALES.map((l) => [l, catalog(l)])) as Record<Locale, Catalog>;
 
 const words = (text: string) => text.toLowerCase().match(/\p{L}+/gu) ?? [];
 
 /**
- * English words of the pay catalog (longer than 3 letters) that `locale`'s own catalog never uses: any of them
+ * English words of the pay and wallet catalogs (longer than 3 letters) that `locale`'s own catalog never uses: any of them
  * on the page is a text left in English. Words the translation itself uses ("Transaction" in French, "merchant"
  * and "link" in Indonesian, "Coinbase Wallet") are not counted.
  */
@@ -37,18 +43,8 @@ function englishWordsFor(locale: Locale): Set<string> {
   );
 }
 
-/**
- * Parts of the page other helpers translate on their own branches (issue 37 is split by area): the transaction
- * hash form, the receipt button, the refund badge and the wallet-less sign-in block. Empty this list once
- * h/rcpt and h/wallet are merged; the language menu lists each language in its own name.
- */
-const NOT_OURS = [
-  '[data-testid="tx-hash-form"]',
-  '[data-testid="download-receipt"]',
-  '[data-testid="refund-status"]',
-  '[data-testid="managed-wallet-sign-in"]',
-  '[data-testid="language-menu"]',
-];
+/** The language menu lists each language in its own name ("English" among them). */
+const NOT_OURS = ['[data-testid="language-menu"]'];
 
 /** What a person reads on the page (screen-reader-only text included), without the parts above. */
 function visibleText(page: Page): Promise<string> {

@@ -121,7 +121,7 @@ export function checkCatalogs(root, { locales, areas, serverAreas = [] }) {
   // Ids in code: string literals shaped like an id of an area. Each catalog id must be named somewhere (unused
   // otherwise), and each such literal must be a catalog id (unknown otherwise: it would show as the bare id).
   const idShape = new RegExp(
-    `["'\`]((?:${allAreas.join("|")})\\.[A-Za-z][A-Za-z0-9]*(?:\\.[A-Za-z][A-Za-z0-9]*)*)["'\`]`,
+    `["'\`]((?:${allAreas.join("|")})\\.[A-Za-z][A-Za-z0-9_]*(?:\\.[A-Za-z][A-Za-z0-9_]*)*)["'\`]`,
     "g",
   );
   const named = new Set();

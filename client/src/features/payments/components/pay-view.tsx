@@ -33,9 +33,18 @@ import { usePublicPayment } from "../api/get-public-payment";
 import { useRegeneratePayment } from "../api/regenerate-payment";
 import { submitPaymentTx } from "../api/submit-payment-tx";
 import { appearanceProps } from "../appearance";
-import { formatCountdown, formatTokenAmount, formatUsd, plainTokenAmount, shortAddress } from "../format";
+import { useCopyWords } from "../copy-words";
+import {
+  formatCountdown,
+  formatExactTokenAmount,
+  formatTokenAmount,
+  formatUsdAmount,
+  plainTokenAmount,
+  shortAddress,
+} from "../format";
+import { payErrorText } from "../pay-error-text";
 import { PaymentStatusBadge, STATUS_INFO } from "../payment-status";
-import { RefundBadge } from "../refund-status";
+import { REFUND_LABEL_ID, RefundBadge } from "../refund-status";
 import { useLivePayment, useUnmatchedTransfers } from "../use-live-payment";
 import { useNow } from "../use-now";
 import { CheckoutHeader } from "./checkout-header";
@@ -69,19 +78,6 @@ export const STATUS_LABEL = {
   invalid: "pay.status.invalid",
   cancelled: "pay.status.cancelled",
 } as const satisfies Record<PublicPayment["status"], string>;
-
-/** The copy button's words in the payer's language. */
-function useCopyWords() {
-  const t = useT();
-  return {
-    copy: t("pay.copy.copy"),
-    copied: t("pay.copy.copied"),
-    copyLabel: (label: string) => t("pay.copy.copyLabel", { label }),
-    copiedLabel: (label: string) => t("pay.copy.copiedLabel", { label }),
-    failedTitle: t("pay.copy.failedTitle"),
-    failedText: t("pay.copy.failedText"),
-  };
-}
 
 const OPEN = new Set(["pending", "processing", "partial"]);
 
@@ -117,10 +113,11 @@ function useLtr(): "ltr" | undefined {
 }
 
 function Amount({ value, className }: { value: string; className?: string }) {
-  const dir = useLtr();
+  const locale = useLocale();
+  const dir = directionOf(locale) === "rtl" ? "ltr" : undefined;
   return (
     <span dir={dir} className={cn("tabular-nums", className)}>
-      {formatTokenAmount(value)} CPXTB
+      {formatExactTokenAmount(value, locale)} CPXTB
     </span>
   );
 }
@@ -300,7 +297,11 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState
           label={t(STATUS_LABEL[payment.status])}
           data-testid="payment-status"
         />
-        <RefundBadge status={payment.refundStatus} data-testid="refund-status" />
+        <RefundBadge
+          status={payment.refundStatus}
+          label={payment.refundStatus === "none" ? undefined : t(REFUND_LABEL_ID[payment.refundStatus])}
+          data-testid="refund-status"
+        />
         {detail ? <span className="text-muted-foreground tabular-nums">{detail}</span> : null}
         <span className="sr-only">{live === "lost" ? t("pay.view.liveLost") : ""}</span>
       </div>
@@ -312,7 +313,7 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState
           )}
           title={
             pointedAt
-              ? t("pay.view.expiresAt", { time: new Date(payment.expiresAt).toLocaleString(locale) }) // i18n-fmt
+              ? t("pay.view.expiresAt", { time: new Date(payment.expiresAt).toLocaleString(locale) })
               : undefined
           }
           onPointerEnter={() => setPointedAt(true)}
@@ -352,6 +353,7 @@ function OpenPayment({
   const partial = payment.status === "partial" || BigInt(payment.amountReceivedBase) > 0n;
   const network = useNetworkName(payment.chainId);
   const t = useT();
+  const locale = useLocale();
   const copyWords = useCopyWords();
   const dir = useLtr();
 
@@ -377,7 +379,9 @@ function OpenPayment({
         insufficient
           ? {
               title: t("pay.view.insufficient.title"),
-              text: t("pay.view.insufficient.text", { amount: formatTokenAmount(remainingText) }),
+              text: t("pay.view.insufficient.text", {
+                amount: formatExactTokenAmount(remainingText, locale),
+              }),
               buy: true,
             }
           : { title: t("pay.view.notSent"), text: errorText(error) },
@@ -397,7 +401,9 @@ function OpenPayment({
         data-testid="pay-with-wallet"
       >
         {step ? <Spinner size="sm" /> : <Wallet aria-hidden="true" />}
-        {step ? t(STEP_LABEL[step]) : t("pay.view.payButton", { amount: formatTokenAmount(remainingText) })}
+        {step
+          ? t(STEP_LABEL[step])
+          : t("pay.view.payButton", { amount: formatExactTokenAmount(remainingText, locale) })}
       </Button>
       {problem ? (
         <div role="alert" className="flex gap-2 rounded-md border border-destructive/50 p-3 text-sm">
@@ -434,7 +440,7 @@ function OpenPayment({
             </p>
             {payment.amountUsd ? (
               <p className="text-muted-foreground text-sm tabular-nums">
-                ≈ {formatUsd(payment.amountUsd)} USD
+                ≈ {formatUsdAmount(payment.amountUsd, locale)}
               </p>
             ) : (
               <CurrentUsdValue amount={partial ? remainingText : payment.amountDue} />
@@ -479,7 +485,7 @@ function OpenPayment({
           <QrCode
             value={payment.paymentUri}
             label={t("pay.qr.label", {
-              amount: formatTokenAmount(remainingText),
+              amount: formatExactTokenAmount(remainingText, locale),
               address: payment.receivingAddress,
             })}
             className="mx-auto w-full max-w-[200px] sm:max-w-[240px]"
@@ -596,6 +602,7 @@ function UnmatchedTransfers({ payment }: { payment: PublicPayment }) {
 function CurrentUsdValue({ amount }: { amount: string }) {
   const price = useQuery<PriceResponse>({ queryKey: ["/api/price"] });
   const t = useT();
+  const locale = useLocale();
   if (!price.data || price.data.stale) return null;
   const [whole = "0", fraction = ""] = amount.split(".");
   const base = BigInt(whole + fraction.padEnd(18, "0").slice(0, 18));
@@ -604,7 +611,7 @@ function CurrentUsdValue({ amount }: { amount: string }) {
   const usd = `${cents / 100n}.${(cents % 100n).toString().padStart(2, "0")}`;
   return (
     <p className="text-muted-foreground text-sm tabular-nums" data-testid="current-usd">
-      {t("pay.view.usdToday", { usd: formatUsd(usd) })}
+      {t("pay.view.usdToday", { usd: formatUsdAmount(usd, locale) })}
     </p>
   );
 }
@@ -669,8 +676,8 @@ function RefundsNotice({ payment }: { payment: PublicPayment }) {
       <p className="flex items-center gap-2 font-semibold">
         <Undo2 aria-hidden="true" className="size-4" />
         {full
-          ? t("pay.view.refunds.full", { amount: formatTokenAmount(payment.amountRefunded) })
-          : t("pay.view.refunds.partial", { amount: formatTokenAmount(payment.amountRefunded) })}
+          ? t("pay.view.refunds.full", { amount: formatTokenAmount(payment.amountRefunded, locale) })
+          : t("pay.view.refunds.partial", { amount: formatTokenAmount(payment.amountRefunded, locale) })}
       </p>
       <ul className="flex flex-col gap-1">
         {payment.refunds.map((r) => (
@@ -726,7 +733,6 @@ function PaymentSuccess({ payment }: { payment: PublicPayment }) {
             id="pay.view.success.receivedOn"
             values={{
               amount: <Amount value={payment.amountReceived} className="font-semibold" />,
-              // i18n-fmt
               date: new Date(payment.completedAt).toLocaleString(locale),
             }}
           />
@@ -740,7 +746,7 @@ function PaymentSuccess({ payment }: { payment: PublicPayment }) {
       {payment.amountReceivedUsd || payment.orderId ? (
         <p className="text-muted-foreground text-sm tabular-nums">
           {payment.amountReceivedUsd
-            ? t("pay.view.success.worth", { usd: formatUsd(payment.amountReceivedUsd) })
+            ? t("pay.view.success.worth", { usd: formatUsdAmount(payment.amountReceivedUsd, locale) })
             : null}
           {payment.amountReceivedUsd && payment.orderId ? " · " : null}
           {payment.orderId ? (
@@ -761,7 +767,10 @@ function PaymentSuccess({ payment }: { payment: PublicPayment }) {
         <p className="flex gap-2 rounded-md bg-warning p-2 text-start text-sm text-warning-foreground">
           <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
           {t("pay.view.success.overpaid", {
-            amount: formatTokenAmount(baseToDecimal(BigInt(payment.overpaidBase), payment.token.decimals)),
+            amount: formatTokenAmount(
+              baseToDecimal(BigInt(payment.overpaidBase), payment.token.decimals),
+              locale,
+            ),
           })}
         </p>
       ) : null}
@@ -828,7 +837,7 @@ function PaymentExpired({ payment }: { payment: PublicPayment }) {
       ) : null}
       {regenerate.isError ? (
         <p role="alert" className="text-destructive-emphasis text-sm">
-          {t("pay.view.expired.regenerateFailed", { error: errorText(regenerate.error) })}
+          {t("pay.view.expired.regenerateFailed", { error: payErrorText(regenerate.error) })}
         </p>
       ) : null}
       <TxLinks payment={payment} />

@@ -10,6 +10,7 @@ import { claimStatusQueryOptions, claimTokens } from "@/features/claim/api/claim
 import { CopyButton } from "@/features/payments/components/copy-button";
 import { baseToDecimal } from "@/features/payments/components/pay-view";
 import { QrCode } from "@/features/payments/components/qr-code";
+import { useCopyWords } from "@/features/payments/copy-words";
 import { formatExactTokenAmount, formatTokenAmount, plainTokenAmount } from "@/features/payments/format";
 import { claimDevice } from "@/features/wallet/wallet-storage";
 import { type t as translate, useLocale, useT } from "@/i18n/i18n";
@@ -80,6 +81,7 @@ export default function ManagedWalletCheckout({
   const queryClient = useQueryClient();
   const t = useT();
   const locale = useLocale();
+  const copyWords = useCopyWords();
   const decimals = payment.token.decimals;
   const due = BigInt(payment.amountToPayBase);
   const payable = PAYABLE.has(payment.status);
@@ -129,6 +131,7 @@ export default function ManagedWalletCheckout({
               value={w.address}
               label={t("wallet.checkout.addressLabel")}
               copiedText={t("wallet.checkout.addressCopied")}
+              words={copyWords}
             />
           </div>
         </div>

@@ -1,0 +1,15 @@
+import { useT } from "@/i18n/i18n";
+import type { CopyWords } from "./components/copy-button";
+
+/** The copy button's words in the payer's language, for the checkout's pages (which load the pay catalog). */
+export function useCopyWords(): CopyWords {
+  const t = useT();
+  return {
+    copy: t("pay.copy.copy"),
+    copied: t("pay.copy.copied"),
+    copyLabel: (label: string) => t("pay.copy.copyLabel", { label }),
+    copiedLabel: (label: string) => t("pay.copy.copiedLabel", { label }),
+    failedTitle: t("pay.copy.failedTitle"),
+    failedText: t("pay.copy.failedText"),
+  };
+}
