@@ -3,14 +3,10 @@ import { currentChallenge, registerChallengeHost, subscribeChallenge } from "@/l
 
 /**
  * The overlay's chunk, with its words in the reader's language: the challenge can meet a visitor on any page, an
- * English one that loaded no catalog too, so it loads its own (the i18n runtime comes with it, never in the shell).
+ * English one that loaded no catalog too, so its chunk (which brings the i18n runtime, never in the shell) loads
+ * its own before it shows.
  */
-const SecurityVerification = React.lazy(() =>
-  Promise.all([
-    import("./security-verification"),
-    import("@/i18n/i18n").then((i18n) => i18n.prepareMessages(["challenge"])),
-  ]).then(([m]) => ({ default: m.SecurityVerification })),
-);
+const SecurityVerification = React.lazy(() => import("./security-verification").then((m) => m.withWords()));
 
 /** Mounted once by the layout; loads the overlay only when a request was refused with a challenge. */
 export function ChallengeHost() {

@@ -5,7 +5,7 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/hooks/use-toast";
-import { languageAttributes, Rich, type t as translate, useLocale, useT } from "@/i18n/i18n";
+import { languageAttributes, prepareMessages, Rich, type t as translate, useLocale, useT } from "@/i18n/i18n";
 import { challengeSolved, replaceChallenge } from "@/lib/challenge-state";
 import { type RefusalReason, verifyChallenge } from "./verify-challenge";
 
@@ -180,4 +180,12 @@ export function SecurityVerification({ challenge }: { challenge: MathChallenge }
       </Dialog.Portal>
     </Dialog.Root>
   );
+}
+
+/**
+ * The overlay, once its words are loaded in the reader's language (the language of the page, else their choice or
+ * their browser's): for the host's lazy import, so it never shows a word before its language is there.
+ */
+export function withWords(): Promise<{ default: typeof SecurityVerification }> {
+  return prepareMessages(["challenge"]).then(() => ({ default: SecurityVerification }));
 }
