@@ -4,15 +4,6 @@ import { apiErrorBody } from "./errors.ts";
 export const CHALLENGE_LEVELS = [1, 2, 3, 4, 5] as const;
 export type ChallengeLevel = (typeof CHALLENGE_LEVELS)[number];
 
-/** Spec section 4: the overlay names the level. */
-export const challengeLevelNames: Record<ChallengeLevel, string> = {
-  1: "Easy",
-  2: "Basic",
-  3: "Medium",
-  4: "Hard",
-  5: "Extreme",
-};
-
 /** Headers of GET /api/verify-challenge. */
 export const CHALLENGE_TOKEN_HEADER = "x-math-challenge-token";
 export const CHALLENGE_RESPONSE_HEADER = "x-math-challenge-response";

@@ -6,8 +6,15 @@ import { setToastPresent } from "./toast-present";
 export const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY = 1_000_000;
 
+/**
+ * The toaster's own words (its close button, the toast's announcement, the notifications region): English unless a
+ * translated screen passes its reader's with the toast (decision 038; the toaster has no catalog of its own).
+ */
+export type ToastLabels = { close: string; notification: string; region: string };
+
 export type ToasterToast = ToastProps & {
   id: string;
+  labels?: ToastLabels;
   title?: React.ReactNode;
   description?: React.ReactNode;
   action?: ToastActionElement;

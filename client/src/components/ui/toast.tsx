@@ -27,7 +27,7 @@ export function ToastViewport({
 }
 
 const toastVariants = cva(
-  "group pointer-events-auto relative flex w-full items-center justify-between gap-3 overflow-hidden rounded-lg border p-4 pr-12 shadow-lg data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none data-[state=closed]:animate-fade-out data-[state=open]:animate-toast-in data-[swipe=end]:animate-fade-out",
+  "group pointer-events-auto relative flex w-full items-center justify-between gap-3 overflow-hidden rounded-lg border p-4 pe-12 shadow-lg data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none data-[state=closed]:animate-fade-out data-[state=open]:animate-toast-in data-[swipe=end]:animate-fade-out",
   {
     variants: {
       variant: {
@@ -73,7 +73,7 @@ export function ToastClose({ className, ...props }: React.ComponentProps<typeof 
       data-slot="toast-close"
       aria-label="Dismiss notification"
       className={cn(
-        "absolute top-1/2 right-1 inline-flex size-11 -translate-y-1/2 items-center justify-center rounded-md opacity-70 outline-none transition-opacity hover:opacity-100 focus-visible:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/60",
+        "absolute top-1/2 end-1 inline-flex size-11 -translate-y-1/2 items-center justify-center rounded-md opacity-70 outline-none transition-opacity hover:opacity-100 focus-visible:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/60",
         className,
       )}
       {...props}

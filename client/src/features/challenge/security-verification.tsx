@@ -1,12 +1,41 @@
-import { challengeLevelNames, type MathChallenge } from "@common/challenge.ts";
+import type { ChallengeLevel, MathChallenge } from "@common/challenge.ts";
 import { ShieldCheckIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/hooks/use-toast";
+import { languageAttributes, prepareMessages, Rich, type t as translate, useLocale, useT } from "@/i18n/i18n";
 import { challengeSolved, replaceChallenge } from "@/lib/challenge-state";
-import { MESSAGES, verifyChallenge } from "./verify-challenge";
+import { type RefusalReason, verifyChallenge } from "./verify-challenge";
+
+/** Spec section 4: the overlay names the level. */
+const LEVEL: Record<ChallengeLevel, string> = {
+  1: "challenge.levels.easy",
+  2: "challenge.levels.basic",
+  3: "challenge.levels.medium",
+  4: "challenge.levels.hard",
+  5: "challenge.levels.extreme",
+};
+
+const REFUSAL: Record<Exclude<RefusalReason, "server">, string> = {
+  incorrect: "challenge.errors.incorrect",
+  invalid: "challenge.errors.invalid",
+  rateLimited: "challenge.errors.rateLimited",
+  badReply: "challenge.errors.badReply",
+  network: "challenge.errors.network",
+};
+
+/** The toaster's own labels (its close button, its region) in the overlay's language. */
+function toastWords(t: typeof translate) {
+  return {
+    labels: {
+      close: t("challenge.toast.close"),
+      notification: t("challenge.toast.notification"),
+      region: t("challenge.toast.region", { hotkey: "F8" }),
+    },
+  };
+}
 
 /**
  * The full-screen Security Verification overlay (spec sections 2-5, 8). It cannot be dismissed: the refused
@@ -14,20 +43,30 @@ import { MESSAGES, verifyChallenge } from "./verify-challenge";
  * announces it as a modal dialog.
  */
 export function SecurityVerification({ challenge }: { challenge: MathChallenge }) {
+  const t = useT();
+  const locale = useLocale();
+  const language = languageAttributes(locale);
   const [answer, setAnswer] = React.useState("");
   const [error, setError] = React.useState<string | null>(null);
   const [pending, setPending] = React.useState(false);
   const inputRef = React.useRef<HTMLInputElement>(null);
 
+  // Once, when the overlay opens (a language switch meanwhile does not raise it again).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: shown once on mount
   React.useEffect(() => {
-    toast({ title: "Security Check", description: "Please solve the quick math problem to continue" });
+    toast({
+      title: t("challenge.toast.checkTitle"),
+      description: t("challenge.toast.checkText"),
+      ...language,
+      ...toastWords(t),
+    });
   }, []);
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     if (pending) return;
     if (answer.trim() === "") {
-      setError(MESSAGES.empty);
+      setError(t("challenge.errors.empty"));
       inputRef.current?.focus();
       return;
     }
@@ -36,13 +75,28 @@ export function SecurityVerification({ challenge }: { challenge: MathChallenge }
     const outcome = await verifyChallenge(challenge.token, answer.trim());
     setPending(false);
     if (outcome.ok) {
-      toast({ title: "Verification Successful", description: "Thank you. You can continue." });
+      toast({
+        title: t("challenge.toast.successTitle"),
+        description: t("challenge.toast.successText"),
+        ...language,
+        ...toastWords(t),
+      });
       challengeSolved();
       return;
     }
-    setError(outcome.message);
+    const message =
+      outcome.reason === "server" && outcome.serverMessage
+        ? outcome.serverMessage
+        : t(REFUSAL[outcome.reason === "server" ? "incorrect" : outcome.reason]);
+    setError(message);
     if (outcome.wrongAnswer) {
-      toast({ title: "Challenge Failed", description: outcome.message, variant: "destructive" });
+      toast({
+        title: t("challenge.toast.failedTitle"),
+        description: message,
+        variant: "destructive",
+        ...language,
+        ...toastWords(t),
+      });
     }
     if (outcome.challenge) {
       replaceChallenge(outcome.challenge);
@@ -58,6 +112,7 @@ export function SecurityVerification({ challenge }: { challenge: MathChallenge }
         <Dialog.Overlay className="fixed inset-0 z-[90] bg-background/95 backdrop-blur-sm" />
         <Dialog.Content
           data-testid="security-verification"
+          {...language}
           className="fixed inset-0 z-[91] flex items-center justify-center p-4 outline-none"
           onEscapeKeyDown={(event) => event.preventDefault()}
           onPointerDownOutside={(event) => event.preventDefault()}
@@ -70,26 +125,31 @@ export function SecurityVerification({ challenge }: { challenge: MathChallenge }
           <div className="w-full max-w-sm rounded-xl border border-border bg-card p-6 text-card-foreground shadow-xl">
             <div className="mb-4 flex items-center gap-3">
               <ShieldCheckIcon className="size-7 text-primary" aria-hidden="true" />
-              <Dialog.Title className="font-semibold text-xl">Security Verification</Dialog.Title>
+              <Dialog.Title className="font-semibold text-xl">{t("challenge.title")}</Dialog.Title>
             </div>
             <Dialog.Description asChild>
               <div>
-                <p className="text-muted-foreground text-sm">Solve this equation:</p>
+                <p className="text-muted-foreground text-sm">{t("challenge.prompt")}</p>
                 <p
                   className="my-3 text-center font-mono font-semibold text-3xl"
                   data-testid="challenge-equation"
+                  dir="ltr"
                 >
                   {challenge.equation}
                 </p>
                 <p className="text-muted-foreground text-sm">
-                  Security Level:{" "}
-                  <span className="font-medium text-foreground">{challengeLevelNames[level]}</span>
+                  <Rich
+                    id="challenge.level"
+                    values={{
+                      level: <span className="font-medium text-foreground">{t(LEVEL[level])}</span>,
+                    }}
+                  />
                 </p>
               </div>
             </Dialog.Description>
             <form className="mt-4 flex flex-col gap-3" onSubmit={submit} noValidate>
               <label htmlFor="challenge-answer" className="sr-only">
-                Your answer
+                {t("challenge.answerLabel")}
               </label>
               <Input
                 id="challenge-answer"
@@ -112,7 +172,7 @@ export function SecurityVerification({ challenge }: { challenge: MathChallenge }
                 </p>
               )}
               <Button type="submit" disabled={pending}>
-                {pending ? "Verifying..." : "Submit Answer"}
+                {pending ? t("challenge.verifying") : t("challenge.submit")}
               </Button>
             </form>
           </div>
@@ -120,4 +180,12 @@ export function SecurityVerification({ challenge }: { challenge: MathChallenge }
       </Dialog.Portal>
     </Dialog.Root>
   );
+}
+
+/**
+ * The overlay, once its words are loaded in the reader's language (the language of the page, else their choice or
+ * their browser's): for the host's lazy import, so it never shows a word before its language is there.
+ */
+export function withWords(): Promise<{ default: typeof SecurityVerification }> {
+  return prepareMessages(["challenge"]).then(() => ({ default: SecurityVerification }));
 }

@@ -6,6 +6,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/hooks/use-toast";
 import { useLocale, useT } from "@/i18n/i18n";
 import { payErrorText } from "../pay-error-text";
+import { payToastWords } from "../toast-words";
 
 /** Downloads the payer's receipt (PDF); pdf-lib and the layout load only when it is asked for. */
 export function ReceiptButton({
@@ -31,6 +32,7 @@ export function ReceiptButton({
         variant: "destructive",
         title: t("pay.receipt.pdfFailed"),
         description: t("pay.receipt.pdfFailedHint", { reason: payErrorText(error) }),
+        ...payToastWords(t, locale),
       });
     } finally {
       setMaking(false);
