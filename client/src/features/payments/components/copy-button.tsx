@@ -1,7 +1,7 @@
 import { Check, Copy } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/hooks/use-toast";
+import { type ToastLabels, toast } from "@/hooks/use-toast";
 
 /** The button's own words: English unless a translated page passes its reader's (decision 038). */
 export type CopyWords = {
@@ -11,6 +11,8 @@ export type CopyWords = {
   copiedLabel: (label: string) => string;
   failedTitle: string;
   failedText: string;
+  /** The toaster's own labels and the toast's language (a translated page's; English when left out). */
+  toast?: { labels: ToastLabels; lang: string; dir: "ltr" | "rtl" };
 };
 
 const ENGLISH: CopyWords = {
@@ -41,13 +43,14 @@ export function CopyButton({
     try {
       await navigator.clipboard.writeText(value);
       setCopied(true);
-      toast({ title: words.copiedLabel(label), description: copiedText });
+      toast({ title: words.copiedLabel(label), description: copiedText, ...words.toast });
       setTimeout(() => setCopied(false), 1500);
     } catch {
       toast({
         variant: "destructive",
         title: words.failedTitle,
         description: words.failedText,
+        ...words.toast,
       });
     }
   };
