@@ -29,9 +29,10 @@ export function directionOf(locale: Locale): "ltr" | "rtl" {
 /**
  * The catalogs' areas: one catalog per area and language (client/src/locales/{locale}/{area}.json), so a page
  * loads the words it shows and no others. `pay`: everything a payer meets on a checkout; `wallet`: the wallet-less
- * path (social sign-in, managed wallet); `content`: what the English-only content pages say about themselves.
+ * path (social sign-in, managed wallet); `content`: what the English-only content pages say about themselves;
+ * `buy`: buying CPXTB (/buy-cpxtb, its orders) and the claim card of test tokens.
  */
-export const MESSAGE_AREAS = ["pay", "wallet", "content"] as const;
+export const MESSAGE_AREAS = ["pay", "wallet", "content", "buy"] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 
 /** The server's catalogs' areas (server/src/locales/{locale}/{area}.json): `email`, the emails it sends. */
