@@ -236,23 +236,24 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
         />
       </p>
       <dl className="flex flex-col gap-2 text-sm">
-        <div className="flex items-center justify-between gap-2">
-          <div className="min-w-0">
-            <dt className="text-muted-foreground">{t("buy.order.exactAmount")}</dt>
-            <dd className="text-start font-mono tabular-nums" data-testid="order-eth" dir="ltr">
+        {/* A group is a <div> of one <dt> and its <dd> (axe: definition-list); the copy button is in the <dd>. */}
+        <div>
+          <dt className="text-muted-foreground">{t("buy.order.exactAmount")}</dt>
+          <dd className="flex items-center justify-between gap-2">
+            <span className="min-w-0 text-start font-mono tabular-nums" data-testid="order-eth" dir="ltr">
               {order.eth} ETH
-            </dd>
-          </div>
-          <CopyButton value={order.eth ?? ""} label={t("buy.order.amountLabel")} />
+            </span>
+            <CopyButton value={order.eth ?? ""} label={t("buy.order.amountLabel")} />
+          </dd>
         </div>
-        <div className="flex items-center justify-between gap-2">
-          <div className="min-w-0">
-            <dt className="text-muted-foreground">{t("buy.order.toTreasury")}</dt>
-            <dd className="text-start font-mono" title={order.treasuryAddress} dir="ltr">
+        <div>
+          <dt className="text-muted-foreground">{t("buy.order.toTreasury")}</dt>
+          <dd className="flex items-center justify-between gap-2">
+            <span className="min-w-0 text-start font-mono" title={order.treasuryAddress} dir="ltr">
               {short(order.treasuryAddress)}
-            </dd>
-          </div>
-          <CopyButton value={order.treasuryAddress} label={t("buy.order.addressLabel")} />
+            </span>
+            <CopyButton value={order.treasuryAddress} label={t("buy.order.addressLabel")} />
+          </dd>
         </div>
         <div>
           <dt className="text-muted-foreground">{t("buy.order.fromWallet")}</dt>
