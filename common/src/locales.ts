@@ -30,9 +30,10 @@ export function directionOf(locale: Locale): "ltr" | "rtl" {
  * The catalogs' areas: one catalog per area and language (client/src/locales/{locale}/{area}.json), so a page
  * loads the words it shows and no others. `pay`: everything a payer meets on a checkout; `wallet`: the wallet-less
  * path (social sign-in, managed wallet); `content`: what the English-only content pages say about themselves;
- * `challenge`: the security check a rate-limited visitor meets on any page (loaded by its overlay, not by a page).
+ * `buy`: buying CPXTB (/buy-cpxtb, its orders) and the claim card of test tokens; `challenge`: the security check a
+ * rate-limited visitor meets on any page (loaded by its overlay, not by a page).
  */
-export const MESSAGE_AREAS = ["pay", "wallet", "content", "challenge"] as const;
+export const MESSAGE_AREAS = ["pay", "wallet", "content", "buy", "challenge"] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 
 /** The server's catalogs' areas (server/src/locales/{locale}/{area}.json): `email`, the emails it sends. */

@@ -34,6 +34,8 @@ function lazyPage(
 
 /** The payer's pages: the checkout and the wallet-less way to pay it. */
 const CHECKOUT_AREAS: readonly MessageArea[] = ["pay", "wallet"];
+/** Buying CPXTB and its orders; the buy page also shows the claim card (its words are in "buy" too). */
+const BUY_AREAS: readonly MessageArea[] = ["buy", "wallet"];
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
 export const HomePage = lazyPage(() => import("./routes/home"), "shell");
@@ -57,8 +59,8 @@ export const PayPage = lazyPage(() => import("./routes/pay"), "data", CHECKOUT_A
 export const LinkPage = lazyPage(() => import("./routes/link"), "data", CHECKOUT_AREAS);
 export const LinksPage = lazyPage(() => import("./routes/links"));
 export const RefundLinkPage = lazyPage(() => import("./routes/refund"), "data", CHECKOUT_AREAS);
-export const BuyCpxtbPage = lazyPage(() => import("./routes/buy-cpxtb"));
-export const BuyOrderPage = lazyPage(() => import("./routes/buy-order"));
+export const BuyCpxtbPage = lazyPage(() => import("./routes/buy-cpxtb"), "data", BUY_AREAS);
+export const BuyOrderPage = lazyPage(() => import("./routes/buy-order"), "data", BUY_AREAS);
 export const ReportsPage = lazyPage(() => import("./routes/reports"));
 export const PaymentHistoryPage = lazyPage(() => import("./routes/payments"));
 export const WebhooksPage = lazyPage(() => import("./routes/webhooks"));

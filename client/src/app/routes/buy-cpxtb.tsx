@@ -6,10 +6,10 @@ import { useLocation, useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
 import { useAuth } from "@/features/auth/auth-provider";
 import { BuyForm } from "@/features/buy/components/buy-form";
-import { priceSourceWords } from "@/features/buy/format";
 import { usePrice } from "@/features/price/api/get-price";
 import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { DemoModeNotice, useDemoMode } from "@/features/social/components/social-account-card";
+import { useDocumentLanguage, useT } from "@/i18n/i18n";
 
 /** The wallet code (wagmi, viem) loads only when the buyer continues. */
 const connectWallet = () =>
@@ -21,6 +21,8 @@ const proveWallet = (signedIn: boolean) =>
 const ClaimSection = React.lazy(() => import("../claim-section"));
 
 export default function BuyCpxtbPage() {
+  useDocumentLanguage();
+  const t = useT();
   const search = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
   const back = search.get("return");
@@ -34,15 +36,22 @@ export default function BuyCpxtbPage() {
   const managed = useQuery({ ...managedWalletQueryOptions(), enabled: user !== null, retry: false });
   return (
     <PageFrame
-      title="Buy CPXTB Tokens"
+      title={t("buy.page.title")}
       icon={Coins}
       backdrop
       width="narrow"
-      description={`Get CPXTB to pay merchants: ${priceSourceWords(priceSource) ?? "a quoted price"}, locked for 10 minutes, and tokens sent to your wallet once your payment is verified on chain.`}
+      description={t("buy.page.description", { source: priceSource ?? "quoted" })}
     >
       {demo ? (
         // A demo user (PRODUCT.md decision 3) can neither buy nor claim.
-        <DemoModeNotice action="buy CPXTB" />
+        <DemoModeNotice
+          words={{
+            badge: t("wallet.demo.badge"),
+            cannot: t("buy.page.demoCannot"),
+            explanation: t("wallet.demo.explanation"),
+            leave: t("wallet.demo.leave"),
+          }}
+        />
       ) : (
         <>
           <BuyForm

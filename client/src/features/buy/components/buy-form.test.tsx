@@ -1,6 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { chooseLanguage, loadMessages } from "@/i18n/i18n";
 import { createQueryClient } from "@/lib/query-client";
 import { BuyForm } from "./buy-form";
 
@@ -47,6 +48,12 @@ function renderForm(
     </QueryClientProvider>,
   );
 }
+
+// The buy page loads the "buy" words before it renders (lazy-pages.ts): here, in English.
+beforeAll(async () => {
+  await loadMessages("en", ["buy"]);
+  await chooseLanguage("en", { remember: false });
+});
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -5,9 +5,10 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
-import { errorText } from "@/lib/error-text";
+import { useLocale, useT } from "@/i18n/i18n";
 import { createBuyOrder, createPaypalOrder, fetchQuote, useBuyConfig } from "../api/buy-api";
-import { grouped, type PriceSource } from "../format";
+import { buyErrorText } from "../buy-error-text";
+import { dollars, grouped, type PriceSource } from "../format";
 
 export type ConnectWallet = () => Promise<string>;
 /** Connects the browser wallet and shows it is the buyer's (a signature, unless it is the account's own). */
@@ -48,6 +49,8 @@ export function BuyForm({
   initialDeliverTo?: BuyDeliverTo | undefined;
 }) {
   const config = useBuyConfig();
+  const t = useT();
+  const locale = useLocale();
   const [chosenDeliverTo, setDeliverTo] = React.useState<BuyDeliverTo>(initialDeliverTo ?? "wallet");
   const deliverTo: BuyDeliverTo = managedAddress ? chosenDeliverTo : "wallet";
   const toManaged = deliverTo === "managed";
@@ -67,7 +70,7 @@ export function BuyForm({
     const valid = (edited.field === "usd" ? USD : TOKENS).test(edited.value);
     if (!valid) {
       setQuote(null);
-      setQuoteError(edited.value ? "Enter a number, like 25 or 12.50." : null);
+      setQuoteError(edited.value ? "invalid" : null);
       return;
     }
     let cancelled = false;
@@ -84,7 +87,7 @@ export function BuyForm({
         .catch((e: Error) => {
           if (cancelled) return;
           setQuote(null);
-          setQuoteError(errorText(e));
+          setQuoteError(buyErrorText(e));
         })
         .finally(() => {
           if (!cancelled) setQuoting(false);
@@ -112,7 +115,7 @@ export function BuyForm({
       });
       onOrder(order.id);
     } catch (e) {
-      setError(errorText(e));
+      setError(buyErrorText(e));
       setBusy(false);
     }
   };
@@ -130,21 +133,21 @@ export function BuyForm({
         ...(edited.field === "usd" ? { usd: edited.value } : { tokens: edited.value }),
         returnTo: returnTo ?? null,
       });
-      if (!order.approveUrl) throw new Error("PayPal gave no approval link. Try again.");
+      if (!order.approveUrl) throw new Error(t("buy.form.noApproveLink"));
       window.location.assign(order.approveUrl);
     } catch (e) {
-      setError(errorText(e));
+      setError(buyErrorText(e));
       setBusy(false);
     }
   };
 
   const c = config.data;
-  if (config.isPending) return <Spinner label="Loading" />;
+  if (config.isPending) return <Spinner label={t("buy.form.loading")} />;
   if (c && !c.available) {
     return (
       <Card>
         <CardHeader>
-          <CardTitle>Buying is unavailable</CardTitle>
+          <CardTitle>{t("buy.form.unavailable")}</CardTitle>
           <CardDescription>{c.reason}</CardDescription>
         </CardHeader>
       </Card>
@@ -155,39 +158,44 @@ export function BuyForm({
     <Card>
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
-          <Coins aria-hidden="true" className="size-5" /> Buy CPXTB Tokens
+          <Coins aria-hidden="true" className="size-5" /> {t("buy.form.title")}
         </CardTitle>
         <CardDescription>
-          {c ? `From $${c.minUsd} to $${c.maxUsd} per order. ` : null}
-          The price is locked for {c?.quoteMinutes ?? 10} minutes once you continue; the tokens are sent to{" "}
-          {toManaged ? "your CPXTB wallet" : "your wallet"} as soon as your payment is confirmed on chain.
+          {c
+            ? `${t("buy.form.limits", { min: dollars(c.minUsd, locale, false), max: dollars(c.maxUsd, locale, false) })} `
+            : null}
+          {t("buy.form.locked", {
+            minutes: String(c?.quoteMinutes ?? 10),
+            target: toManaged ? "managed" : "wallet",
+          })}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {managedAddress ? (
           <fieldset className="flex flex-col gap-2" data-testid="buy-deliver-to">
-            <legend className="mb-1 font-medium text-sm">Send the CPXTB to</legend>
+            <legend className="mb-1 font-medium text-sm">{t("buy.form.deliverLegend")}</legend>
             <DeliverChoice
               checked={toManaged}
               onSelect={() => setDeliverTo("managed")}
-              title="My CPXTB wallet (held for you)"
+              title={t("buy.form.deliverManaged")}
               detail={managedAddress}
               mono
             />
             <DeliverChoice
               checked={!toManaged}
               onSelect={() => setDeliverTo("wallet")}
-              title="The browser wallet that pays"
-              detail="The wallet you connect when you continue."
+              title={t("buy.form.deliverWallet")}
+              detail={t("buy.form.deliverWalletDetail")}
             />
           </fieldset>
         ) : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
-            label="Amount (USD)"
+            label={t("buy.form.usdLabel")}
             inputMode="decimal"
             autoComplete="off"
-            placeholder="e.g. 25.00"
+            dir="ltr"
+            placeholder={t("buy.form.usdPlaceholder")}
             value={usd}
             onChange={(e) => {
               setUsd(e.target.value);
@@ -195,10 +203,11 @@ export function BuyForm({
             }}
           />
           <Field
-            label="CPXTB Tokens to Receive"
+            label={t("buy.form.tokensLabel")}
             inputMode="decimal"
             autoComplete="off"
-            placeholder="e.g. 2500"
+            dir="ltr"
+            placeholder={t("buy.form.tokensPlaceholder")}
             value={tokens}
             onChange={(e) => {
               setTokens(e.target.value);
@@ -208,48 +217,49 @@ export function BuyForm({
         </div>
         <div aria-live="polite" className="min-h-12 rounded-md bg-muted/50 p-3 text-sm tabular-nums">
           {quoting ? (
-            <span className="text-muted-foreground">Getting the current price…</span>
+            <span className="text-muted-foreground">{t("buy.form.quoting")}</span>
           ) : quote ? (
             <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
-              <dt className="text-muted-foreground">You receive</dt>
-              <dd data-testid="quote-tokens">{grouped(quote.tokens, 6)} CPXTB</dd>
-              <dt className="text-muted-foreground">You pay</dt>
-              <dd data-testid="quote-eth">
-                ${grouped(quote.usd, 2)}
-                {quote.eth ? ` ≈ ${quote.eth} ETH` : null}
+              <dt className="text-muted-foreground">{t("buy.form.youReceive")}</dt>
+              <dd data-testid="quote-tokens" className="min-w-0 break-words">
+                <bdi dir="ltr">{grouped(quote.tokens, 6, locale)} CPXTB</bdi>
               </dd>
-              <dt className="text-muted-foreground">Price</dt>
-              <dd>
-                ${quote.usdPerToken} per CPXTB
+              <dt className="text-muted-foreground">{t("buy.form.youPay")}</dt>
+              <dd data-testid="quote-eth" className="min-w-0 break-words">
+                <bdi dir="ltr">
+                  {dollars(quote.usd, locale)}
+                  {quote.eth ? ` ≈ ${quote.eth} ETH` : null}
+                </bdi>
+              </dd>
+              <dt className="text-muted-foreground">{t("buy.form.price")}</dt>
+              <dd className="min-w-0 break-words">
+                {t("buy.form.pricePerToken", { price: dollars(quote.usdPerToken, locale, false) })}
                 {priceSource === "fixed"
-                  ? " (fixed price)"
+                  ? ` ${t("buy.form.priceFixed")}`
                   : priceSource === "pool"
-                    ? " (liquidity pool)"
+                    ? ` ${t("buy.form.pricePool")}`
                     : null}
-                {quote.ethUsd ? ` · ETH $${grouped(quote.ethUsd, 2)}` : null}
+                {quote.ethUsd ? ` · ETH ${dollars(quote.ethUsd, locale)}` : null}
               </dd>
             </dl>
           ) : quoteError ? null : (
-            <span className="text-muted-foreground">Enter an amount in USD or in CPXTB.</span>
+            <span className="text-muted-foreground">{t("buy.form.enterAmount")}</span>
           )}
         </div>
         {quoteError || error ? (
           <div role="alert" className="flex gap-2 rounded-md border border-destructive/50 p-3 text-sm">
             <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-destructive-emphasis" />
-            <p>{error ?? quoteError}</p>
+            <p>{error ?? (quoteError === "invalid" ? t("buy.form.invalidNumber") : quoteError)}</p>
           </div>
         ) : null}
         {toManaged ? (
           <p className="text-muted-foreground text-sm" data-testid="buy-managed-note">
-            {c?.methods.paypal
-              ? "Pay in ETH from a browser wallet, or with PayPal without any wallet; "
-              : "Pay in ETH from a browser wallet (it signs once to show it is yours); "}
-            the CPXTB arrives in your CPXTB wallet, not in the paying wallet.
+            {c?.methods.paypal ? t("buy.form.managedNotePaypal") : t("buy.form.managedNoteEth")}
           </p>
         ) : null}
         <Button size="lg" onClick={buyWithEth} disabled={!quote?.eth || busy || quoting}>
           {busy ? <Spinner size="sm" /> : <Wallet aria-hidden="true" />}
-          {busy ? "Connecting your wallet…" : "Buy with ETH"}
+          {busy ? t("buy.form.connecting") : t("buy.form.buyWithEth")}
         </Button>
         {c?.methods.paypal ? (
           <Button
@@ -260,13 +270,11 @@ export function BuyForm({
             data-testid="pay-paypal"
           >
             <CreditCard aria-hidden="true" />
-            Pay with PayPal
+            {t("buy.form.payWithPaypal")}
           </Button>
         ) : null}
         {quote && !quote.eth ? (
-          <p className="text-muted-foreground text-sm">
-            Paying with ETH is unavailable on this server right now.
-          </p>
+          <p className="text-muted-foreground text-sm">{t("buy.form.ethUnavailable")}</p>
         ) : null}
       </CardContent>
     </Card>

@@ -1,4 +1,4 @@
-import { type BuyOrder, buyOrderStatusLabels } from "@common/buy";
+import type { BuyOrder, BuyOrderStatus } from "@common/buy";
 import {
   Circle,
   CircleCheck,
@@ -14,9 +14,10 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { CopyButton } from "@/features/payments/components/copy-button";
-import { errorText } from "@/lib/error-text";
+import { Rich, useLocale, useT } from "@/i18n/i18n";
 import { capturePaypalOrder, submitBuyTx, useBuyOrder } from "../api/buy-api";
-import { grouped } from "../format";
+import { buyErrorText } from "../buy-error-text";
+import { dollars, grouped } from "../format";
 import { useLiveOrder } from "../use-live-order";
 
 export type SendEth = (
@@ -25,11 +26,25 @@ export type SendEth = (
 ) => Promise<string>;
 
 const STEP_LABEL = {
-  connecting: "Connecting your wallet…",
-  switching: "Switching network…",
-  confirm: "Confirm the payment in your wallet…",
-  mining: "Waiting for the transaction…",
+  connecting: "buy.order.walletConnecting",
+  switching: "buy.order.walletSwitching",
+  confirm: "buy.order.walletConfirm",
+  mining: "buy.order.walletMining",
 } as const;
+
+/** An order's status in the buyer's words (common/src/buy.ts keeps the English labels for the server). */
+const STATUS_LABEL = {
+  quoted: "buy.status.quoted",
+  confirming: "buy.status.confirming",
+  paid: "buy.status.paid",
+  sending: "buy.status.sending",
+  delivered: "buy.status.delivered",
+  expired: "buy.status.expired",
+  underpaid: "buy.status.underpaid",
+  late: "buy.status.late",
+  wrong_sender: "buy.status.wrongSender",
+  failed: "buy.status.failed",
+} as const satisfies Record<BuyOrderStatus, string>;
 
 const REFUND = new Set(["underpaid", "late", "wrong_sender", "failed"]);
 /** Nothing more happens to these orders by itself: the page no longer says it updates. */
@@ -50,32 +65,52 @@ function useCountdown(expiresAt: string) {
 
 const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
+/** An address shortened, kept left to right in a right-to-left sentence. */
+function Short({ address }: { address: string }) {
+  return (
+    <bdi dir="ltr" className="font-mono">
+      {short(address)}
+    </bdi>
+  );
+}
+
 function TxLink({ hash, url }: { hash: string; url: string | null }) {
-  if (!url) return <span className="break-all font-mono text-xs">{hash}</span>;
+  const t = useT();
+  if (!url)
+    return (
+      <span dir="ltr" className="break-all font-mono text-xs">
+        {hash}
+      </span>
+    );
   return (
     <a href={url} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 underline">
-      View on BaseScan <ExternalLink aria-hidden="true" className="size-3.5" />
+      {t("buy.order.viewOnBasescan")} <ExternalLink aria-hidden="true" className="size-3.5" />
     </a>
   );
 }
 
 function Steps({ order }: { order: BuyOrder }) {
+  const t = useT();
+  const locale = useLocale();
   const at = ORDER.indexOf(order.status as (typeof ORDER)[number]);
   const steps = [
     {
       key: "quoted",
-      label: "Quote locked",
-      detail: `${grouped(order.tokens, 6)} CPXTB for $${grouped(order.usd, 2)}`,
+      label: t("buy.order.stepQuoted"),
+      detail: t("buy.order.stepQuotedDetail", {
+        tokens: grouped(order.tokens, 6, locale),
+        usd: dollars(order.usd, locale),
+      }),
     },
     {
       key: "paid",
-      label: "Payment confirmed",
+      label: t("buy.order.stepPaid"),
       detail: order.payment ? <TxLink hash={order.payment.txHash} url={order.payment.txUrl} /> : null,
     },
-    { key: "sending", label: "Sending CPXTB", detail: order.delivery?.note ?? null },
+    { key: "sending", label: t("buy.order.stepSending"), detail: order.delivery?.note ?? null },
     {
       key: "delivered",
-      label: "Delivered",
+      label: t("buy.order.stepDelivered"),
       detail:
         order.delivery?.txHash && order.status === "delivered" ? (
           <TxLink hash={order.delivery.txHash} url={order.delivery.txUrl} />
@@ -94,7 +129,7 @@ function Steps({ order }: { order: BuyOrder }) {
     (key === "sending" && order.status === "paid") ||
     (key === "delivered" && order.status === "sending");
   return (
-    <ol className="flex flex-col gap-3" aria-label="Order steps">
+    <ol className="flex flex-col gap-3" aria-label={t("buy.order.stepsLabel")}>
       {steps.map((step) => {
         const done = reached(step.key);
         const active = !done && current(step.key) && at >= 0;
@@ -103,14 +138,21 @@ function Steps({ order }: { order: BuyOrder }) {
             {done ? (
               <CircleCheck aria-hidden="true" className="size-5 shrink-0 text-success" />
             ) : active ? (
-              <Spinner size="sm" className="mt-0.5 size-5" label="In progress" />
+              <Spinner size="sm" className="mt-0.5 size-5" label={t("buy.order.inProgress")} />
             ) : (
               <Circle aria-hidden="true" className="size-5 shrink-0 text-muted-foreground" />
             )}
             <div className="min-w-0 text-sm">
               <p className={done ? "font-medium" : "text-muted-foreground"}>
                 {step.label}
-                <span className="sr-only">{done ? " (done)" : active ? " (in progress)" : " (waiting)"}</span>
+                <span className="sr-only">
+                  {" "}
+                  {done
+                    ? t("buy.order.stateDone")
+                    : active
+                      ? t("buy.order.stateInProgress")
+                      : t("buy.order.stateWaiting")}
+                </span>
               </p>
               {done && step.detail ? <div className="text-muted-foreground">{step.detail}</div> : null}
             </div>
@@ -123,15 +165,19 @@ function Steps({ order }: { order: BuyOrder }) {
 
 /** Where an order's CPXTB goes when it is not the paying wallet: the account's managed wallet. */
 function DeliveryTarget({ order }: { order: BuyOrder }) {
+  const t = useT();
   return (
     <div data-testid="order-deliver-to">
-      <dt className="text-muted-foreground">CPXTB goes to your CPXTB wallet (held for you)</dt>
-      <dd className="break-all font-mono text-xs">{order.deliveryAddress}</dd>
+      <dt className="text-muted-foreground">{t("buy.order.deliverTo")}</dt>
+      <dd dir="ltr" className="break-all text-start font-mono text-xs">
+        {order.deliveryAddress}
+      </dd>
     </div>
   );
 }
 
 function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
+  const t = useT();
   const countdown = useCountdown(order.expiresAt);
   const [step, setStep] = React.useState<keyof typeof STEP_LABEL | null>(null);
   const [problem, setProblem] = React.useState<string | null>(null);
@@ -151,7 +197,7 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
         console.warn("The payment will be found on chain instead:", e),
       );
     } catch (e) {
-      setProblem(errorText(e));
+      setProblem(buyErrorText(e));
     } finally {
       setStep(null);
     }
@@ -160,13 +206,12 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
     return (
       <div className="flex flex-col gap-3">
         <p className="flex items-center gap-2 font-medium">
-          <TimerOff aria-hidden="true" className="size-5 text-destructive-emphasis" /> Quote expired
+          <TimerOff aria-hidden="true" className="size-5 text-destructive-emphasis" />{" "}
+          {t("buy.order.expired")}
         </p>
-        <p className="text-muted-foreground text-sm">
-          Do not send ETH for this order any more. A payment made after expiry is refunded, not delivered.
-        </p>
+        <p className="text-muted-foreground text-sm">{t("buy.order.expiredNote")}</p>
         <Button asChild variant="outline">
-          <Link href="/buy-cpxtb">Get a new quote</Link>
+          <Link href="/buy-cpxtb">{t("buy.order.newQuote")}</Link>
         </Button>
       </div>
     );
@@ -174,33 +219,45 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm">
-        Quote locked for{" "}
-        <span className="font-semibold tabular-nums" data-testid="quote-countdown" role="timer">
-          {countdown.text}
-        </span>
+        <Rich
+          id="buy.order.lockedFor"
+          values={{
+            time: (
+              <span
+                className="font-semibold tabular-nums"
+                data-testid="quote-countdown"
+                role="timer"
+                dir="ltr"
+              >
+                {countdown.text}
+              </span>
+            ),
+          }}
+        />
       </p>
       <dl className="flex flex-col gap-2 text-sm">
-        <div className="flex items-center justify-between gap-2">
-          <div className="min-w-0">
-            <dt className="text-muted-foreground">Exact amount</dt>
-            <dd className="font-mono tabular-nums" data-testid="order-eth">
+        {/* A group is a <div> of one <dt> and its <dd> (axe: definition-list); the copy button is in the <dd>. */}
+        <div>
+          <dt className="text-muted-foreground">{t("buy.order.exactAmount")}</dt>
+          <dd className="flex items-center justify-between gap-2">
+            <span className="min-w-0 text-start font-mono tabular-nums" data-testid="order-eth" dir="ltr">
               {order.eth} ETH
-            </dd>
-          </div>
-          <CopyButton value={order.eth ?? ""} label="Amount" />
-        </div>
-        <div className="flex items-center justify-between gap-2">
-          <div className="min-w-0">
-            <dt className="text-muted-foreground">To the treasury</dt>
-            <dd className="font-mono" title={order.treasuryAddress}>
-              {short(order.treasuryAddress)}
-            </dd>
-          </div>
-          <CopyButton value={order.treasuryAddress} label="Address" />
+            </span>
+            <CopyButton value={order.eth ?? ""} label={t("buy.order.amountLabel")} />
+          </dd>
         </div>
         <div>
-          <dt className="text-muted-foreground">From your wallet (only)</dt>
-          <dd className="font-mono" title={order.buyerAddress}>
+          <dt className="text-muted-foreground">{t("buy.order.toTreasury")}</dt>
+          <dd className="flex items-center justify-between gap-2">
+            <span className="min-w-0 text-start font-mono" title={order.treasuryAddress} dir="ltr">
+              {short(order.treasuryAddress)}
+            </span>
+            <CopyButton value={order.treasuryAddress} label={t("buy.order.addressLabel")} />
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">{t("buy.order.fromWallet")}</dt>
+          <dd className="text-start font-mono" title={order.buyerAddress} dir="ltr">
             {short(order.buyerAddress)}
           </dd>
         </div>
@@ -208,7 +265,7 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
       </dl>
       <Button size="lg" onClick={pay} disabled={step !== null} data-testid="pay-eth">
         {step ? <Spinner size="sm" /> : <Wallet aria-hidden="true" />}
-        {step ? STEP_LABEL[step] : `Pay ${order.eth} ETH`}
+        {step ? t(STEP_LABEL[step]) : t("buy.order.payEth", { amount: order.eth ?? "" })}
       </Button>
       {problem ? (
         <p role="alert" className="rounded-md border border-destructive/50 p-3 text-sm">
@@ -221,6 +278,7 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
 
 /** A PayPal order not yet paid: PayPal's return completes it; this retries that step (never charges twice). */
 function PaypalPanel({ order }: { order: BuyOrder }) {
+  const t = useT();
   const [busy, setBusy] = React.useState(false);
   const [problem, setProblem] = React.useState<string | null>(null);
   const complete = async () => {
@@ -229,7 +287,7 @@ function PaypalPanel({ order }: { order: BuyOrder }) {
     try {
       await capturePaypalOrder(order.id);
     } catch (e) {
-      setProblem(errorText(e));
+      setProblem(buyErrorText(e));
     } finally {
       setBusy(false);
     }
@@ -237,16 +295,17 @@ function PaypalPanel({ order }: { order: BuyOrder }) {
   return (
     <div className="flex flex-col gap-3">
       <p className="text-muted-foreground text-sm">
-        Approve the payment at PayPal; you come back here and the tokens are sent to{" "}
-        {order.toManagedWallet ? "your CPXTB wallet " : null}
-        <span className="font-mono">{short(order.deliveryAddress)}</span> once PayPal confirms it.
+        <Rich
+          id={order.toManagedWallet ? "buy.order.paypalApproveManaged" : "buy.order.paypalApprove"}
+          values={{ address: <Short address={order.deliveryAddress} /> }}
+        />
       </p>
       <Button size="lg" variant="outline" onClick={complete} disabled={busy}>
         {busy ? <Spinner size="sm" /> : null}
-        {busy ? "Checking with PayPal…" : "I approved it: complete the payment"}
+        {busy ? t("buy.order.paypalChecking") : t("buy.order.paypalComplete")}
       </Button>
       <Button asChild variant="ghost">
-        <Link href="/buy-cpxtb">Cancelled at PayPal? Start a new order</Link>
+        <Link href="/buy-cpxtb">{t("buy.order.paypalCancelled")}</Link>
       </Button>
       {problem ? (
         <p role="alert" className="rounded-md border border-destructive/50 p-3 text-sm">
@@ -259,18 +318,20 @@ function PaypalPanel({ order }: { order: BuyOrder }) {
 
 export function OrderView({ id, sendEth }: { id: string; sendEth: SendEth }) {
   useLiveOrder(id);
+  const t = useT();
+  const locale = useLocale();
   const query = useBuyOrder(id);
-  if (query.isPending) return <Spinner label="Loading the order" />;
+  if (query.isPending) return <Spinner label={t("buy.order.loading")} />;
   if (query.isError || !query.data) {
     return (
       <Card>
         <CardHeader>
-          <CardTitle>Order not found</CardTitle>
-          <CardDescription>Check the link, or start a new purchase.</CardDescription>
+          <CardTitle>{t("buy.order.notFound")}</CardTitle>
+          <CardDescription>{t("buy.order.notFoundHint")}</CardDescription>
         </CardHeader>
         <CardContent>
           <Button asChild>
-            <Link href="/buy-cpxtb">Buy CPXTB</Link>
+            <Link href="/buy-cpxtb">{t("buy.order.buyCpxtb")}</Link>
           </Button>
         </CardContent>
       </Card>
@@ -285,15 +346,19 @@ export function OrderView({ id, sendEth }: { id: string; sendEth: SendEth }) {
           <CardTitle className="flex flex-wrap items-center gap-2" aria-live="polite">
             {delivered ? (
               <>
-                <PartyPopper aria-hidden="true" className="size-5 text-success" /> Purchase Complete!
+                <PartyPopper aria-hidden="true" className="size-5 text-success" /> {t("buy.order.complete")}
               </>
             ) : (
-              <span data-testid="order-status">{buyOrderStatusLabels[order.status]}</span>
+              <span data-testid="order-status">{t(STATUS_LABEL[order.status])}</span>
             )}
           </CardTitle>
           <CardDescription className="tabular-nums">
-            {grouped(order.tokens, 6)} CPXTB for ${grouped(order.usd, 2)}
-            {order.eth ? ` (${order.eth} ETH)` : ""} · ${order.usdPerToken} per CPXTB
+            {t(order.eth ? "buy.order.summaryEth" : "buy.order.summary", {
+              tokens: grouped(order.tokens, 6, locale),
+              usd: dollars(order.usd, locale),
+              eth: order.eth ?? "",
+              price: dollars(order.usdPerToken, locale, false),
+            })}
           </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-6">
@@ -301,7 +366,7 @@ export function OrderView({ id, sendEth }: { id: string; sendEth: SendEth }) {
             <div role="alert" className="flex gap-2 rounded-md border border-warning/60 p-3 text-sm">
               <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
               <div>
-                <p className="font-semibold">{buyOrderStatusLabels[order.status]}</p>
+                <p className="font-semibold">{t(STATUS_LABEL[order.status])}</p>
                 {order.problem ? <p className="text-muted-foreground">{order.problem}</p> : null}
               </div>
             </div>
@@ -313,23 +378,24 @@ export function OrderView({ id, sendEth }: { id: string; sendEth: SendEth }) {
           <Steps order={order} />
           {delivered ? (
             <p className="text-sm" data-testid="delivered-text">
-              {grouped(order.tokens, 6)} CPXTB were sent to{" "}
-              {order.toManagedWallet ? "your CPXTB wallet " : null}
-              <span className="font-mono">{short(order.deliveryAddress)}</span>.
+              <Rich
+                id={order.toManagedWallet ? "buy.order.deliveredManaged" : "buy.order.delivered"}
+                values={{
+                  tokens: <bdi dir="ltr">{grouped(order.tokens, 6, locale)}</bdi>,
+                  address: <Short address={order.deliveryAddress} />,
+                }}
+              />
             </p>
           ) : null}
           {delivered && order.returnTo ? (
             <Button asChild size="lg">
-              <Link href={order.returnTo}>Return to your payment</Link>
+              <Link href={order.returnTo}>{t("buy.order.returnToPayment")}</Link>
             </Button>
           ) : null}
         </CardContent>
       </Card>
       <p className="text-muted-foreground text-xs" data-testid="order-footnote">
-        Order {order.id}.
-        {SETTLED.has(order.status)
-          ? null
-          : " This page updates by itself; you can close it, and the tokens are still sent once your payment is confirmed."}
+        {t(SETTLED.has(order.status) ? "buy.order.footnote" : "buy.order.footnoteLive", { id: order.id })}
       </p>
     </div>
   );

@@ -1,6 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { chooseLanguage, loadMessages } from "@/i18n/i18n";
 import { createQueryClient } from "@/lib/query-client";
 import { when } from "../claim-time";
 import { ClaimCard } from "./claim-card";
@@ -28,6 +29,12 @@ function renderCard(props: Partial<React.ComponentProps<typeof ClaimCard>> = {})
     </QueryClientProvider>,
   );
 }
+
+// The buy page loads the "buy" words before it renders (lazy-pages.ts): here, in English.
+beforeAll(async () => {
+  await loadMessages("en", ["buy"]);
+  await chooseLanguage("en", { remember: false });
+});
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -5,12 +5,14 @@ import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
+import { buyErrorText } from "@/features/buy/buy-error-text";
+import { Rich, useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
-import { errorText } from "@/lib/error-text";
 import { claimTokens, useClaimStatus } from "../api/claims-api";
 import { when, withoutUtcTime } from "../claim-time";
 
-export type ClaimWallet = { address: string; label: string };
+/** A wallet claims can go to; `label` names it in the reader's language, `kind` picks the sentence about it. */
+export type ClaimWallet = { address: string; label: string; kind?: "browser" | "managed" };
 
 /** Per-wallet device storage (spec section 3), supplied by the app layer from the wallet feature. */
 export type ClaimDevice = {
@@ -19,6 +21,22 @@ export type ClaimDevice = {
 };
 
 const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
+
+/** A shortened address, kept left to right inside a right-to-left sentence. */
+function Short({ address }: { address: string }) {
+  return (
+    <bdi dir="ltr" className="font-mono" title={address}>
+      {short(address)}
+    </bdi>
+  );
+}
+
+/** The reader's time: the browser's own format in English (as before), the page's language otherwise. */
+function useWhen() {
+  const locale = useLocale();
+  return (iso: string) => when(iso, locale === "en" ? undefined : locale);
+}
+
 function refusal(error: unknown): { message: string; nextClaimAt: string | null } {
   if (isApiError(error)) {
     const body = error.body as
@@ -30,20 +48,18 @@ function refusal(error: unknown): { message: string; nextClaimAt: string | null 
       return { message, nextClaimAt: typeof next === "string" ? next : null };
     }
   }
-  return { message: errorText(error), nextClaimAt: null };
+  return { message: buyErrorText(error), nextClaimAt: null };
 }
 
 function Shell({ children, description }: { children: React.ReactNode; description?: React.ReactNode }) {
+  const t = useT();
   return (
     <Card data-testid="claim-card">
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
-          <Gift aria-hidden="true" className="size-5" /> Claim Test CPXTB Tokens
+          <Gift aria-hidden="true" className="size-5" /> {t("buy.claim.title")}
         </CardTitle>
-        <CardDescription>
-          {description ??
-            "Free test CPXTB to try paying: once every 24 hours per account, wallet and device."}
-        </CardDescription>
+        <CardDescription>{description ?? t("buy.claim.description")}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">{children}</CardContent>
     </Card>
@@ -60,13 +76,14 @@ export function ClaimCard({
   wallets: ClaimWallet[] | null;
   device: ClaimDevice;
 }) {
+  const t = useT();
   const [chosen, setChosen] = React.useState<string | null>(null);
   if (!signedIn) {
     return (
       <Shell>
-        <p className="text-sm">Sign in to claim free test CPXTB for your wallet.</p>
+        <p className="text-sm">{t("buy.claim.signInPrompt")}</p>
         <Button asChild variant="outline">
-          <Link href="/auth">Sign in / Register</Link>
+          <Link href="/auth">{t("buy.claim.signIn")}</Link>
         </Button>
       </Shell>
     );
@@ -74,29 +91,27 @@ export function ClaimCard({
   if (wallets === null) {
     return (
       <Shell>
-        <Spinner label="Loading your wallets" />
+        <Spinner label={t("buy.claim.loadingWallets")} />
       </Shell>
     );
   }
   if (wallets.length === 0) {
     return (
       <Shell>
-        <p className="text-sm">
-          Claims go to a wallet of your account: sign in with your browser wallet, or link one in your
-          profile.
-        </p>
+        <p className="text-sm">{t("buy.claim.noWallet")}</p>
         <Button asChild variant="outline">
-          <Link href="/profile">Link a wallet</Link>
+          <Link href="/profile">{t("buy.claim.linkWallet")}</Link>
         </Button>
       </Shell>
     );
   }
   const address = wallets.find((w) => w.address === chosen)?.address ?? wallets[0]!.address;
+  const only = wallets[0]!;
   return (
     <Shell>
       {wallets.length > 1 ? (
         <label className="flex flex-col gap-1.5 text-sm">
-          <span className="font-medium">Wallet</span>
+          <span className="font-medium">{t("buy.claim.wallet")}</span>
           <select
             className="h-11 min-w-0 rounded-md border border-input bg-background px-3 text-sm"
             value={address}
@@ -111,10 +126,10 @@ export function ClaimCard({
         </label>
       ) : (
         <p className="text-sm">
-          To your {wallets[0]!.label.toLowerCase()}{" "}
-          <span className="font-mono" title={address}>
-            {short(address)}
-          </span>
+          <Rich
+            id={only.kind === "managed" ? "buy.claim.toManagedWallet" : "buy.claim.toBrowserWallet"}
+            values={{ address: <Short address={address} /> }}
+          />
         </p>
       )}
       <ClaimForWallet key={address} address={address} device={device} />
@@ -122,11 +137,20 @@ export function ClaimCard({
   );
 }
 
+/** A claim refusal the server words in English: ours in the reader's language when we know it. */
+function translatedRefusal(message: string, t: ReturnType<typeof useT>): string {
+  if (message === "Already claimed in the last 24 hours.") return t("buy.claim.alreadyClaimed");
+  if (message === "Today's claim budget is used up.") return t("buy.claim.budgetUsed");
+  return message;
+}
+
 function ClaimForWallet({ address, device }: { address: string; device: ClaimDevice }) {
   const who = React.useMemo(
     () => ({ walletAddress: address, deviceId: device.deviceIdFor(address) }),
     [address, device],
   );
+  const t = useT();
+  const at = useWhen();
   const status = useClaimStatus(who);
   const [busy, setBusy] = React.useState(false);
   const [problem, setProblem] = React.useState<{ message: string; nextClaimAt: string | null } | null>(null);
@@ -168,7 +192,7 @@ function ClaimForWallet({ address, device }: { address: string; device: ClaimDev
     }
   };
 
-  if (status.isPending) return <Spinner label="Checking your claims" />;
+  if (status.isPending) return <Spinner label={t("buy.claim.checking")} />;
   if (status.isError || !status.data) {
     return (
       <p role="alert" className="text-sm">
@@ -181,22 +205,26 @@ function ClaimForWallet({ address, device }: { address: string; device: ClaimDev
     return (
       <div role="status" className="flex gap-2 rounded-md border border-warning/60 p-3 text-sm">
         <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        <p>
-          Claiming test CPXTB is switched off on this server; you can claim again once the operator switches
-          it back on.
-        </p>
+        <p>{t("buy.claim.switchedOff")}</p>
       </div>
     );
   }
   const problemText = problem
-    ? problem.nextClaimAt
-      ? withoutUtcTime(problem.message)
-      : problem.message
+    ? translatedRefusal(problem.nextClaimAt ? withoutUtcTime(problem.message) : problem.message, t)
     : null;
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm tabular-nums">
-        Amount: <span className="font-semibold">{s.amount} CPXTB</span>
+        <Rich
+          id="buy.claim.amount"
+          values={{
+            amount: (
+              <bdi dir="ltr" className="font-semibold">
+                {s.amount} CPXTB
+              </bdi>
+            ),
+          }}
+        />
       </p>
       {s.lastClaim ? (
         <div className="flex flex-col gap-1 rounded-md bg-muted/50 p-3 text-sm" data-testid="claim-last">
@@ -204,15 +232,17 @@ function ClaimForWallet({ address, device }: { address: string; device: ClaimDev
             {s.lastClaim.status === "confirmed" ? (
               <CircleCheck aria-hidden="true" className="size-4 text-success" />
             ) : (
-              <Spinner size="sm" label="Sending" />
+              <Spinner size="sm" label={t("buy.claim.sendingLabel")} />
             )}
             {s.lastClaim.status === "confirmed"
-              ? `${s.lastClaim.amount} CPXTB sent`
+              ? t("buy.claim.sent", { amount: s.lastClaim.amount })
               : s.lastClaim.status === "failed"
-                ? "The claim could not be sent; our team was alerted."
-                : `Sending ${s.lastClaim.amount} CPXTB…`}
+                ? t("buy.claim.failed")
+                : t("buy.claim.sending", { amount: s.lastClaim.amount })}
           </p>
-          <p className="text-muted-foreground">Claimed {when(s.lastClaim.createdAt)}</p>
+          <p className="text-muted-foreground">
+            {t("buy.claim.claimedAt", { time: at(s.lastClaim.createdAt) })}
+          </p>
           {s.lastClaim.txUrl ? (
             <a
               href={s.lastClaim.txUrl}
@@ -220,11 +250,11 @@ function ClaimForWallet({ address, device }: { address: string; device: ClaimDev
               rel="noreferrer"
               className="inline-flex items-center gap-1 underline"
             >
-              View on BaseScan <ExternalLink aria-hidden="true" className="size-3.5" />
+              {t("buy.claim.viewOnBasescan")} <ExternalLink aria-hidden="true" className="size-3.5" />
             </a>
           ) : s.lastClaim.txHash ? (
             <p className="break-all font-mono text-xs" data-testid="claim-tx">
-              Transaction {s.lastClaim.txHash}
+              {t("buy.claim.transaction", { hash: s.lastClaim.txHash })}
             </p>
           ) : null}
         </div>
@@ -238,12 +268,15 @@ function ClaimForWallet({ address, device }: { address: string; device: ClaimDev
       {nextAt ? (
         <p className="flex items-center gap-2 text-sm" data-testid="claim-next" id="claim-next">
           <Clock aria-hidden="true" className="size-4 shrink-0" />
-          You can claim again at {when(nextAt)}.
+          <span>{t("buy.claim.nextAt", { time: at(nextAt) })}</span>
         </p>
       ) : null}
       {justClaimed ? (
         <p className="text-sm" role="status">
-          {s.amount} CPXTB are on their way to {short(address)}.
+          <Rich
+            id="buy.claim.onTheWay"
+            values={{ amount: <bdi dir="ltr">{s.amount}</bdi>, address: <Short address={address} /> }}
+          />
         </p>
       ) : null}
       <Button
@@ -254,7 +287,7 @@ function ClaimForWallet({ address, device }: { address: string; device: ClaimDev
         data-testid="claim-button"
       >
         {busy ? <Spinner size="sm" /> : <Gift aria-hidden="true" />}
-        {busy ? "Claiming…" : `Claim ${s.amount} CPXTB`}
+        {busy ? t("buy.claim.claiming") : t("buy.claim.claim", { amount: s.amount })}
       </Button>
     </div>
   );
