@@ -34,8 +34,8 @@ function lazyPage(
 
 /** The payer's pages: the checkout and the wallet-less way to pay it. */
 const CHECKOUT_AREAS: readonly MessageArea[] = ["pay", "wallet"];
-/** Buying CPXTB and its orders; the buy page also shows the claim card (its words are in "buy" too). */
-const BUY_AREAS: readonly MessageArea[] = ["buy", "wallet"];
+/** Buying CPXTB and its orders (their copy buttons speak the checkout's words); the claim card's words are in "buy". */
+const BUY_AREAS: readonly MessageArea[] = ["buy", "wallet", "pay"];
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
 export const HomePage = lazyPage(() => import("./routes/home"), "shell");

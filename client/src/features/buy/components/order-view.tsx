@@ -14,6 +14,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { CopyButton } from "@/features/payments/components/copy-button";
+import { useCopyWords } from "@/features/payments/copy-words";
 import { Rich, useLocale, useT } from "@/i18n/i18n";
 import { capturePaypalOrder, submitBuyTx, useBuyOrder } from "../api/buy-api";
 import { buyErrorText } from "../buy-error-text";
@@ -178,6 +179,7 @@ function DeliveryTarget({ order }: { order: BuyOrder }) {
 
 function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
   const t = useT();
+  const copyWords = useCopyWords();
   const countdown = useCountdown(order.expiresAt);
   const [step, setStep] = React.useState<keyof typeof STEP_LABEL | null>(null);
   const [problem, setProblem] = React.useState<string | null>(null);
@@ -243,7 +245,7 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
             <span className="min-w-0 text-start font-mono tabular-nums" data-testid="order-eth" dir="ltr">
               {order.eth} ETH
             </span>
-            <CopyButton value={order.eth ?? ""} label={t("buy.order.amountLabel")} />
+            <CopyButton value={order.eth ?? ""} label={t("buy.order.amountLabel")} words={copyWords} />
           </dd>
         </div>
         <div>
@@ -252,7 +254,7 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
             <span className="min-w-0 text-start font-mono" title={order.treasuryAddress} dir="ltr">
               {short(order.treasuryAddress)}
             </span>
-            <CopyButton value={order.treasuryAddress} label={t("buy.order.addressLabel")} />
+            <CopyButton value={order.treasuryAddress} label={t("buy.order.addressLabel")} words={copyWords} />
           </dd>
         </div>
         <div>
