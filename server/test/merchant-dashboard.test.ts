@@ -103,6 +103,8 @@ describe("pay page appearance", () => {
       website: "https://corner.example/",
       brandColor: "#1a7f5a",
       pageTheme: "light",
+      // The pay pages' language (issue 37): null, the payer's browser's, until the business sets one.
+      payLanguage: null,
     });
     for (const bad of [
       { brandColor: "red" },
