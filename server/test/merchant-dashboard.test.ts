@@ -146,7 +146,9 @@ describe("payment history", () => {
     expect(ids(await as.get(`/api/merchant/payments?q=${cake.reference.slice(3, 15)}`))).toEqual([cake.id]);
     // LIKE wildcards are literal characters in a search.
     expect(ids(await as.get("/api/merchant/payments?q=100%25"))).toEqual([tea.id]);
-    expect(ids(await as.get("/api/merchant/payments?q=T_1"))).toEqual([tea.id]);
+    // A random reference can hold "t_1" too (1 in ~90 runs did): what a person would find is computed.
+    expect(matching([tea, cake, latte], "T_1")).toContain(tea.id);
+    expect(ids(await as.get("/api/merchant/payments?q=T_1"))).toEqual(matching([tea, cake, latte], "T_1"));
     expect(ids(await as.get("/api/merchant/payments?q=%25"))).toEqual([tea.id]);
     // Short terms too (a random reference may hold a 2-letter term as well: what a person would find is computed),
     // and a match never spans two fields (description "Oat latte", order id "ORD-100").
