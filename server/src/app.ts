@@ -38,6 +38,7 @@ import { notificationsPlugin } from "./modules/notifications/plugin.ts";
 import type { NotificationsOptions, NotificationsRuntime } from "./modules/notifications/runtime.ts";
 import { paymentsPlugin } from "./modules/payments/plugin.ts";
 import type { PaymentsRuntime, PaymentsRuntimeOptions } from "./modules/payments/runtime.ts";
+import { startSumsCompaction } from "./modules/reports/sums.ts";
 import { treasuryPlugin } from "./modules/treasury/plugin.ts";
 import type { TreasuryRuntime } from "./modules/treasury/runtime.ts";
 import type { TreasuryOptions } from "./modules/treasury/treasury.ts";
@@ -265,6 +266,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     });
   const retention = startRetention({ db: database.db, log: app.log });
   app.addHook("onClose", () => retention.stop());
+  const sumsCompaction = startSumsCompaction({ db: database.db, log: app.log });
+  app.addHook("onClose", () => sumsCompaction.stop());
   let notifications: NotificationsRuntime | null = null;
   await app.register(notificationsPlugin, {
     config,

@@ -302,6 +302,43 @@ export const payments = pgTable(
 );
 
 /**
+ * The reports' sums kept beside the payments (issue 39, decision 039): per merchant, link, status and quarter hour
+ * of creation (every time zone's midnights fall on one, so any zone's days and weeks add up from them), and again
+ * per UTC day (so a week or a year is mostly a few day rows), what the summary adds up per payment. Written only by the statement triggers on `payments` (migration 0028), as
+ * deltas in the same transaction as the change: one row more per statement, no row shared between writers, so no
+ * lock or deadlock between the indexer, the expiry job and the API. A job adds each key's rows into one
+ * (`compacted`). Amounts are normalised to 18 decimals, USD in cents rounded per payment, as the row-based sums.
+ */
+export const paymentSums = pgTable(
+  "payment_sums",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    merchantId: text("merchant_id").notNull(),
+    linkId: text("link_id"),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull(),
+    /** A quarter hour, or a whole day in UTC: a week's full days are read as days, its edges as quarter hours. */
+    unit: text("unit", { enum: ["quarter", "day"] }).notNull(),
+    /** The first instant of the quarter hour or of the UTC day. */
+    slot: timestamp("slot", { withTimezone: true }).notNull(),
+    count: integer("count").notNull(),
+    received: baseUnits("received").notNull(),
+    usdCents: baseUnits("usd_cents").notNull(),
+    unvalued: integer("unvalued").notNull(),
+    due: baseUnits("due").notNull(),
+    receivedCount: integer("received_count").notNull(),
+    refundedCount: integer("refunded_count").notNull(),
+    refunded: baseUnits("refunded").notNull(),
+    refundedUsdCents: baseUnits("refunded_usd_cents").notNull(),
+    /** False for a delta the compaction has not added in yet. */
+    compacted: boolean("compacted").notNull().default(false),
+  },
+  (t) => [
+    index("payment_sums_merchant_slot_idx").on(t.merchantId, t.unit, t.slot),
+    index("payment_sums_pending_idx").on(t.id).where(sql`not ${t.compacted}`),
+  ],
+);
+
+/**
  * The amounts a transfer may match, one row each while reserved (PAYMENTS.md, Unique tag and Matching 2): a live
  * payment's amount due, and a partial payment's remaining amount. Both take part in one unique index, so no two
  * live amounts at one address are ever equal; a row is deleted when its payment stops being live (or the remainder
