@@ -27,6 +27,7 @@ import { getAddress } from "viem";
 import type { Db } from "../server/src/db/client.ts";
 import { openDatabase, rowsOf } from "../server/src/db/client.ts";
 import * as schema from "../server/src/db/schema.ts";
+import { createId } from "../server/src/lib/ids.ts";
 import { findPaymentsAwaitingConfirmations } from "../server/src/modules/payments/engine.ts";
 import * as repo from "../server/src/modules/payments/repository.ts";
 import { listRowsForCsv, sumByStatusAndBucket } from "../server/src/modules/reports/repository.ts";
@@ -71,19 +72,6 @@ async function admin(statement: string) {
 
 // ---- Data -------------------------------------------------------------------------------------------------------
 
-const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
-/** An id as `createId` makes it (time-sortable: the creation millisecond, then 80 random bits). */
-function idAt(prefix: string, ms: number): string {
-  let time = "";
-  let rest = ms;
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[rest % 32] + time;
-    rest = Math.floor(rest / 32);
-  }
-  let tail = "";
-  for (let i = 0; i < 16; i++) tail += CROCKFORD[Math.floor(Math.random() * 32)];
-  return `${prefix}_${time}${tail}`;
-}
 function reference(): string {
   const r = randomBytes(16).toString("base64url");
   return /^[-_]/.test(r) ? `a${r.slice(1)}` : r;
@@ -229,7 +217,8 @@ function paymentLine(b: Business, n: number, now: number, open: boolean, liveTag
         const age = (1 - Math.sqrt(Math.random())) * SPAN_DAYS;
         const day = Math.floor(age);
         const hour = Math.min(23.99, Math.max(0, 13 + 3.5 * normal()));
-        const ms = now - day * 86_400_000 - (now % 86_400_000) + hour * 3_600_000;
+        // Whole milliseconds, as a clock gives them (the id holds the time to the millisecond).
+        const ms = now - day * 86_400_000 - (now % 86_400_000) + Math.floor(hour * 3_600_000);
         return Math.min(ms, now - 20 * 60_000);
       })();
   const inUsd = Math.random() < 0.75;
@@ -267,7 +256,7 @@ function paymentLine(b: Business, n: number, now: number, open: boolean, liveTag
   const item = pick(b.kind.items);
   const description = Math.random() < 0.15 ? null : Math.random() < 0.3 ? `2x ${item}` : item;
   const fields = [
-    idAt("pay", created),
+    createId("pay", created),
     reference(),
     b.id,
     String(CHAIN_ID),

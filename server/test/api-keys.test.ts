@@ -3,12 +3,14 @@ import type { App } from "../src/app.ts";
 import { connectChain } from "../src/chain/service.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
 import { createTestApp } from "./helpers.ts";
-import { api, createMerchant, paymentTestConfig, type TestMerchant } from "./payment-helpers.ts";
+import { api, createClock, createMerchant, paymentTestConfig, type TestMerchant } from "./payment-helpers.ts";
 
 let chain: TestChain;
 let app: App;
 let merchantA: TestMerchant;
 let merchantB: TestMerchant;
+/** The payments' clock: a test sets it back to create payments in the past. */
+const clock = createClock();
 
 type CreatedKey = { id: string; secret: string; prefix: string; scopes: string[]; name: string };
 type ErrorJson = { error: { code: string; message: string } };
@@ -52,7 +54,10 @@ beforeAll(async () => {
   chain = await startTestChain();
   const connected = await connectChain(chainConfigFor(chain.url, chain.deployment, { confirmations: 1 }));
   // A deployment on a real chain: live keys (the test-install kind has its own test below).
-  app = await createTestApp({ ...paymentTestConfig(), apiKeyKind: "live" }, { chain: connected });
+  app = await createTestApp(
+    { ...paymentTestConfig(), apiKeyKind: "live" },
+    { chain: connected, payments: { now: clock.now } },
+  );
   merchantA = await createMerchant(app);
   merchantB = await createMerchant(app, { name: "Book Nook" });
 });
@@ -235,6 +240,60 @@ describe("/api/v1/payments", () => {
       key: key.secret,
     });
     expect((older.json() as { items: unknown[] }).items).toEqual([]);
+  });
+
+  it("finds a payment created months ago by from/to, to the millisecond, and by the cursor's pages once", async () => {
+    const shop = await createMerchant(app, { name: "Old Shop" });
+    const key = await createKey(shop, ["payments:read", "payments:write"]);
+    type Created = { id: string; createdAt: string };
+    const create = async (orderId: string) =>
+      (
+        await v1("POST", "/api/v1/payments", {
+          key: key.secret,
+          payload: { currency: "CPXTB", amount: "7", orderId },
+        })
+      ).json() as Created;
+    // The listing bounds the id by the window's times (decision 037): a payment's id carries its created_at, also
+    // when the server's clock is not the machine's.
+    const DAY = 86_400_000;
+    clock.advance(-200 * DAY);
+    const old: Created[] = [];
+    try {
+      old.push(await create("old-1"));
+      clock.advance(60_000);
+      old.push(await create("old-2"));
+    } finally {
+      clock.advance(200 * DAY - 60_000);
+    }
+    const recent = await create("recent");
+    const at = Date.parse(old[0]!.createdAt);
+    expect(Date.now() - at).toBeGreaterThan(199 * DAY);
+
+    /** Every id the listing gives, a page of `limit` at a time along the cursor. */
+    async function list(query: { from?: number; to?: number }, limit = 1) {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const params = new URLSearchParams({ limit: String(limit) });
+        if (query.from !== undefined) params.set("from", new Date(query.from).toISOString());
+        if (query.to !== undefined) params.set("to", new Date(query.to).toISOString());
+        if (cursor) params.set("cursor", cursor);
+        const res = await v1("GET", `/api/v1/payments?${params}`, { key: key.secret });
+        expect(res.statusCode, res.body).toBe(200);
+        const page = res.json() as { items: { id: string }[]; nextCursor: string | null };
+        ids.push(...page.items.map((p) => p.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return ids;
+    }
+    const [first, second] = [old[0]!.id, old[1]!.id];
+    expect(await list({ from: at - DAY, to: at + DAY })).toEqual([second, first]);
+    expect(await list({ from: at, to: at + 1 })).toEqual([first]);
+    expect(await list({ from: at + 1, to: at + DAY })).toEqual([second]);
+    expect(await list({ from: at - DAY, to: at })).toEqual([]);
+    expect(await list({ to: at + 1 })).toEqual([first]);
+    expect(await list({ from: at + 1 })).toEqual([recent.id, second]);
+    expect(await list({})).toEqual([recent.id, second, first]);
   });
 
   it("Idempotency-Key: the same body returns the same payment, another body 409", async () => {

@@ -6,6 +6,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../src/db/client.ts";
+import { idTimePrefix } from "../src/lib/ids.ts";
 import * as repo from "../src/modules/payments/repository.ts";
 import * as reports from "../src/modules/reports/repository.ts";
 import { createTestDatabase } from "./helpers.ts";
@@ -19,6 +20,11 @@ type PlanNode = {
   "Index Name"?: string;
   "Relation Name"?: string;
   "Scan Direction"?: string;
+  "Index Cond"?: string;
+  /** With ANALYZE: the rows the node read and dropped (its own condition), and the rows it returned. */
+  "Rows Removed by Filter"?: number;
+  "Actual Rows"?: number;
+  "Actual Total Time"?: number;
   Plans?: PlanNode[];
 };
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
@@ -40,8 +46,14 @@ describe.skipIf(!onPostgres)("history at scale (PostgreSQL)", () => {
   const OTHERS = 20;
   const ROWS = 20_000;
 
-  /** The plan of each statement `work` sends, as EXPLAIN (FORMAT JSON) gives it; and what `work` returned. */
-  async function explain<T>(work: () => Promise<T>): Promise<{ result: T; plans: PlanNode[][] }> {
+  /**
+   * The plan of each statement `work` sends, as EXPLAIN (FORMAT JSON) gives it (run again with `analyze`, for the
+   * rows each node read); and what `work` returned.
+   */
+  async function explain<T>(
+    work: () => Promise<T>,
+    { analyze = false } = {},
+  ): Promise<{ result: T; plans: PlanNode[][] }> {
     captured = [];
     let statements: { query: string; params: unknown[] }[];
     let result: T;
@@ -55,7 +67,7 @@ describe.skipIf(!onPostgres)("history at scale (PostgreSQL)", () => {
     for (const { query, params } of statements) {
       // The statement with its parameters as drizzle sends them ($1, $2, ... in order).
       const parts = query.split(/\$\d+/);
-      const chunks: SQL[] = [sql.raw(`explain (format json) ${parts[0]}`)];
+      const chunks: SQL[] = [sql.raw(`explain (${analyze ? "analyze, " : ""}format json) ${parts[0]}`)];
       for (const [i, part] of parts.slice(1).entries()) chunks.push(sql`${params[i]}`, sql.raw(part));
       const [row] = rowsOf<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
         await database.db.execute(sql.join(chunks)),
@@ -79,14 +91,16 @@ describe.skipIf(!onPostgres)("history at scale (PostgreSQL)", () => {
       select case when k = 0 then ${MERCHANT} else 'mer_scale_' || k end, 'usr_scale_' || k, 'Shop ' || k, 'food',
         'a@example.com', '0x' || lpad(to_hex(160 + k), 40, '0'), now()
       from generate_series(0, ${OTHERS}) as k`);
-    // ROWS payments for the big merchant and ROWS / 20 for each other one, over a year; ids time-sortable as
-    // createId makes them.
+    // ROWS payments for the big merchant and ROWS / 20 for each other one, over a year, in whole milliseconds;
+    // ids as createId makes them from created_at (its time in 10 base-32 characters, then 16 more: hex ones here).
     await db.execute(sql`
       insert into payments (id, reference, merchant_id, chain_id, token_address, token_decimals, receiving_address,
         base_amount, tag, amount_due, tolerance_bps, description, order_id, status, live, expires_at, monitor_until,
         created_at, updated_at)
-      select 'pay_' || lpad(to_hex((extract(epoch from t.at) * 1000)::bigint), 12, '0') || lpad(to_hex(m.k), 4, '0')
-          || lpad(to_hex(g), 10, '0'),
+      select 'pay_' || (select string_agg(substr('0123456789abcdefghjkmnpqrstvwxyz',
+            (((extract(epoch from t.at) * 1000)::bigint >> (5 * (9 - i))) & 31)::int + 1, 1), '' order by i)
+          from generate_series(0, 9) as i)
+          || lpad(to_hex(m.k), 4, '0') || lpad(to_hex(g), 12, '0'),
         m.k || '-' || md5(g::text), m.id, 31337, '0x0000000000000000000000000000000000000001', 18, m.wallet,
         1000000000000000000, 1 + g % 999, 1000000000000000000 + (1 + g % 999) * 1000000000000, 0,
         (array['Oat latte', 'Carrot cake', 'Flat white', 'Croissant', 'Espresso', 'Café crème'])[1 + g % 6],
@@ -98,8 +112,8 @@ describe.skipIf(!onPostgres)("history at scale (PostgreSQL)", () => {
       cross join lateral (select m0.id, m0.wallet_address as wallet,
         case when m0.id = ${MERCHANT} then 0 else substr(m0.id, 11)::int end as k) m
       cross join lateral generate_series(1, case when m.k = 0 then ${ROWS}::int else ${ROWS / 20}::int end) as g
-      cross join lateral (select now() - interval '365 days'
-        + g * (interval '365 days' / case when m.k = 0 then ${ROWS}::int else ${ROWS / 20}::int end) as at) t`);
+      cross join lateral (select date_trunc('milliseconds', now() - interval '365 days'
+        + g * (interval '365 days' / case when m.k = 0 then ${ROWS}::int else ${ROWS / 20}::int end)) as at) t`);
     await db.execute(sql`analyze payments`);
   }, 120_000);
 
@@ -128,6 +142,86 @@ describe.skipIf(!onPostgres)("history at scale (PostgreSQL)", () => {
       const reads = readsOf(plans.at(-1)!);
       expect(reads).toEqual(["Index Scan Backward payments_merchant_created_idx"]);
       expect(plans.at(-1)!.map((n) => n["Node Type"])).not.toContain("Sort");
+    }
+  });
+
+  it("reads a status over a past window between the id bounds of its times, with the same rows as the plain test", async () => {
+    // The seeded ids carry their created_at, as the service makes them.
+    const samples = rowsOf<{ id: string; ms: number }>(
+      await database.db.execute(sql`select id, (extract(epoch from created_at) * 1000)::float8 as ms
+        from payments where merchant_id = ${MERCHANT} order by md5(id) limit 50`),
+    );
+    for (const { id, ms } of samples) expect(id.startsWith(idTimePrefix("pay", ms)), id).toBe(true);
+
+    const daysAgo = (days: number) => new Date(Date.now() - days * 864e5).toISOString();
+    const limit = 100;
+    // A month three months back, and half a year up to three months back.
+    for (const [fromDays, toDays] of [
+      [120, 90],
+      [270, 90],
+    ] as const) {
+      const [from, to] = [daysAgo(fromDays), daysAgo(toDays)];
+      const window = `${fromDays}-${toDays} days ago`;
+      const expected = await allIds(
+        sql`status = 'completed' and created_at >= ${from} and created_at < ${to}`,
+      );
+      // The rows the read may touch: the window's, of any status, and a margin either side (the bounds' 10 minutes
+      // and more).
+      const touchable = (cursor: string | undefined) =>
+        allIds(sql`created_at >= ${from}::timestamptz - interval '1 hour'
+          and created_at < ${to}::timestamptz + interval '1 hour' and ${cursor ? sql`id < ${cursor}` : sql`true`}`);
+      if (fromDays === 120) {
+        // What a read in id order walked before the bounds: every newer row first, every older one on the last page.
+        const windowRows = (await touchable(undefined)).length;
+        expect((await allIds(sql`created_at >= ${to}`)).length).toBeGreaterThan(2 * windowRows);
+        expect((await allIds(sql`created_at < ${from}`)).length).toBeGreaterThan(2 * windowRows);
+      }
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (;;) {
+        const page = await explain(
+          () =>
+            repo.listPaymentsOfOwner(
+              database.db,
+              { merchantId: MERCHANT },
+              {
+                status: "completed",
+                from: new Date(from),
+                to: new Date(to),
+                limit,
+                ...(cursor ? { cursor } : {}),
+              },
+            ),
+          { analyze: true },
+        );
+        const plan = page.plans.at(-1)!;
+        const reads = readsOf(plan);
+        // The first page walks (merchant_id, id) backward from the window's end. (Near the window's start, with few
+        // rows left, the planner may read them through a bitmap and sort them.)
+        if (!cursor) expect(reads, window).toEqual(["Index Scan Backward payments_merchant_created_idx"]);
+        expect(reads, window).not.toContain("Seq Scan");
+        const scans = plan.filter((n) => n["Index Name"]?.startsWith("payments_"));
+        expect(
+          scans.map((n) => n["Index Name"]),
+          window,
+        ).toEqual(["payments_merchant_created_idx"]);
+        const scan = scans[0]!;
+        // Both id bounds (a time prefix: 10 characters, where a cursor has 26) are in the index condition, so the
+        // read starts at the window's end and stops at its start: it touches the window's rows (of other statuses
+        // too), never the newer or older history.
+        expect(scan["Index Cond"], window).toMatch(/\(id >= 'pay_[0-9a-z]{10}'::text\)/);
+        expect(scan["Index Cond"], window).toMatch(/\(id < 'pay_[0-9a-z]{10}'::text\)/);
+        const read = scan["Actual Rows"]! + (scan["Rows Removed by Filter"] ?? 0);
+        expect(read, window).toBeLessThanOrEqual((await touchable(cursor)).length);
+        // Walking, a page reads its own rows and the other statuses among them (4 in 10 here), not the window.
+        if (reads[0] === "Index Scan Backward payments_merchant_created_idx")
+          expect(read, window).toBeLessThanOrEqual(2 * (limit + 1));
+        const ids = page.result.map((p) => p.id);
+        seen.push(...ids.slice(0, limit));
+        if (ids.length <= limit) break;
+        cursor = ids[limit - 1];
+      }
+      expect(seen, window).toEqual(expected);
     }
   });
 

@@ -13,7 +13,7 @@ import {
   payments,
   paymentTimeline,
 } from "../../db/schema.ts";
-import { createId } from "../../lib/ids.ts";
+import { createId, idTimePrefix } from "../../lib/ids.ts";
 import { type MerchantScope, memberMerchantId, merchantIdOf } from "../merchants/repository.ts";
 import { MATCHABLE_STATUSES } from "./state.ts";
 
@@ -90,14 +90,41 @@ export async function listPaymentsOfOwner(
         filter.orderId ? eq(payments.orderId, filter.orderId) : undefined,
         filter.linkId ? eq(payments.linkId, filter.linkId) : undefined,
         search,
-        filter.from ? gte(payments.createdAt, filter.from) : undefined,
-        filter.to ? lt(payments.createdAt, filter.to) : undefined,
+        createdWithin(filter.from, filter.to),
         filter.cursor ? lt(payments.id, filter.cursor) : undefined,
       ),
     )
     .orderBy(desc(payments.id))
     .limit(filter.limit + 1);
   return rows.map((r) => r.payment);
+}
+
+/**
+ * Payments created before the id took `created_at`'s time (issue 39) had both read from the same clock milliseconds
+ * apart; 10 minutes covers them with room to spare.
+ */
+const ID_TIME_MARGIN_MS = 10 * 60_000;
+
+/**
+ * Created at or after `from` and before `to` (decision 037). The history is read in id order through
+ * `(merchant_id, id)`: with `created_at` alone, a window months back is reached by filtering every newer row of the
+ * merchant, and its last page every older one. A payment's id starts with its creation time, so redundant bounds on
+ * the id start and stop that read at the window; the `created_at` test stays the exact one. It is one CASE because
+ * the planner takes two ranges over correlated columns as independent: it would expect the window's share of rows
+ * squared and read a short window whole through `(merchant_id, created_at, id)` and sort it (1.9 ms against 0.1 ms
+ * for a page of a month at 40,000 payments). A CASE it neither estimates from statistics nor reads by an index.
+ */
+function createdWithin(from: Date | undefined, to: Date | undefined): SQL | undefined {
+  if (!from && !to) return undefined;
+  const exact = and(
+    from ? gte(payments.createdAt, from) : undefined,
+    to ? lt(payments.createdAt, to) : undefined,
+  );
+  return and(
+    from ? gte(payments.id, idTimePrefix("pay", Math.max(0, from.getTime() - ID_TIME_MARGIN_MS))) : undefined,
+    to ? lt(payments.id, idTimePrefix("pay", to.getTime() + ID_TIME_MARGIN_MS)) : undefined,
+    sql`(case when ${exact} then true else false end)`,
+  );
 }
 
 /**

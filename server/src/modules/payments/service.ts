@@ -147,7 +147,8 @@ async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantSelector,
     const now = deps.now();
     const expiresAt = new Date(now.getTime() + c.expiresInMs);
     const values: NewPayment = {
-      id: createId("pay"),
+      // The id's time is the row's created_at: a time range is also an id range (`listPaymentsOfOwner`).
+      id: createId("pay", now),
       reference: createReference(),
       chainId: chain.chainId,
       tokenAddress: chain.token.address,
