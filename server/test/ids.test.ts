@@ -22,6 +22,17 @@ describe("time-sortable ids", () => {
     expect(() => idTimePrefix("pay", 1.5)).toThrow(RangeError);
   });
 
+  it("made in one millisecond, sort in the order they were made (a clock held still, a burst)", () => {
+    const at = new Date("2024-05-01T12:34:56.789Z");
+    const ids = Array.from({ length: 1000 }, () => createId("pay", at));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    for (const id of ids) expect(id).toMatch(/^pay_[0-9a-hjkmnp-tv-z]{26}$/);
+    // A new millisecond starts from a random tail again, after every id of the one before.
+    const next = createId("pay", at.getTime() + 1);
+    expect(next > ids.at(-1)!).toBe(true);
+  });
+
   // `listPaymentsOfOwner` bounds the id by the time prefixes of a window: that is exact only if the database
   // compares ids as their times compare, prefixes included.
   it("sort as their times in the database's collation of payments.id, a time's prefix before its ids", async () => {

@@ -16,21 +16,36 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+const TAIL_END = 1n << 80n;
+/** The last id's time and tail per prefix: ids made in one millisecond keep the order they were made in. */
+const lastOf = new Map<string, { ms: number; tail: bigint }>();
+
+function encodeTail(tail: bigint): string {
+  let out = "";
+  let rest = tail;
+  for (let i = 0; i < 16; i++) {
+    out = CROCKFORD[Number(rest & 31n)] + out;
+    rest >>= 5n;
+  }
+  return out;
+}
+
 /**
  * Prefixed, time-sortable ids (`usr_01j...`): a millisecond timestamp then 80 random bits. `at` is the time the
- * row records as its creation (a payment's id and `created_at` agree, so a time range is also an id range).
+ * row records as its creation (a payment's id and `created_at` agree, so a time range is also an id range). Ids of
+ * one prefix made in the same millisecond (a burst, or a clock held still in a test) step up from the previous one
+ * by a random amount instead, as ULIDs do: the history's newest-first order is the order they were made in.
  */
 export function createId(prefix: string, at: Date | number = Date.now()): string {
-  const random = randomBytes(10);
-  let tail = "";
-  for (let i = 0; i < 16; i++) {
-    // 16 base-32 characters from 80 bits: take 5 bits at a time.
-    const bit = i * 5;
-    const byte = bit >> 3;
-    const value = (((random[byte] ?? 0) << 8) | (random[byte + 1] ?? 0)) >> (11 - (bit & 7));
-    tail += CROCKFORD[value & 31];
+  const ms = typeof at === "number" ? at : at.getTime();
+  const last = lastOf.get(prefix);
+  let tail = BigInt(`0x${randomBytes(10).toString("hex")}`);
+  if (last?.ms === ms) {
+    const next = last.tail + 1n + BigInt(randomBytes(4).readUInt32BE());
+    if (next < TAIL_END) tail = next;
   }
-  return idTimePrefix(prefix, at) + tail;
+  lastOf.set(prefix, { ms, tail });
+  return idTimePrefix(prefix, ms) + encodeTail(tail);
 }
 
 /**
