@@ -6,7 +6,7 @@ import { MemorySharedState } from "../src/lib/shared-state/memory-shared-state.t
 import { openSharedState } from "../src/lib/shared-state/open-shared-state.ts";
 import { createLoginThrottle } from "../src/modules/auth/login-throttle.ts";
 import { createTestApp } from "./helpers.ts";
-import { startMailCapture } from "./mail-capture.ts";
+import { type CapturedMail, englishWordsIn, readMail, startMailCapture } from "./mail-capture.ts";
 import { solve } from "./solve-equation.ts";
 
 const mail = await startMailCapture();
@@ -322,16 +322,17 @@ describe("CSRF", () => {
 });
 
 describe("password reset", () => {
-  async function userWithVerifiedEmail() {
+  async function userWithVerifiedEmail(extra: Record<string, unknown> = {}) {
     const email = `${unique("reset")}@example.test`;
-    const account = await register(undefined, { email });
+    const account = await register(undefined, { email, ...extra });
     const message = await mail.waitFor(email);
     const token = message.raw.match(/verify-email\?token=([A-Za-z0-9_-]+)/)![1];
     await app.inject({ url: `/api/verify-email?token=${token}` });
     return { ...account, email };
   }
 
-  async function resetLink(email: string, headers: Record<string, string> = {}) {
+  /** Asks for a reset of `email` (as a visitor not signed in) and returns the email that arrives. */
+  async function resetEmail(email: string, headers: Record<string, string> = {}): Promise<CapturedMail> {
     const before = mail.messages.length;
     const res = await post("/api/forgot-password", { email }, undefined, headers);
     expect(res.statusCode).toBe(200);
@@ -340,11 +341,15 @@ describe("password reset", () => {
       const found = mail.messages
         .slice(before)
         .find((m) => m.to.includes(email) && m.raw.includes("reset-password"));
-      if (found)
-        return found.raw.match(/https:\/\/pay\.example\.test\/reset-password\?token=([A-Za-z0-9_-]+)/)![1]!;
+      if (found) return found;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error("no reset email");
+  }
+
+  async function resetLink(email: string, headers: Record<string, string> = {}) {
+    const found = await resetEmail(email, headers);
+    return found.raw.match(/https:\/\/pay\.example\.test\/reset-password\?token=([A-Za-z0-9_-]+)/)![1]!;
   }
 
   it("answers the same whether or not the email exists", async () => {
@@ -429,6 +434,53 @@ describe("password reset", () => {
     });
     expect(res.statusCode).toBe(410);
     expect(res.json().error.message).toContain("not valid");
+  });
+
+  it("is written in the account's language, whatever language the page it was asked on speaks (issue 37)", async () => {
+    // Registered from a German browser: the language is kept with the account, and its emails are German.
+    const { email, username } = await userWithVerifiedEmail({ locale: "de-DE" });
+    const confirm = readMail(await mail.waitFor(email));
+    expect(confirm.subject).toBe("Bestätigen Sie Ihre E-Mail-Adresse für CPXTB Pay");
+    expect(englishWordsIn(confirm.text)).toEqual([]);
+
+    // Asked for from a Turkish page (someone else's computer): still the account's German.
+    const reset = readMail(await resetEmail(email, { "accept-language": "tr-TR,tr;q=0.9" }));
+    expect(reset.subject).toBe("Ihr Passwort für CPXTB Pay zurücksetzen");
+    const sentences = [
+      `Jemand hat angefordert, das Passwort des Kontos „${username}“ bei CPXTB Pay zurückzusetzen.`,
+      "Öffnen Sie diesen Link innerhalb einer Stunde, um ein neues Passwort festzulegen (er funktioniert nur einmal):",
+      "Falls Sie das nicht waren, ignorieren Sie diese Nachricht: Ihr Passwort bleibt unverändert.",
+    ];
+    for (const sentence of sentences) {
+      expect(reset.text).toContain(sentence);
+      expect(reset.html).toContain(`<p>${sentence}</p>`);
+    }
+    expect(reset.text).toMatch(/^https:\/\/pay\.example\.test\/reset-password\?token=[A-Za-z0-9_-]+$/m);
+    expect(reset.html).toContain('<html lang="de" dir="ltr">');
+    expect(englishWordsIn(`${reset.subject}\n${reset.text}\n${reset.html}`)).toEqual([]);
+  });
+
+  it("for an account with no language, is written in the asking page's language, else in English", async () => {
+    const { email, username } = await userWithVerifiedEmail();
+    // The language menu's choice (the cookie) first, then the browser's languages.
+    const turkish = readMail(await resetEmail(email, { cookie: "cpxtb_lang=tr", "accept-language": "de" }));
+    expect(turkish.subject).toBe("CPXTB Pay şifrenizi sıfırlayın");
+    expect(turkish.text).toContain(
+      `Birisi “${username}” adlı CPXTB Pay hesabının şifresini sıfırlamak istedi.`,
+    );
+    expect(turkish.text).toContain("bu linki 1 saat içinde açın");
+    expect(turkish.html).toContain('<html lang="tr" dir="ltr">');
+    expect(englishWordsIn(`${turkish.subject}\n${turkish.text}\n${turkish.html}`)).toEqual([]);
+
+    const portuguese = readMail(await resetEmail(email, { "accept-language": "ja, pt-PT;q=0.8, en;q=0.5" }));
+    expect(portuguese.subject).toBe("Redefina sua senha do CPXTB Pay");
+
+    const english = readMail(await resetEmail(email));
+    expect(english.subject).toBe("Reset your CPXTB Pay password");
+    expect(english.text).toContain(
+      `Someone asked to reset the password of the CPXTB Pay account "${username}".\n\nOpen this link within one hour to choose a new password (it works once):`,
+    );
+    expect(english.html).toContain('<html lang="en" dir="ltr">');
   });
 
   it("sends no link to an unverified email", async () => {

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { users } from "../src/db/schema.ts";
-import { emailTime, textToHtml } from "../src/lib/email-html.ts";
+import { emailTime, textToHtml, timeLocaleOf } from "../src/lib/email-html.ts";
 import { totpAt } from "../src/modules/two-factor/totp.ts";
 import { createTestApp } from "./helpers.ts";
-import { type CapturedMail, startMailCapture } from "./mail-capture.ts";
+import { type CapturedMail, englishWordsIn, readMail, startMailCapture } from "./mail-capture.ts";
 import { api, createMerchant } from "./payment-helpers.ts";
 
 /**
@@ -31,21 +31,9 @@ const db = app.database.db;
 const PASSWORD = "correct horse battery staple 42";
 const unique = () => `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
-/** The message's text part and HTML part, as a mail client shows them. */
-function parts(message: CapturedMail) {
-  const [, afterText = ""] = message.raw.split(/Content-Type: text\/plain[^\n]*\n/i);
-  const [, afterHtml = ""] = message.raw.split(/Content-Type: text\/html[^\n]*\n/i);
-  const body = (part: string) => part.split(/\r?\n--/)[0]!;
-  return {
-    text: body(afterText),
-    html: body(afterHtml),
-    subject: message.raw.match(/^Subject: (.*?)\r?$/m)?.[1],
-  };
-}
-
 function expectHtmlAndText(message: CapturedMail) {
   expect(message.raw).toMatch(/Content-Type: multipart\/alternative/i);
-  const found = parts(message);
+  const found = readMail(message);
   expect(found.text.length).toBeGreaterThan(20);
   expect(found.html).toContain("<!doctype html>");
   expect(found.html).toContain("<p>");
@@ -103,7 +91,7 @@ describe("emails", () => {
     expect(await placeOf(id)).toEqual({ timeZone: "Asia/Tokyo", locale: "ja-JP" });
   });
 
-  it("sends the account emails as HTML with a text part; the two-factor notice tells the time in the reader's zone", async () => {
+  it("sends the account emails as HTML with a text part, in the reader's language; the two-factor notice tells the time in the reader's zone", async () => {
     const username = unique();
     const email = `${username}@example.com`;
     const registered = await inject("POST", "/api/register", {
@@ -116,9 +104,11 @@ describe("emails", () => {
     expect(registered.statusCode, registered.body).toBe(201);
     const cookie = sessionOf(registered);
 
-    // Confirm your email: the link is a link in the HTML part.
+    // Confirm your email, in German: the link is a link in the HTML part.
     const confirm = await mail.waitFor(email);
-    const { html } = expectHtmlAndText(confirm);
+    const { html, subject } = expectHtmlAndText(confirm);
+    expect(subject).toBe("Bestätigen Sie Ihre E-Mail-Adresse für CPXTB Pay");
+    expect(html).toContain('<html lang="de" dir="ltr">');
     const link = html.match(
       /<a href="(https:\/\/pay\.example\.test\/api\/verify-email\?token=[A-Za-z0-9_-]+)"/,
     );
@@ -140,21 +130,24 @@ describe("emails", () => {
     await expect.poll(() => mail.messages.length, { timeout: 30_000 }).toBeGreaterThan(before);
     const notice = mail.messages.slice(before).find((m) => m.to.includes(email))!;
     const noticeParts = expectHtmlAndText(notice);
-    expect(noticeParts.subject).toBe("Your CPXTB Pay sign-in settings changed");
-    expect(noticeParts.text).toMatch(/\d{1,2}\. \w+ 20\d\d um \d{2}:\d{2} \(Europe\/Berlin\)/);
+    expect(noticeParts.subject).toBe("Ihre Anmeldeeinstellungen bei CPXTB Pay wurden geändert");
+    expect(noticeParts.text).toMatch(
+      new RegExp(
+        `^Für das Konto „${username}“ bei CPXTB Pay wurde eine Authenticator-App als zweiter Faktor eingerichtet \\(\\d{1,2}\\. \\p{L}+ 20\\d\\d um \\d{2}:\\d{2} \\(Europe\\/Berlin\\)\\)\\.$`,
+        "mu",
+      ),
+    );
+    expect(noticeParts.text).toContain("\n\nhttps://pay.example.test/profile#two-factor");
+    expect(englishWordsIn(`${noticeParts.subject}\n${noticeParts.text}\n${noticeParts.html}`)).toEqual([]);
 
-    // Reset your password.
+    // Reset your password, in German too.
     const reset = await inject("POST", "/api/forgot-password", { email });
     expect(reset.statusCode).toBeLessThan(300);
-    await expect
-      .poll(() => mail.messages.filter((m) => m.to.includes(email) && /Reset your/.test(m.raw)).length, {
-        timeout: 30_000,
-      })
-      .toBe(1);
-    const resetMail = mail.messages.find((m) => m.to.includes(email) && /Reset your/.test(m.raw))!;
-    expect(expectHtmlAndText(resetMail).html).toMatch(
-      /<a href="https:\/\/pay\.example\.test\/reset-password\?token=/,
-    );
+    const isReset = (m: CapturedMail) => m.to.includes(email) && m.raw.includes("/reset-password?token=");
+    await expect.poll(() => mail.messages.filter(isReset).length, { timeout: 30_000 }).toBe(1);
+    const resetParts = expectHtmlAndText(mail.messages.find(isReset)!);
+    expect(resetParts.subject).toBe("Ihr Passwort für CPXTB Pay zurücksetzen");
+    expect(resetParts.html).toMatch(/<a href="https:\/\/pay\.example\.test\/reset-password\?token=/);
   });
 
   it("sends the team invitation as HTML with a text part", async () => {
@@ -181,6 +174,26 @@ describe("email text helpers", () => {
     // Something the runtime cannot use falls back to UTC in English rather than failing the email.
     expect(emailTime(at, { timeZone: "Nowhere/Else", locale: "en-US" })).toBe(
       "26 November 2026 at 11:40 UTC",
+    );
+  });
+
+  it("writes a time in the email's language: the reader's region kept, Latin digits, no foreign date in English", () => {
+    const at = new Date("2026-11-26T11:40:00Z");
+    const time = (stored: string | null, language: Parameters<typeof timeLocaleOf>[1]) =>
+      emailTime(at, { timeZone: "UTC", locale: timeLocaleOf(stored, language) });
+    // Egypt's own digits would be Arabic-Indic (٢٦): an email's times, like its amounts, are in Latin digits.
+    expect(time("ar-EG", "ar")).toMatch(/^26 نوفمبر 2026 .*11:40.* UTC$/);
+    expect(time("en-US", "en")).toBe("November 26, 2026 at 11:40 AM UTC");
+    // A reader of a language we do not write gets English, and an English date with it.
+    expect(time("ja-JP", "en")).toBe("26 November 2026 at 11:40 UTC");
+    // A reader with no language of their own, written to in the language of the page they asked on.
+    expect(time(null, "tr")).toBe("26 Kasım 2026 11:40 UTC");
+  });
+
+  it("makes the HTML part of a text message in its language: escaped, paragraphs, links left to right", () => {
+    expect(textToHtml("مرحبًا\n\nhttps://pay.example/x", "ar")).toContain('<html lang="ar" dir="rtl">');
+    expect(textToHtml("مرحبًا\n\nhttps://pay.example/x", "ar")).toContain(
+      '<a href="https://pay.example/x" dir="ltr"',
     );
   });
 

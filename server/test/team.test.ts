@@ -6,7 +6,7 @@ import { connectChain } from "../src/chain/service.ts";
 import { totpAt } from "../src/modules/two-factor/totp.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
 import { createTestApp } from "./helpers.ts";
-import { startMailCapture } from "./mail-capture.ts";
+import { englishWordsIn, readMail, startMailCapture } from "./mail-capture.ts";
 import {
   createMerchant,
   createPayment,
@@ -90,6 +90,72 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await chain?.stop();
+});
+
+/** The first email to `address` after the `before`th message. */
+async function nextMailTo(address: string, before: number) {
+  await expect
+    .poll(() => mail.messages.slice(before).some((m) => m.to.includes(address)), { timeout: 30_000 })
+    .toBe(true);
+  return mail.messages.slice(before).find((m) => m.to.includes(address))!;
+}
+
+describe("invitation emails (issue 37)", () => {
+  it("speak the invitee's language when the address is an account's, else the inviter's, else English", async () => {
+    const bakery = await createMerchant(app, { name: "Padaria Central" });
+    // The inviter chose Portuguese in the language menu: saved with their account.
+    const chosen = await call("PATCH", "/api/user/preferences", bakery.cookie, { locale: "pt-BR" });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+
+    // An address no account has: the inviter's language.
+    const newcomer = email();
+    await invite(bakery.cookie, newcomer, "staff");
+    const portuguese = readMail(await mail.waitFor(newcomer));
+    expect(portuguese.subject).toBe("Convite para entrar na equipe de Padaria Central no CPXTB Pay");
+    expect(portuguese.text).toContain(
+      "Padaria Central convida você para fazer parte da equipe no CPXTB Pay com a função de colaborador.",
+    );
+    expect(portuguese.text).toContain("Abra este link em até 7 dias para aceitar o convite");
+    expect(portuguese.html).toContain('<html lang="pt-BR" dir="ltr">');
+    expect(englishWordsIn(`${portuguese.subject}\n${portuguese.text}\n${portuguese.html}`)).toEqual([]);
+
+    // The verified address of an account whose reader chose Arabic: their language, right to left.
+    const address = email();
+    const registered = await app.inject({
+      method: "POST",
+      url: "/api/register",
+      payload: { username: `ar${Date.now()}`, password: PASSWORD, email: address, locale: "ar" },
+    });
+    expect(registered.statusCode, registered.body).toBe(201);
+    const confirm = await mail.waitFor(address);
+    const verifyToken = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(confirm.raw)![1];
+    expect((await app.inject({ url: `/api/verify-email?token=${verifyToken}` })).statusCode).toBe(303);
+    const before = mail.messages.length;
+    const res = await call("POST", "/api/merchant/team/invitations", bakery.cookie, {
+      email: address,
+      role: "admin",
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const arabic = readMail(await nextMailTo(address, before));
+    expect(arabic.subject).toBe("دعوة للانضمام إلى Padaria Central على CPXTB Pay");
+    expect(arabic.text).toContain(
+      "يدعوك النشاط التجاري Padaria Central إلى الانضمام إلى فريقه على CPXTB Pay بدور مسؤول.",
+    );
+    expect(arabic.text).toContain("خلال 7 أيام");
+    expect(arabic.text).toMatch(/^https?:\/\/[^/]+\/invitations\/[A-Za-z0-9_-]{43}$/m);
+    expect(arabic.html).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic.html).toMatch(/<a href="https?:\/\/[^"]+\/invitations\/[A-Za-z0-9_-]{43}" dir="ltr"/);
+    expect(englishWordsIn(`${arabic.subject}\n${arabic.text}\n${arabic.html}`)).toEqual([]);
+
+    // An inviter who never chose a language (nor sent one), to a new address: English.
+    const plain = email();
+    await invite(owner.cookie, plain, "admin");
+    const english = readMail(await mail.waitFor(plain));
+    expect(english.subject).toBe("You are invited to Corner Coffee on CPXTB Pay");
+    expect(english.text).toContain("Corner Coffee invites you to join its team on CPXTB Pay as an admin.");
+    expect(english.text).toContain("Open this link within 7 days to accept (it works once).");
+    expect(english.html).toContain('<html lang="en" dir="ltr">');
+  });
 });
 
 describe("invitations", () => {

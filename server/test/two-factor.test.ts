@@ -583,10 +583,14 @@ describe("the owner is emailed when a second factor changes", () => {
       cookie,
     );
     expect(created.statusCode, created.body).toBe(201);
-    expect(await waitForCount(3)).toContain('A passkey was added: "Shop laptop"');
+    expect(await waitForCount(3)).toContain(
+      `The passkey "Shop laptop" was added to the CPXTB Pay account "${username}"`,
+    );
     const removed = await post(`/api/user/passkeys/${created.json().id}/remove`, {}, cookie);
     expect(removed.statusCode, removed.body).toBe(200);
-    expect(await waitForCount(4)).toContain('A passkey was removed: "Shop laptop"');
+    expect(await waitForCount(4)).toContain(
+      `The passkey "Shop laptop" was removed from the CPXTB Pay account "${username}"`,
+    );
 
     expect((await post("/api/user/two-factor/totp/disable", {}, cookie)).statusCode).toBe(200);
     expect(await waitForCount(5)).toContain("The authenticator app was turned off");

@@ -1,6 +1,14 @@
-import { DEFAULT_LOCALE, type Locale, matchLocale } from "@common/locales.ts";
+import {
+  acceptedLanguages,
+  chooseLocale,
+  DEFAULT_LOCALE,
+  LOCALE_COOKIE,
+  type Locale,
+  matchLocale,
+} from "@common/locales.ts";
 import { type I18n, setupI18n } from "@lingui/core";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
+import type { FastifyRequest } from "fastify";
 import ar from "../locales/ar/email.json" with { type: "json" };
 import de from "../locales/de/email.json" with { type: "json" };
 import en from "../locales/en/email.json" with { type: "json" };
@@ -43,6 +51,27 @@ function instanceOf(locale: Locale): I18n {
 /** Our language for a stored preference or browser tag ("pt-PT" -> pt-BR), else English. */
 export function readerLocale(tag: string | null | undefined): Locale {
   return matchLocale(tag) ?? DEFAULT_LOCALE;
+}
+
+/**
+ * The language of a request (decision 038): the visitor's own choice (the cookie the language menu sets), else the
+ * page's default (a merchant's language for their pay pages), else the browser's `Accept-Language`, else English.
+ */
+export function requestLocale(request: FastifyRequest, pageDefault?: string | null): Locale {
+  return chooseLocale({
+    chosen: request.cookies?.[LOCALE_COOKIE],
+    pageDefault,
+    browser: acceptedLanguages(request.headers["accept-language"]),
+  });
+}
+
+/**
+ * The language of an email to a person with an account (issue 37): the one stored with the account (the language
+ * menu's choice once signed in, else the browser's at sign-in), else that of the request that caused the email
+ * (a reset asked for by someone not signed in, an account just made), else English.
+ */
+export function recipientLocale(stored: string | null | undefined, request: FastifyRequest): Locale {
+  return matchLocale(stored) ?? requestLocale(request);
 }
 
 /** A function giving the server's messages in `locale`, their placeholders filled. */

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Locale } from "@common/locales.ts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Transporter } from "nodemailer";
 import { textToHtml } from "./email-html.ts";
@@ -54,6 +55,15 @@ export function createMailer(options: {
       else options.log.info(fields, "development mailbox: message written");
     },
   };
+}
+
+/**
+ * A message written as paragraphs of text in `language` (decision 038): its HTML part says the same words, marked
+ * with that language and its direction.
+ */
+export function textMail(to: string, language: Locale, subject: string, paragraphs: string[]): Mail {
+  const text = paragraphs.join("\n\n");
+  return { to, subject, text, html: textToHtml(text, language) };
 }
 
 /** Every message has an HTML part and a text part: one written as text gets its HTML made from it. */

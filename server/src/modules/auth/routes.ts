@@ -134,7 +134,7 @@ export async function authRoutes(app: FastifyZod, deps: service.AuthDeps) {
     { schema: { body: changeEmailRequest, response: user } },
     async (request, reply) => {
       const auth = await requireAuth(request, reply);
-      return service.toUserResponse(await service.changeEmail(deps, auth, request.body.email));
+      return service.toUserResponse(await service.changeEmail(deps, request, auth, request.body.email));
     },
   );
 

@@ -1,10 +1,12 @@
 import type { RegisterRequest, User } from "@common/auth.ts";
 import type { MathChallenge } from "@common/challenge.ts";
+import type { Locale } from "@common/locales.ts";
 import type { TwoFactorRequired } from "@common/two-factor.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
+import { recipientLocale } from "../../lib/i18n.ts";
 import { createId, createToken } from "../../lib/ids.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
@@ -13,6 +15,7 @@ import type { ChallengeService } from "../security/challenge-service.ts";
 import type { ClientKeyResolver } from "../security/rate-limit.ts";
 import { findOwnedBusiness } from "../two-factor/repository.ts";
 import { completeFirstFactor, startAuditedSession } from "../two-factor/sign-in.ts";
+import { passwordResetEmail, verificationEmail } from "./emails.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords.ts";
 import * as repo from "./repository.ts";
@@ -100,7 +103,7 @@ export async function admitSignIn(
   return null;
 }
 
-async function sendEmailVerification(deps: AuthDeps, userId: string, email: string) {
+async function sendEmailVerification(deps: AuthDeps, userId: string, email: string, language: Locale) {
   const token = createToken();
   await repo.insertEmailToken(deps.db, {
     id: createId("etk"),
@@ -111,11 +114,7 @@ async function sendEmailVerification(deps: AuthDeps, userId: string, email: stri
     expiresAt: new Date(Date.now() + VERIFY_TOKEN_TTL_MS),
   });
   const link = `${linkBase(deps.config)}/api/verify-email?token=${token}`;
-  await deps.mailer.send({
-    to: email,
-    subject: "Confirm your email for CPXTB Pay",
-    text: `Confirm that this address belongs to your CPXTB Pay account by opening this link within 48 hours:\n\n${link}\n\nIf you did not ask for this, ignore this message.`,
-  });
+  await deps.mailer.send(verificationEmail(email, language, link, VERIFY_TOKEN_TTL_MS));
 }
 
 export async function register(
@@ -144,7 +143,8 @@ export async function register(
   }
   await startAuditedSession(deps, request, reply, user, { method: "register" });
   if (input.email) {
-    await sendEmailVerification(deps, user.id, input.email).catch((error) =>
+    const language = recipientLocale(user.locale, request);
+    await sendEmailVerification(deps, user.id, input.email, language).catch((error) =>
       request.log.error({ err: error }, "could not send the email verification"),
     );
   }
@@ -233,11 +233,11 @@ export async function requestPasswordReset(deps: AuthDeps, request: FastifyReque
       expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
     });
     const link = `${linkBase(deps.config)}/reset-password?token=${token}`;
-    await deps.mailer.send({
-      to: user.email!,
-      subject: "Reset your CPXTB Pay password",
-      text: `Someone asked to reset the password of the CPXTB Pay account "${user.username}".\n\nOpen this link within one hour to choose a new password (it works once):\n\n${link}\n\nIf it was not you, ignore this message: your password stays as it is.`,
-    });
+    // Whoever asks need not be signed in: the account's language, else the language of the page they asked on.
+    const language = recipientLocale(user.locale, request);
+    await deps.mailer.send(
+      passwordResetEmail(user.email!, language, { username: user.username, link, ttlMs: RESET_TOKEN_TTL_MS }),
+    );
   })().catch((error) => request.log.error({ err: error }, "could not send the password reset email"));
 }
 
@@ -315,7 +315,7 @@ export async function changeUsername(deps: AuthDeps, auth: Auth, username: strin
   }
 }
 
-export async function changeEmail(deps: AuthDeps, auth: Auth, email: string) {
+export async function changeEmail(deps: AuthDeps, request: FastifyRequest, auth: Auth, email: string) {
   if (auth.user.email?.toLowerCase() === email.toLowerCase()) {
     const user = (await repo.updateUser(deps.db, auth.user.id, { pendingEmail: null }))!;
     await deps.sessions.changed(auth.user.id, { ended: false });
@@ -323,7 +323,7 @@ export async function changeEmail(deps: AuthDeps, auth: Auth, email: string) {
   }
   const user = (await repo.updateUser(deps.db, auth.user.id, { pendingEmail: email }))!;
   await deps.sessions.changed(auth.user.id, { ended: false });
-  await sendEmailVerification(deps, user.id, email);
+  await sendEmailVerification(deps, user.id, email, recipientLocale(user.locale, request));
   return user;
 }
 

@@ -10,6 +10,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from "../../db/schema.ts";
+import { timeLocaleOf } from "../../lib/email-html.ts";
 import { readerLocale } from "../../lib/i18n.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import * as paymentsRepo from "../payments/repository.ts";
@@ -365,6 +366,10 @@ export class NotificationsRuntime {
         await this.deps.db.execute(sql`select type from payment_events where id = ${email.eventId}`),
       );
       const transfers = await paymentsRepo.listTransfersOfPayment(this.deps.db, email.paymentId);
+      // The business's notification is in its owner's zone and language; a payer's zone is not known (UTC),
+      // their language is the one the business's pay pages open in (decision 038), else English.
+      const merchant = email.kind === "merchant";
+      const language = merchant ? readerLocale(row.ownerLocale) : (row.payLanguage ?? "en");
       const mail = renderPaymentEmail({
         kind: email.kind,
         to: email.recipient,
@@ -375,13 +380,11 @@ export class NotificationsRuntime {
         transfers,
         explorerUrl: this.deps.explorerUrl,
         publicUrl: this.deps.publicUrl,
-        // The business's notification reads in its owner's zone and language; a payer's zone is not known (UTC),
-        // their language is the one the business's pay pages open in (decision 038), else English.
-        reader:
-          email.kind === "merchant"
-            ? { timeZone: row.ownerTimeZone, locale: row.ownerLocale }
-            : { timeZone: null, locale: row.payLanguage },
-        language: email.kind === "merchant" ? readerLocale(row.ownerLocale) : (row.payLanguage ?? "en"),
+        reader: {
+          timeZone: merchant ? row.ownerTimeZone : null,
+          locale: timeLocaleOf(merchant ? row.ownerLocale : row.payLanguage, language),
+        },
+        language,
       });
       await this.deps.mailer.send(mail);
       await this.deps.db

@@ -10,6 +10,15 @@ export type InvitationRow = typeof businessInvitations.$inferSelect;
 /** The business an owner or admin manages: role checked inside every query below (decision 021). */
 export const managedMerchantId = (userId: string) => merchantIdOf({ userId, roles: MANAGER_ROLES });
 
+/** The language stored with the account whose verified email is `email` (null: no such account, or none stored). */
+export async function findLocaleOfEmail(db: DbOrTx, email: string): Promise<string | null> {
+  const [row] = await db
+    .select({ locale: users.locale })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  return row?.locale ?? null;
+}
+
 export async function listMembers(db: DbOrTx, managerId: string) {
   return db
     .select({

@@ -15,6 +15,7 @@ import {
   transferOwnershipRequest,
 } from "@common/team.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { recipientLocale } from "../../lib/i18n.ts";
 import { ownerContext } from "../audit/record.ts";
 import { authOf, memberOf } from "../merchants/access.ts";
 import { requireAuth } from "../merchants/require-auth.ts";
@@ -39,11 +40,13 @@ export async function teamRoutes(app: FastifyZod, deps: service.TeamDeps) {
     "/api/merchant/team/invitations",
     { config: managers, schema: { body: inviteMemberRequest, response: { 201: invitationResponse } } },
     async (request, reply) => {
+      const auth = authOf(request);
       const invitation = await service.inviteMember(
         deps,
-        ownerContext(request, authOf(request)),
+        ownerContext(request, auth),
         memberOf(request),
         request.body,
+        recipientLocale(auth.user.locale, request),
       );
       return reply.status(201).send(invitation);
     },

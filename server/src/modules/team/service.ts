@@ -1,3 +1,4 @@
+import { type Locale, matchLocale } from "@common/locales.ts";
 import type { MemberRole } from "@common/merchant.ts";
 import {
   INVITATION_TTL_DAYS,
@@ -19,6 +20,7 @@ import { hashToken } from "../auth/session.ts";
 import type { SessionCache } from "../auth/session-cache.ts";
 import { setActiveMerchant } from "../merchants/repository.ts";
 import { type MemberMerchant, requireMerchant } from "../merchants/service.ts";
+import { invitationEmail } from "./invitation-email.ts";
 import * as repo from "./repository.ts";
 
 export type TeamDeps = { db: Db; config: Config; mailer: Mailer; sessions: SessionCache; now?: () => Date };
@@ -65,13 +67,15 @@ export async function getTeam(deps: TeamDeps, userId: string): Promise<Team> {
 
 /**
  * Invites by email: a 256-bit token in the link, only its SHA-256 stored, 7 days, single use. The answer is the
- * same whether or not the address has an account (nothing about accounts is looked up).
+ * same whether or not the address has an account (only the email's language depends on it, and the inviter never
+ * reads the email). `inviterLanguage`: the inviter's own (their account's, else their browser's).
  */
 export async function inviteMember(
   deps: TeamDeps,
   actor: Actor,
   merchant: MemberMerchant,
   input: InviteMemberRequest,
+  inviterLanguage: Locale,
 ) {
   const token = createToken(32);
   const at = now(deps);
@@ -100,8 +104,13 @@ export async function inviteMember(
     return inserted;
   });
   const link = `${deps.config.publicUrl}/invitations/${token}`;
+  // The invitee's language when the address is an account's; else the inviter's, since whoever invites a colleague
+  // most likely shares a language with them, where English would be a guess (issue 37).
+  const language = matchLocale(await repo.findLocaleOfEmail(deps.db, email)) ?? inviterLanguage;
   try {
-    await sendInvitation(deps, email, merchant.name, input.role, link);
+    await deps.mailer.send(
+      invitationEmail(email, language, { business: merchant.name, role: input.role, link }),
+    );
   } catch {
     // The link exists only in this message: without it the invitation cannot be used, so say so.
     throw new AppError(
@@ -110,22 +119,6 @@ export async function inviteMember(
     );
   }
   return toInvitation(row, null);
-}
-
-async function sendInvitation(deps: TeamDeps, email: string, business: string, role: string, link: string) {
-  await deps.mailer.send({
-    to: email,
-    subject: `You are invited to ${business} on CPXTB Pay`,
-    text: [
-      `${business} invites you to join its team on CPXTB Pay as ${role}.`,
-      "",
-      `Open this link within ${INVITATION_TTL_DAYS} days to accept (it works once). You can sign in with your account or create one:`,
-      "",
-      link,
-      "",
-      "If you did not expect this, ignore this message.",
-    ].join("\n"),
-  });
 }
 
 export async function revokeInvitation(deps: TeamDeps, actor: Actor, id: string) {

@@ -12,7 +12,6 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
-import { emailTime } from "../../lib/email-html.ts";
 import { createId } from "../../lib/ids.ts";
 import type { Mailer } from "../../lib/mailer.ts";
 import type { SharedState } from "../../lib/shared-state/shared-state.ts";
@@ -25,6 +24,7 @@ import type { Auth } from "../auth/session.ts";
 import { findMembership } from "../merchants/repository.ts";
 import type { ChallengeService } from "../security/challenge-service.ts";
 import type { ClientKeyResolver } from "../security/rate-limit.ts";
+import { notifyFactorChange } from "./change-notice.ts";
 import * as repo from "./repository.ts";
 import type { SecretBox } from "./secret-box.ts";
 import {
@@ -358,38 +358,6 @@ function reauthMessage(purpose: "weaken" | "add", accepts: ReauthAccepts): strin
     return "For your security, enter a current code from your authenticator app (or a recovery code) to add a second factor, or sign in again.";
   }
   return "For your security, sign out and sign in again (your last sign-in was more than 10 minutes ago) to add a second factor.";
-}
-
-const NOTICES = {
-  totp_enabled: "An authenticator app was set up as a second factor",
-  totp_disabled: "The authenticator app was turned off as a second factor",
-  passkey_added: "A passkey was added",
-  passkey_removed: "A passkey was removed",
-  recovery_codes: "New recovery codes were made (the old ones no longer work)",
-} as const;
-
-/**
- * Emails the account's verified address that its second factors changed (not awaited: the change is made and
- * answered whatever the mail server does). The owner learns of a factor a thief added or removed.
- */
-function notifyFactorChange(
-  deps: TwoFactorDeps,
-  request: FastifyRequest,
-  auth: Auth,
-  change: keyof typeof NOTICES,
-  name?: string,
-) {
-  const to = auth.user.email;
-  if (!to) return;
-  const what = name ? `${NOTICES[change]}: "${name}"` : NOTICES[change];
-  const when = emailTime(new Date(), auth.user);
-  void deps.mailer
-    .send({
-      to,
-      subject: "Your CPXTB Pay sign-in settings changed",
-      text: `${what} on the CPXTB Pay account "${auth.user.username}" (${when}).\n\nIf this was you, there is nothing to do.\n\nIf it was not you, sign in now, check "Two-factor sign-in" in your profile (${deps.config.publicUrl}/profile#two-factor), remove what you do not recognise and change your password.`,
-    })
-    .catch((error) => request.log.error({ err: error }, "could not send the two-factor change email"));
 }
 
 async function assertNotRequired(

@@ -2,9 +2,9 @@ import { type PublicLink, publicLinkKey } from "@common/links.ts";
 import type { Locale } from "@common/locales.ts";
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../errors.ts";
+import { requestLocale } from "../../lib/i18n.ts";
 import type { IndexHtml } from "./index-html.ts";
 import { pageHtmlText } from "./page-meta.ts";
-import { requestLocale } from "./pay-page.ts";
 import type { PageRenderer } from "./routes.ts";
 
 const LINK_PATH = /^\/l\/([^/]+)\/?$/;

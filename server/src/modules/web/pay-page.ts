@@ -1,8 +1,9 @@
-import { acceptedLanguages, chooseLocale, LOCALE_COOKIE, type Locale } from "@common/locales.ts";
+import type { Locale } from "@common/locales.ts";
 import { type PublicPayment, qrQueryKey, referenceParams, SERVER_NOW_KEY } from "@common/payments.ts";
 import { qrSvgPath } from "@common/qr.ts";
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../errors.ts";
+import { requestLocale } from "../../lib/i18n.ts";
 import type { IndexHtml } from "./index-html.ts";
 import { pageHtmlText } from "./page-meta.ts";
 import type { PageRenderer, PageTranslator } from "./routes.ts";
@@ -32,18 +33,6 @@ export function checkoutReference(path: string, search: string): string | null {
     return null;
   }
   return reference;
-}
-
-/**
- * The language a checkout is rendered in (decision 038): the payer's own choice (the cookie the language menu sets),
- * else the merchant's language for their pay pages, else the browser's `Accept-Language`, else English.
- */
-export function requestLocale(request: FastifyRequest, pageDefault?: string | null): Locale {
-  return chooseLocale({
-    chosen: request.cookies?.[LOCALE_COOKIE],
-    pageDefault,
-    browser: acceptedLanguages(request.headers["accept-language"]),
-  });
 }
 
 export type PayPageSources = {
