@@ -143,12 +143,9 @@ function Counter({
               : t("pos.counter.todayLoading")}
           </p>
         </div>
-        <div className="flex shrink-0 items-center gap-1">
-          <LanguageMenu />
-          <Button variant="ghost" size="sm" asChild>
-            <Link href="/merchant">{t("pos.counter.dashboard")}</Link>
-          </Button>
-        </div>
+        <Button variant="ghost" size="sm" asChild>
+          <Link href="/merchant">{t("pos.counter.dashboard")}</Link>
+        </Button>
       </header>
       <div
         className={`flex flex-1 flex-col gap-3 ${items.length > 0 ? "md:grid md:grid-cols-[minmax(0,1fr)_minmax(0,26rem)] md:items-start md:gap-6" : ""}`}
@@ -191,7 +188,7 @@ function Counter({
             data-testid="pos-amount"
           >
             {lines.length > 0 ? (
-              <span className="float-start mt-1 font-normal text-muted-foreground text-sm">
+              <span className="block text-start font-normal text-muted-foreground text-sm">
                 {t("pos.counter.otherAmount")}
               </span>
             ) : null}
@@ -258,6 +255,7 @@ function Counter({
             className="h-14 text-lg"
             disabled={total <= 0n || create.isPending}
             onClick={charge}
+            data-testid="pos-charge"
           >
             {create.isPending ? <Spinner size="sm" label={t("pos.counter.charging")} /> : null}{" "}
             {tip > 0 ? (
@@ -268,6 +266,10 @@ function Counter({
           </Button>
         </div>
       </div>
+      {/* Out of the cashier's way, as in the checkout's footer: the customer's screen has the same menu. */}
+      <footer className="flex justify-center">
+        <LanguageMenu />
+      </footer>
     </div>
   );
 }
