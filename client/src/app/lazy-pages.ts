@@ -36,6 +36,8 @@ function lazyPage(
 const CHECKOUT_AREAS: readonly MessageArea[] = ["pay", "wallet"];
 /** Buying CPXTB and its orders (their copy buttons speak the checkout's words); the claim card's words are in "buy". */
 const BUY_AREAS: readonly MessageArea[] = ["buy", "wallet", "pay"];
+/** The counter: its own words, and the checkout's where its customer screen says the same (statuses, errors). */
+const POS_AREAS: readonly MessageArea[] = ["pos", "pay"];
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
 export const HomePage = lazyPage(() => import("./routes/home"), "shell");
@@ -69,7 +71,7 @@ export const AuditLogPage = lazyPage(() => import("./routes/audit-log"));
 export const TeamPage = lazyPage(() => import("./routes/team"));
 export const InvitationPage = lazyPage(() => import("./routes/invitation"));
 export const PresentationPage = lazyPage(() => import("./routes/presentation"));
-export const PosPage = lazyPage(() => import("./routes/pos"));
+export const PosPage = lazyPage(() => import("./routes/pos"), "data", POS_AREAS);
 export const NotFoundPage = lazyPage(() => import("./routes/not-found"), "shell");
 
 /**

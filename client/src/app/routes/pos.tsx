@@ -10,6 +10,8 @@ import { merchantQueryState } from "@/features/payments/dashboard/components/mer
 import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
 import type { PosItem } from "@/features/pos/cart";
 import { PosView } from "@/features/pos/components/pos-view";
+import { useDocumentLanguage, useT } from "@/i18n/i18n";
+import { useDocumentTitle } from "@/lib/document-title";
 
 /** A product of the counter is a switched-on fixed-price link (decision 034). */
 const toItem = (link: Link): PosItem => ({
@@ -22,13 +24,18 @@ const toItem = (link: Link): PosItem => ({
 
 function Counter() {
   const merchant = useMerchant();
+  const t = useT();
   const fallback = merchantQueryState(merchant);
   if (fallback) return fallback;
   if (!merchant.data) {
     return (
       <div className="mx-auto flex max-w-md flex-col gap-4 p-6">
-        <h1 className="font-semibold text-2xl">Counter</h1>
-        <NoBusinessPrompt reason="Register your business on the merchant dashboard to take payments at the counter." />
+        <h1 className="font-semibold text-2xl">{t("pos.page.title")}</h1>
+        <NoBusinessPrompt
+          reason={t("pos.page.noBusinessReason")}
+          title={t("pos.page.noBusinessTitle")}
+          action={t("pos.page.registerBusiness")}
+        />
       </div>
     );
   }
@@ -39,6 +46,7 @@ function CounterOfBusiness({ merchant }: { merchant: Merchant }) {
   // The counter opens with its products (a grid appearing above the keys once they arrive pushed the keypad down
   // under the cashier's finger); if they cannot be read, the keypad works without them.
   const products = useProducts();
+  const t = useT();
   const items = React.useMemo(
     () => (products.data?.items ?? []).filter((l) => l.amount !== null).map(toItem),
     [products.data],
@@ -46,26 +54,36 @@ function CounterOfBusiness({ merchant }: { merchant: Merchant }) {
   if (products.isPending)
     return (
       <div className="flex min-h-dvh items-center justify-center">
-        <Spinner size="lg" label="Opening the counter" />
+        <Spinner size="lg" label={t("pos.page.opening")} />
       </div>
     );
   return <PosView merchant={merchant} items={items} />;
 }
 
-/** /pos: the counter, full screen (no app header), for owners, admins and staff (decision 033). */
+/**
+ * /pos: the counter, full screen (no app header), for owners, admins and staff (decision 033), in the language of
+ * the device (or the one chosen with its menu): the customer reads the same screen.
+ */
 export default function PosPage() {
   const { user, isLoading } = useAuth();
+  useDocumentLanguage();
+  const t = useT();
+  useDocumentTitle(t("pos.page.title"));
   if (isLoading)
     return (
       <div className="flex min-h-dvh items-center justify-center">
-        <Spinner size="lg" label="Checking your session" />
+        <Spinner size="lg" label={t("pos.page.checkingSession")} />
       </div>
     );
   if (!user)
     return (
       <div className="mx-auto flex max-w-md flex-col gap-4 p-6">
-        <h1 className="font-semibold text-2xl">Counter</h1>
-        <SignInPrompt reason="Sign in to take payments at the counter." />
+        <h1 className="font-semibold text-2xl">{t("pos.page.title")}</h1>
+        <SignInPrompt
+          reason={t("pos.page.signInReason")}
+          title={t("pos.page.signInTitle")}
+          action={t("pos.page.signIn")}
+        />
       </div>
     );
   return <Counter />;

@@ -1,3 +1,5 @@
+import { type FormatLocale, formatDecimal, numberShape } from "@common/locale-format";
+
 /**
  * The counter's cart: products (fixed-price links, decision 034) tapped into a sale, with a quantity each. Amounts are
  * held in thousandths, the finest unit a price has (CPXTB prices have 3 decimals, USD 2), so a sum is exact.
@@ -28,6 +30,12 @@ export function formatThousandths(value: bigint): string {
   const whole = (value / 1000n).toLocaleString("en-US");
   const rest = (value % 1000n).toString().padStart(3, "0");
   return `${whole}.${rest.endsWith("0") ? rest.slice(0, 2) : rest}`;
+}
+
+/** The same in the reader's language ("1.234,50" in de); English keeps the hand-written path (no `Intl` call). */
+export function formatThousandthsIn(value: bigint, locale: FormatLocale): string {
+  if (locale === "en") return formatThousandths(value);
+  return formatDecimal(decimalOfThousandths(value), numberShape(locale), { minDecimals: 2 });
 }
 
 /** The same as a plain decimal for the API ("1234.50", "1.375"; no grouping). */

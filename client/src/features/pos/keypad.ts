@@ -1,3 +1,5 @@
+import { type FormatLocale, formatDecimal, numberShape } from "@common/locale-format";
+
 /**
  * The counter's amount, typed as on a till: digits enter from the right into hundredths ("1", "2", "5" → 1.25),
  * so the cashier never types a decimal point. Held as the string of digits typed (no leading zeros).
@@ -24,6 +26,12 @@ export function formatHundredths(value: bigint): string {
   const whole = value / 100n;
   const rest = (value % 100n).toString().padStart(2, "0");
   return `${whole.toLocaleString("en-US")}.${rest}`;
+}
+
+/** The same in the reader's language ("1.234,50" in de); English keeps the hand-written path (no `Intl` call). */
+export function formatHundredthsIn(value: bigint, locale: FormatLocale): string {
+  if (locale === "en") return formatHundredths(value);
+  return formatDecimal(decimalOf(value), numberShape(locale), { minDecimals: 2 });
 }
 
 /** The same as a plain decimal for the API ("1234.50", no grouping). */

@@ -1,24 +1,16 @@
 import type { Merchant } from "@common/merchant";
-import type { Payment, PosSales, PublicPayment } from "@common/payments";
+import type { Payment, PosSales } from "@common/payments";
 import { useQuery } from "@tanstack/react-query";
-import { Ban, CircleCheck, Delete, RefreshCw, WifiOff } from "lucide-react";
+import { Delete } from "lucide-react";
 import * as React from "react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
-import { publicPaymentQueryKey, usePublicPayment } from "@/features/payments/api/get-public-payment";
-import { QrCode } from "@/features/payments/components/qr-code";
-import {
-  cancelMerchantPayment,
-  storeCancelledPayment,
-} from "@/features/payments/dashboard/api/cancel-merchant-payment";
 import { useCreatePayment } from "@/features/payments/dashboard/api/payments";
-import { errorText } from "@/features/payments/error-text";
-import { formatCountdown, formatTokenAmount, formatUsd } from "@/features/payments/format";
-import { isPayable } from "@/features/payments/payable";
-import { useLivePayment } from "@/features/payments/use-live-payment";
+import { formatTokenAmount, formatUsdAmount } from "@/features/payments/format";
 import { useNow } from "@/features/payments/use-now";
-import { queryClient } from "@/lib/query-client";
+import { Rich, useLocale, useT } from "@/i18n/i18n";
+import { LanguageMenu } from "@/i18n/language-menu";
 import {
   type Cart,
   cartLines,
@@ -27,23 +19,22 @@ import {
   changeQuantity,
   decimalOfThousandths,
   formatThousandths,
+  formatThousandthsIn,
   type PosItem,
   tipOfThousandths,
 } from "../cart";
-import { formatHundredths, hundredthsOf, type Key, press } from "../keypad";
+import { formatHundredthsIn, hundredthsOf, type Key, press } from "../keypad";
+import { posErrorText } from "../pos-error-text";
+import { CustomerScreen } from "./customer-screen";
+import { isolate, Ltr } from "./ltr";
 import { ProductGrid } from "./product-grid";
-
-/** Seconds the "Paid" screen stays before the counter is ready for the next sale (or a tap). */
-const PAID_SCREEN_MS = 6000;
-
-type Sale = { payment: Payment; currency: "USD" | "CPXTB" };
 
 /** The counter (issue 35): keypad → customer screen → Paid, full screen, for a phone or a tablet. */
 export function PosView({ merchant, items }: { merchant: Merchant; items: readonly PosItem[] }) {
-  const [sale, setSale] = React.useState<Sale | null>(null);
+  const [sale, setSale] = React.useState<Payment | null>(null);
   usePosManifest();
   return sale ? (
-    <CustomerScreen sale={sale} onDone={() => setSale(null)} />
+    <CustomerScreen payment={sale} onDone={() => setSale(null)} />
   ) : (
     <Counter merchant={merchant} items={items} onCharge={setSale} />
   );
@@ -65,7 +56,7 @@ function Counter({
 }: {
   merchant: Merchant;
   items: readonly PosItem[];
-  onCharge: (sale: Sale) => void;
+  onCharge: (payment: Payment) => void;
 }) {
   const [digits, setDigits] = React.useState("");
   const [tip, setTip] = React.useState(0);
@@ -73,6 +64,8 @@ function Counter({
   const [unit, setUnit] = React.useState<"USD" | "CPXTB">("USD");
   const [cart, setCart] = React.useState<Cart>({});
   const create = useCreatePayment();
+  const t = useT();
+  const locale = useLocale();
   const since = startOfToday(useNow(60_000));
   const today = useQuery<PosSales>({ queryKey: posTodayKey(since) });
   // One sale is in one currency: the grid sells the products priced in the counter's currency.
@@ -100,6 +93,8 @@ function Counter({
     if (total <= 0n || create.isPending) return;
     const trimmed = note.trim();
     const sold = cartNote(sellable, cart);
+    // The request's description is the business's record (its dashboard, CSV and receipts), written in English
+    // whatever language the counter shows.
     const typedText = sold && typed > 0n ? `other ${formatThousandths(typed)} ${unit}` : null;
     const tipText = tip > 0 ? `incl. ${tip}% tip (${formatThousandths(tipAmount)} ${unit})` : null;
     create.mutate(
@@ -118,11 +113,16 @@ function Counter({
           setTip(0);
           setNote("");
           setCart({});
-          onCharge({ payment, currency: unit });
+          onCharge(payment);
         },
       },
     );
   };
+  const amountOf = (thousandths: bigint) => (
+    <Ltr>
+      {formatThousandthsIn(thousandths, locale)} {unit}
+    </Ltr>
+  );
 
   return (
     <div
@@ -134,12 +134,17 @@ function Counter({
           <h1 className="truncate font-semibold text-base">{merchant.name}</h1>
           <p className="text-muted-foreground text-sm" data-testid="pos-today">
             {today.data
-              ? `Today: ${today.data.count} ${today.data.count === 1 ? "sale" : "sales"} · ${formatUsd(today.data.usd)} USD · ${formatTokenAmount(today.data.cpxtb, "en", 2)} CPXTB`
-              : "Today: …"}
+              ? // A plural: plain text (Rich's markers are not numbers), its amounts isolated for right to left.
+                t("pos.counter.today", {
+                  count: today.data.count,
+                  usd: isolate(formatUsdAmount(today.data.usd, locale), locale),
+                  cpxtb: isolate(`${formatTokenAmount(today.data.cpxtb, locale, 2)} CPXTB`, locale),
+                })
+              : t("pos.counter.todayLoading")}
           </p>
         </div>
         <Button variant="ghost" size="sm" asChild>
-          <Link href="/merchant">Dashboard</Link>
+          <Link href="/merchant">{t("pos.counter.dashboard")}</Link>
         </Button>
       </header>
       <div
@@ -155,7 +160,7 @@ function Counter({
           />
         ) : null}
         <div className="flex flex-1 flex-col gap-3 md:min-h-[calc(100dvh-6rem)]">
-          <fieldset className="flex flex-wrap items-center gap-1" aria-label="Currency">
+          <fieldset className="flex flex-wrap items-center gap-1" aria-label={t("pos.counter.currency")}>
             {(["USD", "CPXTB"] as const).map((c) => (
               <Button
                 key={c}
@@ -171,32 +176,43 @@ function Counter({
               </Button>
             ))}
             {lines.length > 0 ? (
-              <span className="ml-2 text-muted-foreground text-xs">Empty the cart to switch currency</span>
+              <span className="ms-2 text-muted-foreground text-xs">{t("pos.counter.emptyCartToSwitch")}</span>
             ) : null}
           </fieldset>
           <output
             aria-live="polite"
-            aria-label={lines.length > 0 ? "Amount typed besides the cart" : "Amount to charge"}
-            className="block rounded-xl border border-border bg-card px-4 py-3 text-right font-bold text-5xl tabular-nums"
+            aria-label={
+              lines.length > 0 ? t("pos.counter.amountBesidesCart") : t("pos.counter.amountToCharge")
+            }
+            className="block rounded-xl border border-border bg-card px-4 py-3 text-end font-bold text-5xl tabular-nums"
             data-testid="pos-amount"
           >
             {lines.length > 0 ? (
-              <span className="float-left mt-1 font-normal text-muted-foreground text-sm">Other amount</span>
+              <span className="block text-start font-normal text-muted-foreground text-sm">
+                {t("pos.counter.otherAmount")}
+              </span>
             ) : null}
-            {formatHundredths(hundredthsOf(digits))}{" "}
-            <span className="font-semibold text-2xl text-muted-foreground">{unit}</span>
+            <bdi dir="ltr">
+              {formatHundredthsIn(hundredthsOf(digits), locale)}{" "}
+              <span className="font-semibold text-2xl text-muted-foreground">{unit}</span>
+            </bdi>
           </output>
           {/* biome-ignore lint/a11y/useSemanticElements: a group, not a fieldset: a fieldset's grid does not
               stretch its rows, which left a gap between the keys and the tips on a tall screen. The keys take the
-              height there is. */}
-          <div role="group" aria-label="Keypad" className="grid flex-1 auto-rows-fr grid-cols-3 gap-2">
+              height there is. Left to right in every language, as on a till or a phone's keypad. */}
+          <div
+            role="group"
+            aria-label={t("pos.counter.keypad")}
+            dir="ltr"
+            className="grid flex-1 auto-rows-fr grid-cols-3 gap-2"
+          >
             {(["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "back"] as const).map((k) => (
               <Button
                 key={k}
                 type="button"
                 variant="outline"
                 className="h-auto min-h-14 font-semibold text-2xl"
-                aria-label={k === "back" ? "Delete last digit" : k}
+                aria-label={k === "back" ? t("pos.counter.deleteDigit") : k}
                 onClick={() => key(k)}
               >
                 {k === "back" ? <Delete aria-hidden="true" className="size-6" /> : k}
@@ -205,7 +221,7 @@ function Counter({
           </div>
           {merchant.tipPresets.length > 0 ? (
             <fieldset className="flex flex-wrap gap-2">
-              <legend className="mb-1 text-muted-foreground text-sm">Tip</legend>
+              <legend className="mb-1 text-muted-foreground text-sm">{t("pos.counter.tip")}</legend>
               {[0, ...merchant.tipPresets].map((p) => (
                 <Button
                   key={p}
@@ -215,13 +231,13 @@ function Counter({
                   aria-pressed={tip === p}
                   onClick={() => setTip(p)}
                 >
-                  {p === 0 ? "No tip" : `${p}%`}
+                  {p === 0 ? t("pos.counter.noTip") : t("pos.counter.tipPercent", { percent: p })}
                 </Button>
               ))}
             </fieldset>
           ) : null}
           <label className="flex flex-col gap-1 text-sm">
-            <span>Note or order number (optional)</span>
+            <span>{t("pos.counter.note")}</span>
             <input
               value={note}
               onChange={(e) => setNote(e.target.value)}
@@ -231,7 +247,7 @@ function Counter({
           </label>
           {create.isError ? (
             <p role="alert" className="text-destructive-emphasis text-sm">
-              Not charged: {errorText(create.error)}
+              {t("pos.counter.notCharged", { reason: posErrorText(create.error, "charge") })}
             </p>
           ) : null}
           <Button
@@ -239,260 +255,23 @@ function Counter({
             className="h-14 text-lg"
             disabled={total <= 0n || create.isPending}
             onClick={charge}
+            data-testid="pos-charge"
           >
-            {create.isPending ? <Spinner size="sm" /> : null} Charge {formatThousandths(total)} {unit}
-            {tip > 0 ? ` (incl. ${tip}% tip)` : ""}
+            {create.isPending ? <Spinner size="sm" label={t("pos.counter.charging")} /> : null}{" "}
+            {tip > 0 ? (
+              <Rich id="pos.counter.chargeWithTip" values={{ amount: amountOf(total), percent: tip }} />
+            ) : (
+              <Rich id="pos.counter.charge" values={{ amount: amountOf(total) }} />
+            )}
           </Button>
         </div>
       </div>
+      {/* Out of the cashier's way, as in the checkout's footer: the customer's screen has the same menu. */}
+      <footer className="flex justify-center">
+        <LanguageMenu />
+      </footer>
     </div>
   );
-}
-
-/** The customer's screen: the request, large, with its live status; Paid → a full screen of its own. */
-function CustomerScreen({ sale, onDone }: { sale: Sale; onDone: () => void }) {
-  const { payment } = sale;
-  const live = useLivePayment(payment.reference);
-  const query = usePublicPayment(payment.reference);
-  const now = useNow();
-  const view: PublicPayment | undefined = query.data;
-  const status = view?.status ?? payment.status;
-  const [cancelling, setCancelling] = React.useState(false);
-  const [cancelError, setCancelError] = React.useState<string | null>(null);
-  useWakeLock(true);
-  const paid = status === "completed" || status === "paid_late";
-  // The member's sales today change when one is paid.
-  React.useEffect(() => {
-    if (paid)
-      void queryClient.invalidateQueries({
-        predicate: (q) => String(q.queryKey[0]).startsWith("/api/merchant/pos/today"),
-      });
-  }, [paid]);
-  if (paid) return <PaidScreen payment={payment} view={view} onDone={onDone} />;
-  const payable = isPayable({ status, expiresAt: payment.expiresAt }, now);
-  const cancel = async () => {
-    setCancelling(true);
-    setCancelError(null);
-    try {
-      const detail = await cancelMerchantPayment(payment.id);
-      storeCancelledPayment(detail);
-      queryClient.setQueryData(publicPaymentQueryKey(payment.reference), (old: PublicPayment | undefined) =>
-        old ? { ...old, status: "cancelled" } : old,
-      );
-    } catch (error) {
-      setCancelError(errorText(error));
-    } finally {
-      setCancelling(false);
-    }
-  };
-  const logo = view?.merchant.logoUrl;
-  return (
-    <div
-      className="flex min-h-dvh flex-col items-center gap-3 p-3 text-center sm:p-6"
-      data-testid="pos-customer"
-    >
-      <LiveBanner live={live} />
-      <header className="flex items-center gap-3">
-        {logo ? <img src={logo} alt="" className="size-10 rounded-md object-contain" /> : null}
-        <h1 className="font-semibold text-lg">{view?.merchant.name ?? ""}</h1>
-      </header>
-      <div>
-        {payment.amountUsd ? (
-          <p className="font-bold text-4xl tabular-nums" data-testid="pos-customer-usd">
-            {formatUsd(payment.amountUsd)} USD
-          </p>
-        ) : null}
-        <p
-          className={
-            payment.amountUsd
-              ? "text-muted-foreground text-xl tabular-nums"
-              : "font-bold text-4xl tabular-nums"
-          }
-        >
-          {formatTokenAmount(status === "partial" && view ? view.amountToPay : payment.amountDue)} CPXTB
-        </p>
-      </div>
-      {payable ? (
-        <>
-          <QrCode
-            value={view?.paymentUri ?? payment.paymentUri}
-            label="QR code to pay with a wallet app"
-            className="aspect-square w-[min(88vw,calc(100dvh-20rem))] max-w-[36rem] min-w-48"
-          />
-          <p className="text-muted-foreground tabular-nums" data-testid="pos-countdown">
-            {status === "partial" ? "Partly paid: scan again for the rest · " : "Scan with a wallet app · "}
-            expires in {formatCountdown(Date.parse(payment.expiresAt) - now)}
-          </p>
-          <a
-            href={view?.paymentUri ?? payment.paymentUri}
-            className="max-w-full break-all font-mono text-primary text-xs underline-offset-4 hover:underline"
-          >
-            Open in wallet app
-          </a>
-        </>
-      ) : (
-        <ClosedNotice status={status} expired={Date.parse(payment.expiresAt) <= now} />
-      )}
-      <p role="status" className="font-medium" data-testid="pos-status">
-        {status === "processing"
-          ? "Payment seen, confirming…"
-          : status === "partial"
-            ? "Partly paid: waiting for the rest."
-            : payable
-              ? "Waiting for payment…"
-              : ""}
-      </p>
-      {cancelError ? (
-        <p role="alert" className="text-destructive-emphasis text-sm">
-          Not cancelled: {cancelError}
-        </p>
-      ) : null}
-      <div className="mt-auto flex flex-wrap justify-center gap-2">
-        {payable && status === "pending" ? (
-          <Button variant="outline" size="lg" disabled={cancelling} onClick={cancel}>
-            {cancelling ? <Spinner size="sm" /> : <Ban aria-hidden="true" />} Cancel
-          </Button>
-        ) : null}
-        {payable ? null : (
-          <Button size="lg" onClick={onDone}>
-            New sale
-          </Button>
-        )}
-      </div>
-    </div>
-  );
-}
-
-function ClosedNotice({ status, expired }: { status: string; expired: boolean }) {
-  const text =
-    status === "cancelled"
-      ? "Cancelled. This request can no longer be paid."
-      : status === "processing"
-        ? "Payment received, being confirmed."
-        : status === "invalid"
-          ? "Invalid: the payment left the chain."
-          : expired || status === "expired"
-            ? "Expired. Nothing more can be paid on this request."
-            : "";
-  return (
-    <div role="alert" className="flex flex-col items-center gap-2 py-8" data-testid="pos-closed">
-      {status === "processing" ? (
-        <Spinner size="lg" />
-      ) : (
-        <Ban aria-hidden="true" className="size-16 text-destructive-emphasis" />
-      )}
-      <p className="font-bold text-3xl">{text}</p>
-    </div>
-  );
-}
-
-function PaidScreen({
-  payment,
-  view,
-  onDone,
-}: {
-  payment: Payment;
-  view: PublicPayment | undefined;
-  onDone: () => void;
-}) {
-  React.useEffect(() => {
-    beep();
-    const timer = setTimeout(onDone, PAID_SCREEN_MS);
-    return () => clearTimeout(timer);
-  }, [onDone]);
-  return (
-    <button
-      type="button"
-      onClick={onDone}
-      className="flex min-h-dvh w-full flex-col items-center justify-center gap-4 bg-success p-6 text-center text-success-foreground"
-      data-testid="pos-paid"
-      aria-label="Paid. Tap for the next sale"
-    >
-      <CircleCheck aria-hidden="true" className="size-28" />
-      <span className="font-bold text-6xl">Paid</span>
-      <span className="font-semibold text-3xl tabular-nums">
-        {payment.amountUsd ? `${formatUsd(payment.amountUsd)} USD · ` : ""}
-        {formatTokenAmount(view?.amountReceived ?? payment.amountDue)} CPXTB
-      </span>
-      <span className="text-lg opacity-90">Tap for the next sale</span>
-    </button>
-  );
-}
-
-function LiveBanner({ live }: { live: "connecting" | "live" | "lost" }) {
-  if (live === "live")
-    return (
-      <span className="sr-only" data-testid="pos-live">
-        Live
-      </span>
-    );
-  return (
-    <p
-      role="status"
-      className="flex items-center gap-2 rounded-md bg-warning px-3 py-1 text-sm text-warning-foreground"
-      data-testid="pos-live"
-    >
-      {live === "lost" ? (
-        <WifiOff aria-hidden="true" className="size-4" />
-      ) : (
-        <RefreshCw aria-hidden="true" className="size-4" />
-      )}
-      {live === "lost" ? "Connection lost, reconnecting…" : "Connecting…"}
-    </p>
-  );
-}
-
-/** A short two-tone beep (Web Audio): the counter hears a payment without looking. */
-function beep() {
-  try {
-    const Ctx =
-      window.AudioContext ??
-      (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
-    if (!Ctx) return;
-    const ctx = new Ctx();
-    const tone = (freq: number, at: number) => {
-      const osc = ctx.createOscillator();
-      const gain = ctx.createGain();
-      osc.frequency.value = freq;
-      gain.gain.setValueAtTime(0.2, ctx.currentTime + at);
-      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + at + 0.25);
-      osc.connect(gain).connect(ctx.destination);
-      osc.start(ctx.currentTime + at);
-      osc.stop(ctx.currentTime + at + 0.25);
-    };
-    tone(880, 0);
-    tone(1320, 0.18);
-    setTimeout(() => void ctx.close(), 1000);
-  } catch {
-    // No sound is no failure.
-  }
-}
-
-/** Keeps the screen on while `on` (Screen Wake Lock where the browser has it; taken again when the tab returns). */
-function useWakeLock(on: boolean) {
-  React.useEffect(() => {
-    if (!on || !("wakeLock" in navigator)) return;
-    let lock: WakeLockSentinel | null = null;
-    let stopped = false;
-    const take = async () => {
-      try {
-        if (document.visibilityState === "visible") lock = await navigator.wakeLock.request("screen");
-        if (stopped) void lock?.release();
-      } catch {
-        // Refused (battery saver, no user gesture): the screen just follows its own timeout.
-      }
-    };
-    void take();
-    const onVisible = () => {
-      if (document.visibilityState === "visible") void take();
-    };
-    document.addEventListener("visibilitychange", onVisible);
-    return () => {
-      stopped = true;
-      document.removeEventListener("visibilitychange", onVisible);
-      void lock?.release();
-    };
-  }, [on]);
 }
 
 /** The counter's web app manifest, linked from /pos only (start_url /pos): installable on the counter device. */

@@ -1,6 +1,8 @@
 import { Minus, Plus } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { type Cart, cartLines, formatThousandths, type PosItem, thousandthsOf } from "../cart";
+import { useLocale, useT } from "@/i18n/i18n";
+import { type Cart, cartLines, formatThousandthsIn, type PosItem, thousandthsOf } from "../cart";
+import { Ltr } from "./ltr";
 
 /** The merchant's products (fixed-price links) as large tiles; a tap adds one, the cart below lists them. */
 export function ProductGrid({
@@ -16,12 +18,15 @@ export function ProductGrid({
   otherCurrency: number;
   onChange: (id: string, delta: number) => void;
 }) {
+  const t = useT();
+  const locale = useLocale();
   const lines = cartLines(items, cart);
   const other = unit === "USD" ? "CPXTB" : "USD";
+  const price = (thousandths: bigint) => formatThousandthsIn(thousandths, locale);
   return (
     <section aria-labelledby="pos-products" className="flex flex-col gap-3" data-testid="pos-products">
       <h2 id="pos-products" className="sr-only">
-        Products
+        {t("pos.products.heading")}
       </h2>
       {items.length > 0 ? (
         <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-4">
@@ -32,8 +37,13 @@ export function ProductGrid({
                 <button
                   type="button"
                   onClick={() => onChange(item.id, 1)}
-                  aria-label={`Add ${item.title}, ${formatThousandths(thousandthsOf(item.price))} ${item.currency}${quantity ? `, ${quantity} in the cart` : ""}`}
-                  className={`relative flex min-h-20 w-full items-center gap-2 rounded-xl border p-2 text-left outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/60 ${quantity ? "border-primary bg-primary/10" : "border-border bg-card"}`}
+                  aria-label={t(quantity ? "pos.products.addMore" : "pos.products.add", {
+                    title: item.title,
+                    price: price(thousandthsOf(item.price)),
+                    currency: item.currency,
+                    quantity,
+                  })}
+                  className={`relative flex min-h-20 w-full items-center gap-2 rounded-xl border p-2 text-start outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/60 ${quantity ? "border-primary bg-primary/10" : "border-border bg-card"}`}
                   data-testid="pos-product"
                 >
                   {item.imageUrl ? (
@@ -42,13 +52,15 @@ export function ProductGrid({
                   <span className="flex min-w-0 flex-col">
                     <span className="line-clamp-2 font-medium text-sm leading-tight">{item.title}</span>
                     <span className="text-muted-foreground text-sm tabular-nums">
-                      {formatThousandths(thousandthsOf(item.price))} {item.currency}
+                      <Ltr>
+                        {price(thousandthsOf(item.price))} {item.currency}
+                      </Ltr>
                     </span>
                   </span>
                   {quantity ? (
                     <span
                       aria-hidden="true"
-                      className="absolute top-1 right-1 rounded-full bg-primary px-2 font-semibold text-primary-foreground text-xs tabular-nums"
+                      className="absolute end-1 top-1 rounded-full bg-primary px-2 font-semibold text-primary-foreground text-xs tabular-nums"
                     >
                       {quantity}
                     </span>
@@ -61,13 +73,12 @@ export function ProductGrid({
       ) : null}
       {otherCurrency > 0 ? (
         <p className="text-muted-foreground text-sm">
-          {otherCurrency === 1 ? "1 product is" : `${otherCurrency} products are`} priced in {other}: switch
-          the counter to {other} to sell {otherCurrency === 1 ? "it" : "them"}.
+          {t("pos.products.otherCurrency", { count: otherCurrency, currency: other })}
         </p>
       ) : null}
       {lines.length > 0 ? (
         <ul
-          aria-label="Cart"
+          aria-label={t("pos.cart.label")}
           className="flex flex-col divide-y divide-border rounded-xl border border-border"
           data-testid="pos-cart"
         >
@@ -77,14 +88,16 @@ export function ProductGrid({
                 <span className="tabular-nums">{quantity} ×</span> {item.title}
               </span>
               <span className="text-sm tabular-nums">
-                {formatThousandths(thousandthsOf(item.price) * BigInt(quantity))} {unit}
+                <Ltr>
+                  {price(thousandthsOf(item.price) * BigInt(quantity))} {unit}
+                </Ltr>
               </span>
               <Button
                 type="button"
                 variant="ghost"
                 size="icon"
                 className="size-11"
-                aria-label={`One less ${item.title}`}
+                aria-label={t("pos.cart.less", { title: item.title })}
                 onClick={() => onChange(item.id, -1)}
               >
                 <Minus aria-hidden="true" />
@@ -94,7 +107,7 @@ export function ProductGrid({
                 variant="ghost"
                 size="icon"
                 className="size-11"
-                aria-label={`One more ${item.title}`}
+                aria-label={t("pos.cart.more", { title: item.title })}
                 onClick={() => onChange(item.id, 1)}
               >
                 <Plus aria-hidden="true" />
