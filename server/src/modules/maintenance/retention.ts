@@ -86,31 +86,45 @@ export function startRetention(options: {
   everyMs?: number;
 }): { stop: () => Promise<void> } {
   const { db, log, now = () => new Date(), firstAfterMs = 60_000, everyMs = HOUR } = options;
+  return startPeriodic(
+    async () => {
+      try {
+        const deleted = await pruneExpiredRows(db, now());
+        if (Object.values(deleted).some((n) => n > 0)) log.info({ deleted }, "retention: old rows deleted");
+      } catch (error) {
+        log.error({ err: error }, "retention: pruning failed, tried again at the next pass");
+      }
+    },
+    firstAfterMs,
+    everyMs,
+  );
+}
+
+/**
+ * Runs `pass` after `firstAfterMs`, then `everyMs` after each pass ends (never two at once); timers do not keep the
+ * process alive. `stop` schedules no new pass and waits for one under way (the database closes after it).
+ */
+export function startPeriodic(
+  pass: () => Promise<void>,
+  firstAfterMs: number,
+  everyMs: number,
+): { stop: () => Promise<void> } {
   let stopped = false;
-  let pass: Promise<void> = Promise.resolve();
-  const run = async () => {
-    try {
-      const deleted = await pruneExpiredRows(db, now());
-      if (Object.values(deleted).some((n) => n > 0)) log.info({ deleted }, "retention: old rows deleted");
-    } catch (error) {
-      log.error({ err: error }, "retention: pruning failed, tried again at the next pass");
-    }
-  };
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
   const schedule = (ms: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
-      pass = run().finally(() => schedule(everyMs));
+      running = pass().finally(() => schedule(everyMs));
     }, ms);
     timer.unref();
   };
-  let timer: NodeJS.Timeout | undefined;
   schedule(firstAfterMs);
   return {
-    /** No new pass; waits for one under way (the database closes after it). */
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await pass;
+      await running;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
+import { startPeriodic } from "../maintenance/retention.ts";
 
 /** One compaction at a time across instances (two would delete each other's rows in different orders). */
 const COMPACTION_LOCK = 7_301_155_220_015;
@@ -61,29 +62,21 @@ export function startSumsCompaction(options: {
 }): { stop: () => Promise<void> } {
   const { db, log, firstAfterMs = 60_000, everyMs = 60_000 } = options;
   let stopped = false;
-  let pass: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const run = async () => {
-    try {
-      while (!stopped && (await compactPaymentSums(db)) >= BATCH) {}
-    } catch (error) {
-      log.error({ err: error }, "report sums: compaction failed, tried again at the next pass");
-    }
-  };
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      pass = run().finally(() => schedule(everyMs));
-    }, ms);
-    timer.unref();
-  };
-  schedule(firstAfterMs);
+  const periodic = startPeriodic(
+    async () => {
+      try {
+        while (!stopped && (await compactPaymentSums(db)) >= BATCH) {}
+      } catch (error) {
+        log.error({ err: error }, "report sums: compaction failed, tried again at the next pass");
+      }
+    },
+    firstAfterMs,
+    everyMs,
+  );
   return {
-    /** No new pass; waits for one under way (the database closes after it). */
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await pass;
+      await periodic.stop();
     },
   };
 }
