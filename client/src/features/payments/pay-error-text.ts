@@ -45,6 +45,16 @@ const NOT_FOUND_BY_CONTEXT = {
 
 type ErrorBody = { error?: { code?: unknown; message?: unknown; details?: Record<string, unknown> } };
 
+/** The `{ error: { code, message, details } }` of an answer, each part only when it has its type. */
+export function errorBodyOf(body: unknown) {
+  const error = (body as ErrorBody | undefined)?.error;
+  return {
+    code: typeof error?.code === "string" ? error.code : undefined,
+    message: typeof error?.message === "string" ? error.message.trim() : "",
+    details: error?.details,
+  };
+}
+
 /**
  * A failed request on a payer's screen, in the payer's language (issue 37): the translated text of a code or
  * sentence we know, else the server's own (English) message, else what the HTTP status means. Never a status code
@@ -56,10 +66,7 @@ export function payErrorText(error: unknown, context: PayErrorContext = "payment
       return t("pay.error.network");
     return t("pay.error.generic");
   }
-  const body = (error.body as ErrorBody | undefined)?.error;
-  const code = typeof body?.code === "string" ? body.code : undefined;
-  const message = typeof body?.message === "string" ? body.message.trim() : "";
-  const details = body?.details;
+  const { code, message, details } = errorBodyOf(error.body);
 
   const known = KNOWN_MESSAGES[message];
   if (known) return t(known);

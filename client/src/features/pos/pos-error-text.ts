@@ -1,3 +1,4 @@
+import { errorBodyOf } from "@/features/payments/pay-error-text";
 import { t } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-error";
 import { errorText } from "@/lib/error-text";
@@ -17,8 +18,6 @@ const KNOWN_MESSAGES: Record<string, string> = {
   "Payments are unavailable: no blockchain connection is configured.": "pos.error.unavailable",
 };
 
-type ErrorBody = { error?: { code?: unknown; message?: unknown } };
-
 /**
  * A failed charge or cancel in the counter's language (issue 37): by the server's error code, or its sentence where
  * a code has several meanings; the server's own (English) message only for what the counter does not know.
@@ -29,9 +28,7 @@ export function posErrorText(error: unknown, action: PosAction): string {
       return t("pay.error.network");
     return t("pay.error.generic");
   }
-  const body = (error.body as ErrorBody | undefined)?.error;
-  const code = typeof body?.code === "string" ? body.code : undefined;
-  const message = typeof body?.message === "string" ? body.message.trim() : "";
+  const { code, message } = errorBodyOf(error.body);
   const known = KNOWN_MESSAGES[message];
   if (known) return t(known);
   if (code === "RATE_LIMITED" || error.status === 429) return t("pay.error.rateLimited");
