@@ -44,6 +44,8 @@ export default defineConfig({
           expect: expectOptions,
           environment: "node",
           include: ["server/**/*.test.ts"],
+          // Marks this run's PostgreSQL test databases and drops any a test file left behind.
+          globalSetup: ["server/test/global-setup.ts"],
           // Generous: each file starts its own database (and often an anvil chain); CI machines can be busy. With
           // the machine oversubscribed eight times over (load 15-20 on 2 cores), starting an embedded database and
           // its migrations took over 120 s where it takes ~5 s idle: a time limit only ends a test that hangs.

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll } from "vitest";
+import { afterAll, inject } from "vitest";
 import { type App, type AppDeps, buildApp } from "../src/app.ts";
 import { type Config, testConfig } from "../src/config.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
@@ -41,24 +41,41 @@ export async function createTestDatabase(
     await database.migrate();
     return database;
   }
-  const name = `cpxtb_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const testUrl = new URL(url);
-  testUrl.pathname = `/${name}`;
-  const database = await openDatabase({ driver: "pg", url: testUrl.toString(), poolSize: 5, onStatement });
+  const own = await createPostgresDatabase(url);
+  const database = await openDatabase({ driver: "pg", url: own.url, poolSize: 5, onStatement });
   await database.migrate();
   const close = database.close;
   database.close = async () => {
     await close();
-    const dropper = new pg.Client({ connectionString: url });
-    await dropper.connect();
-    await dropper.query(`drop database if exists "${name}" with (force)`);
-    await dropper.end();
+    await own.drop();
   };
   return database;
+}
+
+/**
+ * A new, empty PostgreSQL database beside `serverUrl`'s, named with this run's mark (global-setup.ts drops what a
+ * file leaves behind); `admin` runs one statement on the server, `drop()` removes it.
+ */
+export async function createPostgresDatabase(serverUrl: string) {
+  const name = `cpxtb_test_${inject("testDatabaseRun")}_${randomBytes(6).toString("hex")}`;
+  const admin = async (text: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    admin,
+    drop: () => admin(`drop database if exists "${name}" with (force)`),
+  };
 }
 
 /** Builds the app on a fresh database; both are closed after the test file. */

@@ -1,18 +1,17 @@
 // Several instances and their faults (issue 20): two apps in one process on one PostgreSQL database and one
 // Redis (keys under a test prefix, reached through a TCP proxy this file controls), one anvil chain.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../src/app.ts";
 import { connectChain } from "../src/chain/service.ts";
 import { testConfig } from "../src/config.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
+import { createPostgresDatabase } from "./helpers.ts";
 import {
   api,
   createMerchant,
@@ -35,32 +34,17 @@ if (needsBoth) console.info(`instances.test.ts: the two-instance tests are skipp
 if (!databaseUrl)
   console.info("instances.test.ts: the database-outage test is skipped: DATABASE_URL is not set");
 
-/** A PostgreSQL database of this file's own, beside DATABASE_URL's; dropped by `drop()`. */
+/** A PostgreSQL database of this file's own, beside DATABASE_URL's, that can refuse connections for a while. */
 async function ownDatabase() {
-  const name = `cpxtb_test_${randomBytes(6).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database "${name}"`);
-  const url = new URL(databaseUrl!);
-  url.pathname = `/${name}`;
+  const own = await createPostgresDatabase(databaseUrl!);
   return {
-    name,
-    url: url.toString(),
-    admin,
+    ...own,
     /** Refuses new connections and ends the open ones, as a database being restored or moved does. */
     async refuse() {
-      await admin(`alter database "${name}" with allow_connections false`);
-      await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
+      await own.admin(`alter database "${own.name}" with allow_connections false`);
+      await own.admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${own.name}'`);
     },
-    allow: () => admin(`alter database "${name}" with allow_connections true`),
-    drop: () => admin(`drop database if exists "${name}" with (force)`),
+    allow: () => own.admin(`alter database "${own.name}" with allow_connections true`),
   };
 }
 

@@ -1,7 +1,6 @@
 // The live channel publishes every payment event exactly once, independently of the webhook and email dispatcher
 // (issue 33, decision 031): the two consumers claim different rows, and a sweep publishes what a missed wake-up
 // left. The embedded database has one connection, so the dispatcher's lock is only seen on PostgreSQL.
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { encodeFunctionData, erc20Abi, type Hash, type Hex } from "viem";
@@ -12,7 +11,7 @@ import { testConfig } from "../src/config.ts";
 import { type Database, openDatabase, rowsOf } from "../src/db/client.ts";
 import { createId } from "../src/lib/ids.ts";
 import { chainConfigFor, startTestChain, type TestChain } from "./chain-helpers.ts";
-import { createTestApp } from "./helpers.ts";
+import { createPostgresDatabase, createTestApp } from "./helpers.ts";
 import { startMailCapture } from "./mail-capture.ts";
 import {
   api,
@@ -159,24 +158,6 @@ describe.skipIf(!databaseUrl)("the dispatcher holding an event (PostgreSQL)", ()
   });
 });
 
-/** A PostgreSQL database of this file's own, beside DATABASE_URL's; dropped by `drop()`. */
-async function ownDatabase() {
-  const name = `cpxtb_test_${randomBytes(6).toString("hex")}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database "${name}"`);
-  const url = new URL(databaseUrl!);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
-}
-
 const PAYMENTS = 200;
 const BLOCKS = 4;
 const PAGES_PER_SOCKET = 20;
@@ -186,7 +167,7 @@ function percentile(sorted: number[], p: number) {
 }
 
 describe.skipIf(needsBoth !== null)("two instances with webhooks and emails on (PostgreSQL, Redis)", () => {
-  let database: Awaited<ReturnType<typeof ownDatabase>>;
+  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let mail: Awaited<ReturnType<typeof startMailCapture>>;
   const databases: Database[] = [];
@@ -194,7 +175,7 @@ describe.skipIf(needsBoth !== null)("two instances with webhooks and emails on (
   const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
-    database = await ownDatabase();
+    database = await createPostgresDatabase(databaseUrl!);
     receiver = await startReceiver();
     mail = await startMailCapture();
     const prefix = uniquePrefix("live-publish");
