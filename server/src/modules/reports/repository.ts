@@ -91,8 +91,10 @@ const SLOT_ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
  * buckets are both added up from these few hundred rows at most. Read from the sums kept beside the payments
  * (`payment_sums`, decision 039): a bucket's whole UTC days from the day rows, its edges (the zone's midnight is
  * rarely UTC's) from the quarter-hour rows, each part one range of the index; so a year of a business with 100,000
- * payments is a few thousand rows added, not every payment valued and placed in its week. A zone whose midnights
- * are not on a quarter hour (none today; some before 1980) is added up from the payments themselves.
+ * payments is a few thousand rows added, not every payment valued and placed in its week. Sums subtract: an edge
+ * longer than half a day is read as its whole UTC day less the quarter hours outside the bucket, so a day in
+ * Berlin (23:00 to 23:00 UTC) is one day row and eight quarter rows, not 96. A zone whose midnights are not on a
+ * quarter hour (none today; some before 1980) is added up from the payments themselves.
  */
 export async function sumByStatusAndBucket(
   db: DbOrTx,
@@ -107,37 +109,51 @@ export async function sumByStatusAndBucket(
   if (check?.aligned === false) return sumPaymentsByStatusAndBucket(db, scope, bucket);
   const merchant = merchantIdOf(scope.ownerId);
   const link = scope.linkId ? sql`and s.link_id = ${scope.linkId}` : sql``;
-  const rows = (unit: "quarter" | "day", from: SQL, to: SQL) =>
-    sql`select s.* from payment_sums s
+  const rows = (sign: 1 | -1, unit: "quarter" | "day", from: SQL, to: SQL) =>
+    sql`select ${sql.raw(String(sign))} as sign, s.* from payment_sums s
       where s.merchant_id = ${merchant} and s.unit = ${unit} and s.slot >= ${from} and s.slot < ${to} ${link}`;
   const result = await db.execute(sql`
     select x.status, b.bucket, x.count, x.received, x.usd_cents, x.unvalued, x.due, x.received_count,
       x.refunded_count, x.refunded, x.refunded_usd_cents
     from (
-      select bucket, starts_at, ends_at,
-        -- The bucket's first and last UTC midnights; when the first is not before the last, no whole day.
-        date_bin('1 day', starts_at + interval '1 day' - interval '1 microsecond', ${SLOT_ORIGIN}) as days_from,
-        date_bin('1 day', ends_at, ${SLOT_ORIGIN}) as days_to
-      from (${buckets}) b0
+      select bucket, starts_at, ends_at, days_from, days_to,
+        -- An edge longer than half a day is its whole UTC day less what lies outside the bucket (only when the
+        -- bucket reaches a UTC midnight: within one UTC day, its quarter hours are all read).
+        days_from <= days_to and days_from - starts_at > interval '12 hours' as left_less,
+        days_from <= days_to and ends_at - days_to > interval '12 hours' as right_less
+      from (
+        select bucket, starts_at, ends_at,
+          -- The bucket's first and last UTC midnights; when the first is after the last, no midnight within.
+          date_bin('1 day', starts_at + interval '1 day' - interval '1 microsecond', ${SLOT_ORIGIN}) as days_from,
+          date_bin('1 day', ends_at, ${SLOT_ORIGIN}) as days_to
+        from (${buckets}) b0
+      ) b1
     ) b
     cross join lateral (
       select s.status,
-        sum(s.count)::int as count,
-        sum(s.received)::numeric(78, 0)::text as received,
-        sum(s.usd_cents)::numeric(78, 0)::text as usd_cents,
-        sum(s.unvalued)::int as unvalued,
-        sum(s.due)::numeric(78, 0)::text as due,
-        sum(s.received_count)::int as received_count,
-        sum(s.refunded_count)::int as refunded_count,
-        sum(s.refunded)::numeric(78, 0)::text as refunded,
-        sum(s.refunded_usd_cents)::numeric(78, 0)::text as refunded_usd_cents
+        sum(s.sign * s.count)::int as count,
+        sum(s.sign * s.received)::numeric(78, 0)::text as received,
+        sum(s.sign * s.usd_cents)::numeric(78, 0)::text as usd_cents,
+        sum(s.sign * s.unvalued)::int as unvalued,
+        sum(s.sign * s.due)::numeric(78, 0)::text as due,
+        sum(s.sign * s.received_count)::int as received_count,
+        sum(s.sign * s.refunded_count)::int as refunded_count,
+        sum(s.sign * s.refunded)::numeric(78, 0)::text as refunded,
+        sum(s.sign * s.refunded_usd_cents)::numeric(78, 0)::text as refunded_usd_cents
       from (
-        ${rows("day", sql`b.days_from`, sql`b.days_to`)}
-        union all ${rows("quarter", sql`b.starts_at`, sql`least(b.days_from, b.ends_at)`)}
-        union all ${rows("quarter", sql`greatest(b.days_to, b.days_from)`, sql`b.ends_at`)}
+        ${rows(
+          1,
+          "day",
+          sql`case when b.left_less then b.days_from - interval '1 day' else b.days_from end`,
+          sql`case when b.right_less then b.days_to + interval '1 day' else b.days_to end`,
+        )}
+        union all ${rows(1, "quarter", sql`b.starts_at`, sql`case when b.left_less then b.starts_at else least(b.days_from, b.ends_at) end`)}
+        union all ${rows(1, "quarter", sql`case when b.right_less then b.ends_at else greatest(b.days_to, b.days_from) end`, sql`b.ends_at`)}
+        union all ${rows(-1, "quarter", sql`b.days_from - interval '1 day'`, sql`case when b.left_less then b.starts_at else b.days_from - interval '1 day' end`)}
+        union all ${rows(-1, "quarter", sql`b.ends_at`, sql`case when b.right_less then b.days_to + interval '1 day' else b.ends_at end`)}
       ) s
       group by s.status
-      having sum(s.count) <> 0
+      having sum(s.sign * s.count) <> 0
     ) x`);
   return rowsOf<StatusBucketRow>(result);
 }
