@@ -506,7 +506,8 @@ async function main() {
   await admin(`drop database if exists "${DB_NAME}" with (force)`);
   await admin(`create database "${DB_NAME}"`);
   const dataDir = mkdtempSync(join(tmpdir(), "cpxtb-bench-million-"));
-  const pool = new pg.Pool({ connectionString: dbUrl, max: 4 });
+  // Without JIT, as the server's own connections (db/client.ts): the plans printed are the ones it runs.
+  const pool = new pg.Pool({ connectionString: dbUrl, max: 4, options: "-c jit=off" });
   try {
     const database = await openDatabase({ driver: "pg", url: dbUrl, poolSize: 2 });
     await database.migrate();
