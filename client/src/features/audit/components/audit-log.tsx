@@ -144,16 +144,17 @@ export function AuditLog() {
 
   return (
     <div className="flex flex-col gap-4">
+      {/* One column of the screen's width on a phone: a long action name (German) must not widen it. */}
       <form
         aria-label={t("team.audit.filterLabel")}
-        className="grid gap-3 rounded-xl border border-border bg-card p-4 sm:grid-cols-3"
+        className="grid grid-cols-[minmax(0,1fr)] gap-3 rounded-xl border border-border bg-card p-4 sm:grid-cols-3"
         onSubmit={(event) => event.preventDefault()}
       >
         <div className="flex flex-col gap-2">
           <Label htmlFor="audit-action">{t("team.audit.action")}</Label>
           <select
             id="audit-action"
-            className="h-11 rounded-md border border-input bg-background px-3 text-sm"
+            className="h-11 w-full min-w-0 rounded-md border border-input bg-background px-3 text-sm"
             value={filter.action ?? ""}
             onChange={(event) => {
               // Read now: React clears currentTarget once the handler returns, before the updater runs.

@@ -251,9 +251,9 @@ function PendingInvitations({ team }: { team: Team }) {
           data-testid="team-invitation"
         >
           <span className="flex min-w-0 flex-col">
-            <bdi dir="ltr" className="truncate text-start font-medium">
-              {invitation.email}
-            </bdi>
+            <span className="truncate font-medium">
+              <bdi dir="ltr">{invitation.email}</bdi>
+            </span>
             <span className="text-muted-foreground text-sm">
               {t(ROLE_LABEL[invitation.role])} ·{" "}
               <Rich
