@@ -38,6 +38,8 @@ const CHECKOUT_AREAS: readonly MessageArea[] = ["pay", "wallet"];
 const BUY_AREAS: readonly MessageArea[] = ["buy", "wallet", "pay"];
 /** The counter: its own words, and the checkout's where its customer screen says the same (statuses, errors). */
 const POS_AREAS: readonly MessageArea[] = ["pos", "pay"];
+/** The team, an invitation and the audit log: their own words, and the checkout's generic errors (network, server). */
+const TEAM_AREAS: readonly MessageArea[] = ["team", "pay"];
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
 export const HomePage = lazyPage(() => import("./routes/home"), "shell");
@@ -67,9 +69,9 @@ export const ReportsPage = lazyPage(() => import("./routes/reports"));
 export const PaymentHistoryPage = lazyPage(() => import("./routes/payments"));
 export const WebhooksPage = lazyPage(() => import("./routes/webhooks"));
 export const DevelopersPage = lazyPage(() => import("./routes/developers"));
-export const AuditLogPage = lazyPage(() => import("./routes/audit-log"));
-export const TeamPage = lazyPage(() => import("./routes/team"));
-export const InvitationPage = lazyPage(() => import("./routes/invitation"));
+export const AuditLogPage = lazyPage(() => import("./routes/audit-log"), "data", TEAM_AREAS);
+export const TeamPage = lazyPage(() => import("./routes/team"), "data", TEAM_AREAS);
+export const InvitationPage = lazyPage(() => import("./routes/invitation"), "data", TEAM_AREAS);
 export const PresentationPage = lazyPage(() => import("./routes/presentation"));
 export const PosPage = lazyPage(() => import("./routes/pos"), "data", POS_AREAS);
 export const NotFoundPage = lazyPage(() => import("./routes/not-found"), "shell");

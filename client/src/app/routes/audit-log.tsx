@@ -9,10 +9,12 @@ import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
 import { merchantQueryState } from "@/features/payments/dashboard/components/merchant-query-state";
 import { RoleNotice } from "@/features/team/components/role-notice";
 import { mayUse } from "@/features/team/role-access";
+import { useDocumentLanguage, useT } from "@/i18n/i18n";
 
 /** Owners and admins see the business's log; without a business, the account's own (the server answers both). */
 function MemberAuditLog() {
   const merchant = useMerchant();
+  const t = useT();
   const fallback = merchantQueryState(merchant);
   if (fallback) return fallback;
   if (merchant.data && !mayUse(merchant.data.role, MANAGER_ROLES)) {
@@ -22,27 +24,36 @@ function MemberAuditLog() {
         what="see the audit log"
         role={merchant.data.role}
         business={merchant.data.name}
+        title={t("team.roleNotice.seeAuditLog")}
+        detail={t("team.roleNotice.yourRole", { role: merchant.data.role, business: merchant.data.name })}
       />
     );
   }
   return <AuditLog />;
 }
 
+/** /audit-log, in the reader's language (issue 37). */
 export default function AuditLogPage() {
   const { user, isLoading } = useAuth();
+  useDocumentLanguage();
+  const t = useT();
   return (
     <PageFrame
-      title="Audit log"
+      title={t("team.audit.title")}
       icon={ScrollText}
       width="wide"
-      description="Who signed in, changed security settings, keys, webhooks or the receiving wallet, or sent a refund — when and from where."
+      description={t("team.audit.description")}
     >
       {isLoading ? (
-        <Spinner size="lg" label="Checking your session" />
+        <Spinner size="lg" label={t("team.page.checkingSession")} />
       ) : user ? (
         <MemberAuditLog />
       ) : (
-        <SignInPrompt reason="Sign in to see your business's audit log." />
+        <SignInPrompt
+          reason={t("team.audit.signInReason")}
+          title={t("team.page.signInTitle")}
+          action={t("team.page.signIn")}
+        />
       )}
     </PageFrame>
   );

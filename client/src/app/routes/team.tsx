@@ -10,14 +10,20 @@ import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-bu
 import { RoleNotice } from "@/features/team/components/role-notice";
 import { TeamView } from "@/features/team/components/team-view";
 import { mayUse } from "@/features/team/role-access";
+import { useDocumentLanguage, useT } from "@/i18n/i18n";
 
 function BusinessTeam() {
   const merchant = useMerchant();
+  const t = useT();
   const fallback = merchantQueryState(merchant);
   if (fallback) return fallback;
   if (!merchant.data) {
     return (
-      <NoBusinessPrompt reason="Register your business on the merchant dashboard, then invite your team here." />
+      <NoBusinessPrompt
+        reason={t("team.page.noBusinessReason")}
+        title={t("team.page.noBusinessTitle")}
+        action={t("team.page.registerBusiness")}
+      />
     );
   }
   if (!mayUse(merchant.data.role, MANAGER_ROLES)) {
@@ -27,27 +33,36 @@ function BusinessTeam() {
         what="manage the team"
         role={merchant.data.role}
         business={merchant.data.name}
+        title={t("team.roleNotice.manageTeam")}
+        detail={t("team.roleNotice.yourRole", { role: merchant.data.role, business: merchant.data.name })}
       />
     );
   }
   return <TeamView />;
 }
 
+/** /team, in the reader's language (issue 37): members and roles, invitations, ownership. */
 export default function TeamPage() {
   const { user, isLoading } = useAuth();
+  useDocumentLanguage();
+  const t = useT();
   return (
     <PageFrame
-      title="Team"
+      title={t("team.page.title")}
       icon={Users}
       width="wide"
-      description="Who works for your business and what each person may do: owner, admins and staff."
+      description={t("team.page.description")}
     >
       {isLoading ? (
-        <Spinner size="lg" label="Checking your session" />
+        <Spinner size="lg" label={t("team.page.checkingSession")} />
       ) : user ? (
         <BusinessTeam />
       ) : (
-        <SignInPrompt reason="Sign in to manage your business's team." />
+        <SignInPrompt
+          reason={t("team.page.signInReason")}
+          title={t("team.page.signInTitle")}
+          action={t("team.page.signIn")}
+        />
       )}
     </PageFrame>
   );

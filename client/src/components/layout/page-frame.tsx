@@ -47,7 +47,10 @@ export function PageFrame({
                 <Icon className="size-6" aria-hidden="true" />
               </span>
             ) : null}
-            <h1 className="text-balance font-bold text-3xl tracking-tight sm:text-4xl">{title}</h1>
+            {/* A long compound (German, Turkish) breaks, hyphenated where the browser can, rather than widening the page. */}
+            <h1 className="min-w-0 text-balance break-words font-bold text-3xl tracking-tight hyphens-auto sm:text-4xl">
+              {title}
+            </h1>
           </div>
           {description ? (
             <div className="max-w-prose text-pretty text-base text-muted-foreground sm:text-lg">

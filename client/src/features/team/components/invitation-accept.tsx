@@ -4,18 +4,19 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useAuth } from "@/features/auth/auth-provider";
+import { formatDate } from "@/features/payments/format";
 import { toast } from "@/hooks/use-toast";
+import { Rich, useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
 import { useAcceptInvitation, useInvitation } from "../api/invitation";
+import { teamErrorText } from "../team-error-text";
 
-const ROLE_TEXT = { admin: "an admin", staff: "staff" } as const;
+/** The whole sentence per role: the role's words change with the sentence around them in most languages. */
+const OFFER = { admin: "team.invitation.offerAdmin", staff: "team.invitation.offerStaff" } as const;
 
-function messageOf(error: unknown): string {
-  if (isApiError(error)) {
-    const body = error.body as { error?: { message?: unknown } } | undefined;
-    if (typeof body?.error?.message === "string") return body.error.message;
-  }
-  return "This invitation could not be loaded. Try again in a moment.";
+/** Why the invitation cannot be read or accepted: the server's reason in the reader's words, else a generic one. */
+function messageOf(error: unknown, t: ReturnType<typeof useT>): string {
+  return isApiError(error) ? teamErrorText(error) : t("team.invitation.loadFailed");
 }
 
 /** /invitations/:token: what the invitation offers, and accepting it with an existing or a new account. */
@@ -24,9 +25,11 @@ export function InvitationAccept({ token }: { token: string }) {
   const accept = useAcceptInvitation(token);
   const { user, isLoading } = useAuth();
   const [, navigate] = useLocation();
+  const t = useT();
+  const locale = useLocale();
   const here = `/invitations/${token}`;
 
-  if (invitation.isPending || isLoading) return <Spinner size="lg" label="Reading the invitation" />;
+  if (invitation.isPending || isLoading) return <Spinner size="lg" label={t("team.invitation.reading")} />;
   if (invitation.isError) {
     return (
       <div
@@ -35,10 +38,10 @@ export function InvitationAccept({ token }: { token: string }) {
         data-testid="invitation-error"
       >
         <p className="flex items-center gap-2 font-semibold">
-          <CircleAlert aria-hidden="true" className="size-4 text-destructive-emphasis" /> This invitation
-          cannot be used
+          <CircleAlert aria-hidden="true" className="size-4 text-destructive-emphasis" />{" "}
+          {t("team.invitation.unusable")}
         </p>
-        <p className="text-muted-foreground text-sm">{messageOf(invitation.error)}</p>
+        <p className="text-muted-foreground text-sm">{messageOf(invitation.error, t)}</p>
       </div>
     );
   }
@@ -47,17 +50,23 @@ export function InvitationAccept({ token }: { token: string }) {
     <Card>
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
-          <Users aria-hidden="true" className="size-5" /> Join {businessName}
+          <Users aria-hidden="true" className="size-5" />{" "}
+          {t("team.invitation.join", { business: businessName })}
         </CardTitle>
         <CardDescription className="text-base [overflow-wrap:anywhere]">
-          You are invited as {ROLE_TEXT[role]}. The invitation was sent to {email} and works once, until{" "}
-          {new Date(expiresAt).toLocaleDateString()}.
+          <Rich
+            id={OFFER[role]}
+            values={{
+              email: <bdi dir="ltr">{email}</bdi>,
+              date: <time dateTime={expiresAt}>{formatDate(expiresAt, locale)}</time>,
+            }}
+          />
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {accept.isError ? (
           <p role="alert" className="font-medium text-destructive-emphasis text-sm">
-            {messageOf(accept.error)}
+            {messageOf(accept.error, t)}
           </p>
         ) : null}
         {user ? (
@@ -67,27 +76,31 @@ export function InvitationAccept({ token }: { token: string }) {
             onClick={() =>
               accept.mutate(undefined, {
                 onSuccess: (accepted) => {
-                  toast({ title: `Welcome to ${accepted.businessName}` });
+                  toast({ title: t("team.invitation.welcome", { business: accepted.businessName }) });
                   navigate("/merchant");
                 },
               })
             }
           >
-            {accept.isPending ? <Spinner size="sm" label="Joining" /> : <UserPlus aria-hidden="true" />}
-            Accept as {user.username}
+            {accept.isPending ? (
+              <Spinner size="sm" label={t("team.invitation.joining")} />
+            ) : (
+              <UserPlus aria-hidden="true" />
+            )}
+            {t("team.invitation.acceptAs", { name: user.username })}
           </Button>
         ) : (
           <div className="flex flex-wrap gap-2">
             <Button asChild>
               <Link href={`/auth?next=${encodeURIComponent(here)}`}>
-                <LogIn aria-hidden="true" /> Sign in to accept
+                <LogIn aria-hidden="true" /> {t("team.invitation.signInToAccept")}
               </Link>
             </Button>
             <Button variant="outline" asChild>
               <Link
                 href={`/auth?tab=register&email=${encodeURIComponent(email)}&next=${encodeURIComponent(here)}`}
               >
-                <UserPlus aria-hidden="true" /> Create an account
+                <UserPlus aria-hidden="true" /> {t("team.invitation.createAccount")}
               </Link>
             </Button>
           </div>

@@ -6,13 +6,16 @@ const ROLE_NAME: Record<MemberRole, string> = { owner: "the owner", admin: "an a
 
 /**
  * What every screen a member's role cannot use shows, the same way everywhere (decision 021: the server refuses
- * anyway; this says so before anyone fills a form in vain): who can, what the member is, whom to ask.
+ * anyway; this says so before anyone fills a form in vain): who can, what the member is, whom to ask. Its words
+ * are English unless a translated page passes its own (`title`, `detail`).
  */
 export function RoleNotice({
   roles,
   what,
   role,
   business,
+  title,
+  detail,
 }: {
   /** The roles that may use the screen. */
   roles: readonly MemberRole[];
@@ -20,6 +23,10 @@ export function RoleNotice({
   what: string;
   role: MemberRole;
   business: string;
+  /** The whole first sentence in the page's language, in place of the English one built from `roles` and `what`. */
+  title?: string;
+  /** The second sentence (what the member is, whom to ask) in the page's language. */
+  detail?: string;
 }) {
   return (
     <div
@@ -31,9 +38,9 @@ export function RoleNotice({
         <Lock aria-hidden="true" className="size-4" />
       </span>
       <div className="flex min-w-0 flex-col gap-1">
-        <p className="font-semibold">{roleNoticeSentence(roles, what)}</p>
+        <p className="font-semibold">{title ?? roleNoticeSentence(roles, what)}</p>
         <p className="text-muted-foreground text-sm">
-          You are {ROLE_NAME[role]} of {business}. Ask its owner or an admin if you need this.
+          {detail ?? `You are ${ROLE_NAME[role]} of ${business}. Ask its owner or an admin if you need this.`}
         </p>
       </div>
     </div>

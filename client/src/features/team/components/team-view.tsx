@@ -1,5 +1,11 @@
 import type { MemberRole } from "@common/merchant";
-import { type InvitableRole, inviteMemberRequest, type Member, type Team } from "@common/team";
+import {
+  INVITATION_TTL_DAYS,
+  type InvitableRole,
+  inviteMemberRequest,
+  type Member,
+  type Team,
+} from "@common/team";
 import { Crown, MailPlus, ShieldCheck, ShieldOff, Trash2, UserRound, Users } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
@@ -8,8 +14,9 @@ import { Field } from "@/components/ui/field";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { useAuth } from "@/features/auth/auth-provider";
-import { describeError } from "@/features/auth/error-message";
+import { formatDate, formatDateTime } from "@/features/payments/format";
 import { toast } from "@/hooks/use-toast";
+import { Rich, t, useLocale, useT } from "@/i18n/i18n";
 import {
   useChangeRole,
   useInviteMember,
@@ -18,25 +25,32 @@ import {
   useTeam,
   useTransferOwnership,
 } from "../api/team";
+import { teamErrorText } from "../team-error-text";
 
-const ROLE_LABEL: Record<MemberRole, string> = { owner: "Owner", admin: "Admin", staff: "Staff" };
-const ROLE_HELP: Record<InvitableRole, string> = {
-  admin: "Admin: everything except transferring ownership.",
-  staff: "Staff: create payments and see history; no settings, refunds, keys or webhooks.",
-};
+/** The roles' names (docs/i18n glossaries), as a badge and in the role menus. */
+const ROLE_LABEL = {
+  owner: "team.role.owner",
+  admin: "team.role.admin",
+  staff: "team.role.staff",
+} as const satisfies Record<MemberRole, string>;
+const ROLE_HELP = {
+  admin: "team.roleHelp.admin",
+  staff: "team.roleHelp.staff",
+} as const satisfies Record<InvitableRole, string>;
 
 const failed = (title: string) => (error: unknown) =>
-  toast({ variant: "destructive", title, description: describeError(error) });
+  toast({ variant: "destructive", title: t(title), description: teamErrorText(error) });
 
 const selectClass =
   "min-h-11 rounded-md border border-input bg-background px-3 text-foreground text-sm focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60";
 
 function RoleBadge({ role }: { role: MemberRole }) {
+  const t = useT();
   const Icon = role === "owner" ? Crown : role === "admin" ? ShieldCheck : UserRound;
   return (
     <span className="inline-flex items-center gap-1 rounded-full border border-border px-2 py-0.5 font-medium text-xs">
       <Icon aria-hidden="true" className="size-3.5" />
-      {ROLE_LABEL[role]}
+      {t(ROLE_LABEL[role])}
     </span>
   );
 }
@@ -46,6 +60,9 @@ function MemberRow({ member, team, selfId }: { member: Member; team: Team; selfI
   const remove = useRemoveMember();
   const transfer = useTransferOwnership();
   const [confirm, setConfirm] = React.useState<"remove" | "transfer" | null>(null);
+  const t = useT();
+  const name = member.username;
+  const business = team.businessName;
   const isSelf = member.userId === selfId;
   const editable = member.role !== "owner" && !isSelf;
   return (
@@ -54,19 +71,22 @@ function MemberRow({ member, team, selfId }: { member: Member; team: Team; selfI
         <div className="flex min-w-0 flex-col">
           <span className="flex flex-wrap items-center gap-2 font-semibold">
             <span className="truncate">{member.username}</span>
-            {isSelf ? <span className="font-normal text-muted-foreground text-sm">(you)</span> : null}
+            {isSelf ? (
+              <span className="font-normal text-muted-foreground text-sm">{t("team.member.you")}</span>
+            ) : null}
             <RoleBadge role={member.role} />
           </span>
           <span className="flex flex-wrap items-center gap-2 text-muted-foreground text-sm [overflow-wrap:anywhere]">
-            {member.email ?? "no email on file"}
+            {member.email ? <bdi dir="ltr">{member.email}</bdi> : t("team.member.noEmail")}
             <span className="inline-flex items-center gap-1">
               {member.twoFactor ? (
                 <>
-                  <ShieldCheck aria-hidden="true" className="size-3.5 text-success" /> Two-factor on
+                  <ShieldCheck aria-hidden="true" className="size-3.5 text-success" />{" "}
+                  {t("team.member.twoFactorOn")}
                 </>
               ) : (
                 <>
-                  <ShieldOff aria-hidden="true" className="size-3.5" /> No second factor
+                  <ShieldOff aria-hidden="true" className="size-3.5" /> {t("team.member.noSecondFactor")}
                 </>
               )}
             </span>
@@ -75,7 +95,7 @@ function MemberRow({ member, team, selfId }: { member: Member; team: Team; selfI
         {editable ? (
           <div className="flex flex-wrap items-center gap-2">
             <Label htmlFor={`role-${member.userId}`} className="sr-only">
-              Role of {member.username}
+              {t("team.member.roleOf", { name })}
             </Label>
             <select
               id={`role-${member.userId}`}
@@ -86,25 +106,26 @@ function MemberRow({ member, team, selfId }: { member: Member; team: Team; selfI
                 changeRole.mutate(
                   { userId: member.userId, role: event.target.value as InvitableRole },
                   {
-                    onSuccess: () => toast({ title: `${member.username} is now ${event.target.value}` }),
-                    onError: failed("The role could not be changed"),
+                    onSuccess: (_, { role }) =>
+                      toast({ title: t("team.member.roleChanged", { name, role }) }),
+                    onError: failed("team.member.roleChangeFailed"),
                   },
                 )
               }
             >
-              <option value="admin">Admin</option>
-              <option value="staff">Staff</option>
+              <option value="admin">{t(ROLE_LABEL.admin)}</option>
+              <option value="staff">{t(ROLE_LABEL.staff)}</option>
             </select>
             <Button
               variant="outline"
               onClick={() => setConfirm("remove")}
-              aria-label={`Remove ${member.username}`}
+              aria-label={t("team.member.removeLabel", { name })}
             >
-              <Trash2 aria-hidden="true" /> Remove
+              <Trash2 aria-hidden="true" /> {t("team.member.remove")}
             </Button>
             {team.role === "owner" ? (
               <Button variant="ghost" onClick={() => setConfirm("transfer")}>
-                <Crown aria-hidden="true" /> Make owner
+                <Crown aria-hidden="true" /> {t("team.member.makeOwner")}
               </Button>
             ) : null}
           </div>
@@ -117,8 +138,8 @@ function MemberRow({ member, team, selfId }: { member: Member; team: Team; selfI
         >
           <p>
             {confirm === "remove"
-              ? `Remove ${member.username}? They lose access to ${team.businessName} at once.`
-              : `Transfer ownership of ${team.businessName} to ${member.username}? You stay on as admin and cannot undo this yourself.`}
+              ? t("team.member.confirmRemove", { name, business })
+              : t("team.member.confirmTransfer", { name, business })}
           </p>
           <div className="flex flex-wrap gap-2">
             <Button
@@ -127,21 +148,21 @@ function MemberRow({ member, team, selfId }: { member: Member; team: Team; selfI
               onClick={() =>
                 confirm === "remove"
                   ? remove.mutate(member.userId, {
-                      onSuccess: () => toast({ title: `${member.username} was removed` }),
-                      onError: failed("The member could not be removed"),
+                      onSuccess: () => toast({ title: t("team.member.removed", { name }) }),
+                      onError: failed("team.member.removeFailed"),
                     })
                   : transfer.mutate(member.userId, {
-                      onSuccess: () => toast({ title: `${member.username} now owns ${team.businessName}` }),
-                      onError: failed("Ownership could not be transferred"),
+                      onSuccess: () => toast({ title: t("team.member.transferred", { name, business }) }),
+                      onError: failed("team.member.transferFailed"),
                     })
               }
             >
               {confirm === "remove"
-                ? `Yes, remove ${member.username}`
-                : `Yes, transfer to ${member.username}`}
+                ? t("team.member.yesRemove", { name })
+                : t("team.member.yesTransfer", { name })}
             </Button>
             <Button variant="outline" onClick={() => setConfirm(null)}>
-              Cancel
+              {t("team.member.cancel")}
             </Button>
           </div>
         </div>
@@ -155,35 +176,39 @@ function InviteForm() {
   const [email, setEmail] = React.useState("");
   const [role, setRole] = React.useState<InvitableRole>("staff");
   const [error, setError] = React.useState<string | undefined>();
+  const t = useT();
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const parsed = inviteMemberRequest.safeParse({ email, role });
     if (!parsed.success) {
-      setError("Enter a valid email address.");
+      setError(t("team.invite.emailInvalid"));
       return;
     }
     setError(undefined);
     invite.mutate(parsed.data, {
       onSuccess: () => {
-        toast({ title: "Invitation sent", description: `${parsed.data.email} has 7 days to accept it.` });
+        toast({
+          title: t("team.invite.sent"),
+          description: t("team.invite.sentDetail", { email: parsed.data.email, days: INVITATION_TTL_DAYS }),
+        });
         setEmail("");
       },
-      onError: failed("The invitation could not be sent"),
+      onError: failed("team.invite.failed"),
     });
   };
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Invite a member">
+    <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label={t("team.invite.title")}>
       <Field
-        label="Email address"
+        label={t("team.invite.email")}
         type="email"
         autoComplete="off"
         value={email}
         onChange={(event) => setEmail(event.target.value)}
         error={error}
-        hint="We email a link that works once, for 7 days. They sign in or create an account to accept."
+        hint={t("team.invite.hint", { days: INVITATION_TTL_DAYS })}
       />
       <div className="flex flex-col gap-2">
-        <Label htmlFor="invite-role">Role</Label>
+        <Label htmlFor="invite-role">{t("team.invite.role")}</Label>
         <select
           id="invite-role"
           className={selectClass}
@@ -191,16 +216,20 @@ function InviteForm() {
           onChange={(event) => setRole(event.target.value as InvitableRole)}
           aria-describedby="invite-role-help"
         >
-          <option value="staff">Staff</option>
-          <option value="admin">Admin</option>
+          <option value="staff">{t(ROLE_LABEL.staff)}</option>
+          <option value="admin">{t(ROLE_LABEL.admin)}</option>
         </select>
         <p id="invite-role-help" className="text-muted-foreground text-sm">
-          {ROLE_HELP[role]}
+          {t(ROLE_HELP[role])}
         </p>
       </div>
       <Button type="submit" disabled={invite.isPending} className="self-start">
-        {invite.isPending ? <Spinner size="sm" label="Sending" /> : <MailPlus aria-hidden="true" />}
-        Send invitation
+        {invite.isPending ? (
+          <Spinner size="sm" label={t("team.invite.sending")} />
+        ) : (
+          <MailPlus aria-hidden="true" />
+        )}
+        {t("team.invite.send")}
       </Button>
     </form>
   );
@@ -208,8 +237,10 @@ function InviteForm() {
 
 function PendingInvitations({ team }: { team: Team }) {
   const revoke = useRevokeInvitation();
+  const t = useT();
+  const locale = useLocale();
   if (team.invitations.length === 0) {
-    return <p className="text-muted-foreground text-sm">No pending invitations. Invite someone above.</p>;
+    return <p className="text-muted-foreground text-sm">{t("team.invitations.empty")}</p>;
   }
   return (
     <ul className="flex flex-col">
@@ -220,27 +251,41 @@ function PendingInvitations({ team }: { team: Team }) {
           data-testid="team-invitation"
         >
           <span className="flex min-w-0 flex-col">
-            <span className="truncate font-medium">{invitation.email}</span>
+            <span className="truncate font-medium">
+              <bdi dir="ltr">{invitation.email}</bdi>
+            </span>
             <span className="text-muted-foreground text-sm">
-              {ROLE_LABEL[invitation.role]} · expires{" "}
-              <time dateTime={invitation.expiresAt} title={new Date(invitation.expiresAt).toLocaleString()}>
-                {new Date(invitation.expiresAt).toLocaleDateString()}
-              </time>
-              {invitation.invitedBy ? ` · invited by ${invitation.invitedBy}` : ""}
+              {t(ROLE_LABEL[invitation.role])} ·{" "}
+              <Rich
+                id="team.invitations.expires"
+                values={{
+                  date: (
+                    <time
+                      dateTime={invitation.expiresAt}
+                      title={formatDateTime(invitation.expiresAt, locale)}
+                    >
+                      {formatDate(invitation.expiresAt, locale)}
+                    </time>
+                  ),
+                }}
+              />
+              {invitation.invitedBy
+                ? ` · ${t("team.invitations.invitedBy", { name: invitation.invitedBy })}`
+                : ""}
             </span>
           </span>
           <Button
             variant="outline"
             disabled={revoke.isPending}
-            aria-label={`Revoke the invitation of ${invitation.email}`}
+            aria-label={t("team.invitations.revokeLabel", { email: invitation.email })}
             onClick={() =>
               revoke.mutate(invitation.id, {
-                onSuccess: () => toast({ title: "Invitation revoked" }),
-                onError: failed("The invitation could not be revoked"),
+                onSuccess: () => toast({ title: t("team.invitations.revoked") }),
+                onError: failed("team.invitations.revokeFailed"),
               })
             }
           >
-            Revoke
+            {t("team.invitations.revoke")}
           </Button>
         </li>
       ))}
@@ -252,6 +297,7 @@ function PendingInvitations({ team }: { team: Team }) {
 export function TeamView() {
   const team = useTeam();
   const { user } = useAuth();
+  const t = useT();
   if (team.isPending) {
     return (
       <div aria-busy="true" className="h-64 animate-pulse rounded-xl bg-muted motion-reduce:animate-none" />
@@ -260,8 +306,8 @@ export function TeamView() {
   if (team.isError) {
     return (
       <div role="alert" className="rounded-xl border border-border p-4">
-        <p className="font-semibold">The team could not be loaded.</p>
-        <p className="text-muted-foreground text-sm">{describeError(team.error)}</p>
+        <p className="font-semibold">{t("team.members.loadFailed")}</p>
+        <p className="text-muted-foreground text-sm">{teamErrorText(team.error)}</p>
       </div>
     );
   }
@@ -271,9 +317,10 @@ export function TeamView() {
       <Card>
         <CardHeader>
           <CardTitle className="flex items-center gap-2">
-            <Users aria-hidden="true" className="size-5" /> Members of {data.businessName}
+            <Users aria-hidden="true" className="size-5" />{" "}
+            {t("team.members.title", { business: data.businessName })}
           </CardTitle>
-          <CardDescription>You are {ROLE_LABEL[data.role].toLowerCase()} of this business.</CardDescription>
+          <CardDescription>{t("team.members.yourRole", { role: data.role })}</CardDescription>
         </CardHeader>
         <CardContent>
           <ul className="flex flex-col">
@@ -286,7 +333,7 @@ export function TeamView() {
       <div className="flex flex-col gap-6">
         <Card>
           <CardHeader>
-            <CardTitle>Invite a member</CardTitle>
+            <CardTitle>{t("team.invite.title")}</CardTitle>
           </CardHeader>
           <CardContent>
             <InviteForm />
@@ -294,7 +341,7 @@ export function TeamView() {
         </Card>
         <Card>
           <CardHeader>
-            <CardTitle>Pending invitations</CardTitle>
+            <CardTitle>{t("team.invitations.title")}</CardTitle>
           </CardHeader>
           <CardContent>
             <PendingInvitations team={data} />
