@@ -32,9 +32,10 @@ export function directionOf(locale: Locale): "ltr" | "rtl" {
  * path (social sign-in, managed wallet); `content`: what the English-only content pages say about themselves;
  * `buy`: buying CPXTB (/buy-cpxtb, its orders) and the claim card of test tokens; `challenge`: the security check a
  * rate-limited visitor meets on any page (loaded by its overlay, not by a page); `pos`: the counter (/pos), its
- * customer screen and the cashier's keypad (the checkout's own words it shares come from `pay`).
+ * customer screen and the cashier's keypad (the checkout's own words it shares come from `pay`); `reports`: the
+ * merchant's reports (/reports) and payment history (/payments), with the status names and errors of `pay`.
  */
-export const MESSAGE_AREAS = ["pay", "wallet", "content", "buy", "challenge", "pos"] as const;
+export const MESSAGE_AREAS = ["pay", "wallet", "content", "buy", "challenge", "pos", "reports"] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 
 /** The server's catalogs' areas (server/src/locales/{locale}/{area}.json): `email`, the emails it sends. */

@@ -67,12 +67,16 @@ export function presetRange(preset: PresetId, tz: string, current: DateRange, no
   }
 }
 
-/** "1 Mar 2026", from a calendar day (shown as that day, whatever the browser's zone). */
+/**
+ * "1 Mar 2026", from a calendar day (shown as that day, whatever the browser's zone), in `locale` (an `Intl` tag;
+ * the browser's own when not given, as the English PDF does).
+ */
 export function formatDay(
   date: string,
   options: Intl.DateTimeFormatOptions = { dateStyle: "medium" },
+  locale?: string,
 ): string {
-  return new Intl.DateTimeFormat(undefined, { ...options, timeZone: "UTC" }).format(
+  return new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" }).format(
     new Date(`${date}T00:00:00Z`),
   );
 }
