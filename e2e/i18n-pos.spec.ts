@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { directionOf, LOCALE_COOKIE, LOCALE_NAMES, type Locale } from "../common/src/locales";
+import { LOCALE_COOKIE, LOCALE_NAMES, type Locale } from "../common/src/locales";
 import { expect as baseExpect, test } from "./fixtures";
+import { catalog as catalogOf, englishWordsFor, expectTranslated as expectIn } from "./support/i18n";
 import { createMerchant } from "./support/payments";
 
 /**
@@ -13,63 +12,13 @@ import { createMerchant } from "./support/payments";
 const expect = baseExpect.configure({ timeout: 30_000 });
 const MERCHANT = "Corner Coffee";
 const PRODUCT = "Flat white";
-const SERIOUS = new Set(["serious", "critical"]);
-
-type Catalog = Record<string, string>;
 /** The words the counter shows: its own catalog and the checkout's it reuses. */
-const catalog = (locale: Locale): Catalog =>
-  Object.assign(
-    {},
-    ...["pos", "pay"].map(
-      (area) => JSON.parse(readFileSync(`client/src/locales/${locale}/${area}.json`, "utf8")) as Catalog,
-    ),
-  ) as Catalog;
+const AREAS = ["pos", "pay"];
+const catalog = (locale: Locale) => catalogOf(locale, AREAS);
 
-const words = (text: string) => text.toLowerCase().match(/\p{L}+/gu) ?? [];
-
-/** English words of those catalogs (longer than 3 letters) that `locale`'s own never uses: a text left in English. */
-function englishWordsFor(locale: Locale): Set<string> {
-  const own = new Set(Object.values(catalog(locale)).flatMap(words));
-  const allowed = new Set(words(`${MERCHANT} ${PRODUCT} Beans CPXTB Pay USD`));
-  return new Set(
-    Object.values(catalog("en"))
-      .flatMap(words)
-      .filter((w) => w.length > 3 && !own.has(w) && !allowed.has(w)),
-  );
-}
-
-/** What a person reads (screen-reader-only text included), without the language menu (each language in its name). */
-function visibleText(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const menu = document.querySelector<HTMLElement>('[data-testid="language-menu"]');
-    if (menu) menu.style.display = "none";
-    // biome-ignore lint/performance/useDomNodeTextContent: what is rendered is what a person reads
-    const text = document.body.innerText;
-    if (menu) menu.style.display = "";
-    return text;
-  });
-}
-
-async function expectTranslated(page: Page, locale: Locale, where: string) {
-  await expect(page.locator("html")).toHaveAttribute("lang", locale);
-  await expect(page.locator("html")).toHaveAttribute("dir", directionOf(locale));
-  const english = englishWordsFor(locale);
-  const left = [...new Set(words(await visibleText(page)).filter((w) => english.has(w)))];
-  expect(left, `English words on ${where} in ${locale}`).toEqual([]);
-  const scroll = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }));
-  expect(scroll.scroll, `sideways scroll on ${where} in ${locale}`).toBeLessThanOrEqual(scroll.client);
-  await page.evaluate(() =>
-    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
-  );
-  const results = await new AxeBuilder({ page }).analyze();
-  const problems = results.violations
-    .filter((v) => SERIOUS.has(v.impact ?? ""))
-    .map((v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
-  expect(problems, `axe on ${where} in ${locale}`).toEqual([]);
-}
+/** No English word of those catalogs but the names the test gave its data (see support/i18n.ts). */
+const expectTranslated = (page: Page, locale: Locale, where: string) =>
+  expectIn(page, locale, where, englishWordsFor(locale, AREAS, `${MERCHANT} ${PRODUCT} Beans CPXTB Pay USD`));
 
 for (const [locale, usd] of [
   ["ar", /^\u200f?16\.70\sUS\$$/],
