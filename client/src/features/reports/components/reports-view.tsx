@@ -350,7 +350,7 @@ function ChartCard({
             tabIndex={0}
             className="max-h-80 overflow-auto rounded-sm focus-visible:ring-[3px] focus-visible:ring-ring/60"
           >
-            <table className="w-full text-sm tabular-nums">
+            <table className="w-full text-xs tabular-nums sm:text-sm">
               <caption className="sr-only">
                 {t(week ? "reports.chart.captionWeeks" : "reports.chart.captionDays")}
               </caption>

@@ -218,15 +218,20 @@ function PaymentRow({
         className="-mx-2 flex min-h-14 min-w-0 flex-1 flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-md px-2 py-2 text-start outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/60"
       >
         <span className="min-w-0 basis-full sm:basis-0 sm:grow">
-          <bdi dir="ltr" className="block whitespace-nowrap font-medium tabular-nums">
-            {formatTokenAmount(payment.amountDue, locale)} CPXTB
+          {/* Each amount whole and left to right; a long pair wraps at the dot rather than overflow a phone. */}
+          <span className="block font-medium tabular-nums">
+            <bdi dir="ltr" className="whitespace-nowrap">
+              {formatTokenAmount(payment.amountDue, locale)} CPXTB
+            </bdi>
             {payment.amountUsd ? (
               <span className="font-normal text-muted-foreground">
-                {" "}
-                · {formatUsd(payment.amountUsd, locale)}
+                {" · "}
+                <bdi dir="ltr" className="whitespace-nowrap">
+                  {formatUsd(payment.amountUsd, locale)}
+                </bdi>
               </span>
             ) : null}
-          </bdi>
+          </span>
           <span className="block truncate text-muted-foreground text-sm">
             {title}
             {payment.description && payment.orderId ? ` · ${payment.orderId}` : ""} ·{" "}
