@@ -528,7 +528,7 @@ export function ReportsView({ businessName }: { businessName: string | null }) {
         <CardContent className="flex flex-col gap-4">
           <Segmented
             label={t("reports.range.label")}
-            options={PRESETS.map((p) => ({ id: p.id, label: presetLabel(p.id, t) }))}
+            options={PRESETS.map((id) => ({ id, label: presetLabel(id, t) }))}
             value={preset}
             onChange={choosePreset}
           />
