@@ -34,9 +34,19 @@ export function directionOf(locale: Locale): "ltr" | "rtl" {
  * rate-limited visitor meets on any page (loaded by its overlay, not by a page); `pos`: the counter (/pos), its
  * customer screen and the cashier's keypad (the checkout's own words it shares come from `pay`); `team`: the
  * merchant's team (/team: members, roles, invitations), accepting an invitation (/invitations/:token) and the
- * audit log (/audit-log: its event names, filters and details).
+ * audit log (/audit-log: its event names, filters and details); `reports`: the merchant's reports (/reports) and
+ * payment history (/payments), with the status names and errors of `pay`.
  */
-export const MESSAGE_AREAS = ["pay", "wallet", "content", "buy", "challenge", "pos", "team"] as const;
+export const MESSAGE_AREAS = [
+  "pay",
+  "wallet",
+  "content",
+  "buy",
+  "challenge",
+  "pos",
+  "team",
+  "reports",
+] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 
 /** The server's catalogs' areas (server/src/locales/{locale}/{area}.json): `email`, the emails it sends. */

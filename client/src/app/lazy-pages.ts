@@ -40,6 +40,8 @@ const BUY_AREAS: readonly MessageArea[] = ["buy", "wallet", "pay"];
 const POS_AREAS: readonly MessageArea[] = ["pos", "pay"];
 /** The team, an invitation and the audit log: their own words, and the checkout's generic errors (network, server). */
 const TEAM_AREAS: readonly MessageArea[] = ["team", "pay"];
+/** The merchant's reports and payment history: their own words, and the checkout's status names and errors. */
+const REPORTS_AREAS: readonly MessageArea[] = ["reports", "pay"];
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
 export const HomePage = lazyPage(() => import("./routes/home"), "shell");
@@ -65,8 +67,8 @@ export const LinksPage = lazyPage(() => import("./routes/links"));
 export const RefundLinkPage = lazyPage(() => import("./routes/refund"), "data", CHECKOUT_AREAS);
 export const BuyCpxtbPage = lazyPage(() => import("./routes/buy-cpxtb"), "data", BUY_AREAS);
 export const BuyOrderPage = lazyPage(() => import("./routes/buy-order"), "data", BUY_AREAS);
-export const ReportsPage = lazyPage(() => import("./routes/reports"));
-export const PaymentHistoryPage = lazyPage(() => import("./routes/payments"));
+export const ReportsPage = lazyPage(() => import("./routes/reports"), "data", REPORTS_AREAS);
+export const PaymentHistoryPage = lazyPage(() => import("./routes/payments"), "data", REPORTS_AREAS);
 export const WebhooksPage = lazyPage(() => import("./routes/webhooks"));
 export const DevelopersPage = lazyPage(() => import("./routes/developers"));
 export const AuditLogPage = lazyPage(() => import("./routes/audit-log"), "data", TEAM_AREAS);

@@ -10,6 +10,7 @@ import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-bu
 import { useLiveMerchant } from "@/features/payments/dashboard/use-live-merchant";
 import { reportsQueryKeyRoot } from "@/features/reports/api/get-report-summary";
 import { ReportsView } from "@/features/reports/components/reports-view";
+import { useDocumentLanguage, useT } from "@/i18n/i18n";
 
 /** Any change to one of the business's payments (paid, expired...) refetches the report on screen. */
 function LiveReports() {
@@ -22,11 +23,16 @@ function LiveReports() {
 
 function MerchantReports() {
   const merchant = useMerchant();
+  const t = useT();
   const fallback = merchantQueryState(merchant);
   if (fallback) return fallback;
   if (!merchant.data) {
     return (
-      <NoBusinessPrompt reason="Reports are built from the payments your business receives. Register it on the merchant dashboard first." />
+      <NoBusinessPrompt
+        reason={t("reports.page.noBusinessReason")}
+        title={t("reports.common.noBusinessTitle")}
+        action={t("reports.common.registerBusiness")}
+      />
     );
   }
   return (
@@ -37,21 +43,28 @@ function MerchantReports() {
   );
 }
 
+/** /reports, in the reader's language (issue 37); the PDF it makes stays English (its fonts are Latin-1 only). */
 export default function ReportsPage() {
   const { user, isLoading } = useAuth();
+  useDocumentLanguage();
+  const t = useT();
   return (
     <PageFrame
-      title="Reports & Analytics"
+      title={t("reports.page.title")}
       icon={ChartColumn}
       width="wide"
-      description="Totals by status, revenue over time and exports of your payments for any date range."
+      description={t("reports.page.description")}
     >
       {isLoading ? (
-        <Spinner size="lg" label="Checking your session" />
+        <Spinner size="lg" label={t("reports.common.checkingSession")} />
       ) : user ? (
         <MerchantReports />
       ) : (
-        <SignInPrompt reason="Sign in to see reports on your business's payments." />
+        <SignInPrompt
+          reason={t("reports.page.signInReason")}
+          title={t("reports.common.signInTitle")}
+          action={t("reports.common.signIn")}
+        />
       )}
     </PageFrame>
   );

@@ -27,6 +27,18 @@ export const STATUS_INFO: Record<PaymentStatus, { label: string; icon: LucideIco
   cancelled: { label: N.cancelled, icon: Ban, tone: "danger" },
 };
 
+/** The same names in the reader's language (catalog ids): a translated page passes `label={t(STATUS_LABEL_ID[s])}`. */
+export const STATUS_LABEL_ID = {
+  pending: "pay.status.pending",
+  processing: "pay.status.processing",
+  partial: "pay.status.partial",
+  completed: "pay.status.completed",
+  expired: "pay.status.expired",
+  paid_late: "pay.status.paid_late",
+  invalid: "pay.status.invalid",
+  cancelled: "pay.status.cancelled",
+} as const satisfies Record<PaymentStatus, string>;
+
 const tones: Record<Tone, string> = {
   neutral: "border-border bg-muted text-foreground",
   progress: "border-primary/40 bg-primary/12 text-foreground",

@@ -1,14 +1,8 @@
 /** Date ranges of a report, as calendar days in the merchant's time zone (the server reads them the same way). */
 
-export const PRESETS = [
-  { id: "today", label: "Today" },
-  { id: "7d", label: "Last 7 days" },
-  { id: "30d", label: "Last 30 days" },
-  { id: "month", label: "This month" },
-  { id: "last-month", label: "Last month" },
-  { id: "custom", label: "Custom" },
-] as const;
-export type PresetId = (typeof PRESETS)[number]["id"];
+/** The ranges offered as buttons, in their order (their names are in the "reports" catalog). */
+export const PRESETS = ["today", "7d", "30d", "month", "last-month", "custom"] as const;
+export type PresetId = (typeof PRESETS)[number];
 export type DateRange = { from: string; to: string };
 
 const DAY_MS = 86_400_000;
@@ -67,12 +61,16 @@ export function presetRange(preset: PresetId, tz: string, current: DateRange, no
   }
 }
 
-/** "1 Mar 2026", from a calendar day (shown as that day, whatever the browser's zone). */
+/**
+ * "1 Mar 2026", from a calendar day (shown as that day, whatever the browser's zone), in `locale` (an `Intl` tag;
+ * the browser's own when not given, as the English PDF does).
+ */
 export function formatDay(
   date: string,
   options: Intl.DateTimeFormatOptions = { dateStyle: "medium" },
+  locale?: string,
 ): string {
-  return new Intl.DateTimeFormat(undefined, { ...options, timeZone: "UTC" }).format(
+  return new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" }).format(
     new Date(`${date}T00:00:00Z`),
   );
 }

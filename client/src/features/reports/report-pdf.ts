@@ -2,7 +2,6 @@ import type { ReportSummary } from "@common/reports";
 import { PAYMENT_STATUS_NAMES } from "@common/status-names";
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
 import { formatTokenAmount, formatUsd } from "@/features/payments/format";
-import { bucketLabel } from "./components/revenue-chart";
 import { foldQuietBuckets, formatDay, quietLabel } from "./range";
 
 /**
@@ -87,6 +86,11 @@ class Writer {
     }
     this.y -= 10;
   }
+}
+
+/** "Week of 2 Nov 2026" or "2 Nov 2026": the PDF's words stay English (its standard fonts are Latin-1 only). */
+function bucketLabel(start: string, bucket: ReportSummary["bucket"]): string {
+  return bucket === "week" ? `Week of ${formatDay(start)}` : formatDay(start);
 }
 
 function usd(value: string) {

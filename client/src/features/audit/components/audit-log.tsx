@@ -1,6 +1,6 @@
 import { AUDIT_ACTIONS, type AuditAction, type AuditEvent } from "@common/audit";
 import { FIRST_DAY, LAST_DAY } from "@common/dates";
-import { directionOf, type Locale } from "@common/locales";
+import type { Locale } from "@common/locales";
 import { ScrollText } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
@@ -15,6 +15,7 @@ import {
 } from "@/features/payments/format";
 import { teamErrorText } from "@/features/team/team-error-text";
 import { t, useLocale, useT } from "@/i18n/i18n";
+import { isolate } from "@/i18n/ltr";
 import { type AuditFilter, useAuditEvents } from "../api/get-audit-events";
 
 /** Each action's name (the glossaries' words: docs/i18n), in the list and the filter. */
@@ -76,9 +77,6 @@ const wordsOf = (table: Record<string, string>, code: string) => {
   return id ? t(id) : code.replaceAll("_", " ");
 };
 
-/** A URL, reference, amount, address or IP inside right-to-left words: isolated, left to right (Unicode's marks). */
-const ltr = (text: string, locale: Locale) => (directionOf(locale) === "rtl" ? `\u2066${text}\u2069` : text);
-
 /**
  * Short words about what was acted on, from the row's target and metadata (never secrets: none are stored), in
  * the reader's language; names, URLs, references, amounts and addresses as they are.
@@ -87,18 +85,18 @@ function details(event: AuditEvent, locale: Locale): string {
   const m = event.metadata;
   const parts: string[] = [];
   if (typeof m.name === "string") parts.push(t("team.audit.detail.name", { name: m.name }));
-  if (typeof m.url === "string") parts.push(ltr(m.url, locale));
+  if (typeof m.url === "string") parts.push(isolate(m.url, locale));
   if (typeof m.reference === "string")
-    parts.push(t("team.audit.detail.payment", { reference: ltr(m.reference, locale) }));
+    parts.push(t("team.audit.detail.payment", { reference: isolate(m.reference, locale) }));
   if (typeof m.amount === "string")
-    parts.push(ltr(`${formatExactTokenAmount(m.amount, locale)} CPXTB`, locale));
+    parts.push(isolate(`${formatExactTokenAmount(m.amount, locale)} CPXTB`, locale));
   if (typeof m.method === "string")
     parts.push(t("team.audit.detail.with", { method: wordsOf(METHOD_WORDS, m.method) }));
   if (typeof m.secondFactor === "string")
     parts.push(t("team.audit.detail.and", { method: wordsOf(METHOD_WORDS, m.secondFactor) }));
   if (typeof m.reason === "string") parts.push(wordsOf(REASON_WORDS, m.reason));
   if (typeof m.to === "string")
-    parts.push(t("team.audit.detail.to", { target: ltr(shortAddress(m.to), locale) }));
+    parts.push(t("team.audit.detail.to", { target: isolate(shortAddress(m.to), locale) }));
   if (m.everywhere === true) parts.push(t("team.audit.detail.everywhere"));
   if (typeof m.enabled === "boolean")
     parts.push(t(m.enabled ? "team.audit.detail.enabled" : "team.audit.detail.disabled"));
@@ -114,7 +112,7 @@ function EventRow({ event }: { event: AuditEvent }) {
   const line = [
     event.actor ? t("team.audit.by", { name: event.actor }) : null,
     details(event, locale),
-    event.ip ? t("team.audit.fromIp", { ip: ltr(event.ip, locale) }) : null,
+    event.ip ? t("team.audit.fromIp", { ip: isolate(event.ip, locale) }) : null,
   ];
   return (
     <li className="grid gap-1 p-3 sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)_auto] sm:items-baseline sm:gap-4">

@@ -43,7 +43,7 @@ import {
   shortAddress,
 } from "../format";
 import { payErrorText } from "../pay-error-text";
-import { PaymentStatusBadge, STATUS_INFO } from "../payment-status";
+import { PaymentStatusBadge, STATUS_INFO, STATUS_LABEL_ID } from "../payment-status";
 import { REFUND_LABEL_ID, RefundBadge } from "../refund-status";
 import { useLivePayment, useUnmatchedTransfers } from "../use-live-payment";
 import { useNow } from "../use-now";
@@ -66,18 +66,6 @@ const STEP_LABEL = {
   confirm: "pay.view.step.confirm",
   mining: "pay.view.step.mining",
 } as const satisfies Record<TransferStep, string>;
-
-/** The statuses' names in the payer's language (the badge's own names are the dashboard's English ones). */
-export const STATUS_LABEL = {
-  pending: "pay.status.pending",
-  processing: "pay.status.processing",
-  partial: "pay.status.partial",
-  completed: "pay.status.completed",
-  expired: "pay.status.expired",
-  paid_late: "pay.status.paid_late",
-  invalid: "pay.status.invalid",
-  cancelled: "pay.status.cancelled",
-} as const satisfies Record<PublicPayment["status"], string>;
 
 const OPEN = new Set(["pending", "processing", "partial"]);
 
@@ -294,7 +282,7 @@ function StatusLine({ payment, live }: { payment: PublicPayment; live: LiveState
       <div role="status" aria-live="polite" aria-atomic="true" className="flex items-center gap-2">
         <PaymentStatusBadge
           status={payment.status}
-          label={t(STATUS_LABEL[payment.status])}
+          label={t(STATUS_LABEL_ID[payment.status])}
           data-testid="payment-status"
         />
         <RefundBadge

@@ -15,9 +15,9 @@ import { useLivePayment } from "@/features/payments/use-live-payment";
 import { useNow } from "@/features/payments/use-now";
 import { Rich, useLocale, useT } from "@/i18n/i18n";
 import { LanguageMenu } from "@/i18n/language-menu";
+import { Ltr } from "@/i18n/ltr";
 import { queryClient } from "@/lib/query-client";
 import { posErrorText } from "../pos-error-text";
-import { Ltr } from "./ltr";
 
 /** Seconds the "Paid" screen stays before the counter is ready for the next sale (or a tap). */
 const PAID_SCREEN_MS = 6000;

@@ -11,6 +11,7 @@ import { formatTokenAmount, formatUsdAmount } from "@/features/payments/format";
 import { useNow } from "@/features/payments/use-now";
 import { Rich, useLocale, useT } from "@/i18n/i18n";
 import { LanguageMenu } from "@/i18n/language-menu";
+import { isolate, Ltr } from "@/i18n/ltr";
 import {
   type Cart,
   cartLines,
@@ -26,7 +27,6 @@ import {
 import { formatHundredthsIn, hundredthsOf, type Key, press } from "../keypad";
 import { posErrorText } from "../pos-error-text";
 import { CustomerScreen } from "./customer-screen";
-import { isolate, Ltr } from "./ltr";
 import { ProductGrid } from "./product-grid";
 
 /** The counter (issue 35): keypad → customer screen → Paid, full screen, for a phone or a tablet. */

@@ -1,8 +1,8 @@
 import { Minus, Plus } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { useLocale, useT } from "@/i18n/i18n";
+import { Ltr } from "@/i18n/ltr";
 import { type Cart, cartLines, formatThousandthsIn, type PosItem, thousandthsOf } from "../cart";
-import { Ltr } from "./ltr";
 
 /** The merchant's products (fixed-price links) as large tiles; a tap adds one, the cart below lists them. */
 export function ProductGrid({

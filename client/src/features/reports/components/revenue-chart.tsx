@@ -1,6 +1,9 @@
+import { intlTag } from "@common/locale-format";
+import type { Locale } from "@common/locales";
 import type { ReportBucket, ReportMoney } from "@common/reports";
 import * as React from "react";
 import { formatTokenAmount, formatUsd } from "@/features/payments/format";
+import { type t as translate, useLocale, useT } from "@/i18n/i18n";
 import { formatDay } from "../range";
 
 export type ChartMetric = "usd" | "cpxtb";
@@ -34,18 +37,39 @@ function ticksFor(max: number): number[] {
   return Array.from({ length: Math.ceil(max / step) + 1 }, (_, i) => i * step);
 }
 
-const compact = new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 });
+/** Axis labels: "$1.2K", "1,2 k $", in the reader's language. */
+const compacts = new Map<string, Intl.NumberFormat>();
+function compact(locale: Locale, metric: ChartMetric): Intl.NumberFormat {
+  const key = `${locale}|${metric}`;
+  let format = compacts.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(intlTag(locale), {
+      notation: "compact",
+      maximumFractionDigits: 1,
+      ...(metric === "usd" ? { style: "currency", currency: "USD" } : {}),
+    });
+    compacts.set(key, format);
+  }
+  return format;
+}
 
 export function metricValue(b: ReportMoney, metric: ChartMetric): string {
   return metric === "usd" ? b.usd : b.amountReceived;
 }
 
-export function formatMetric(value: string, metric: ChartMetric, symbol: string): string {
-  return metric === "usd" ? formatUsd(value) : `${formatTokenAmount(value)} ${symbol}`;
+export function formatMetric(value: string, metric: ChartMetric, symbol: string, locale: Locale): string {
+  return metric === "usd" ? formatUsd(value, locale) : `${formatTokenAmount(value, locale)} ${symbol}`;
 }
 
-export function bucketLabel(start: string, bucket: ReportBucket): string {
-  return bucket === "week" ? `Week of ${formatDay(start)}` : formatDay(start);
+/** "Week of 2 Nov 2026" or "2 Nov 2026", in the reader's language. */
+export function bucketLabel(
+  start: string,
+  bucket: ReportBucket,
+  locale: Locale,
+  t: typeof translate,
+): string {
+  const day = formatDay(start, undefined, intlTag(locale));
+  return bucket === "week" ? t("reports.chart.weekOf", { day }) : day;
 }
 
 /**
@@ -64,6 +88,8 @@ export function RevenueChart({
   symbol: string;
 }) {
   const [ref, width] = useWidth<HTMLDivElement>(640);
+  const locale = useLocale();
+  const t = useT();
   const titleId = React.useId();
   const values = buckets.map((b) => Number(metricValue(b, metric)));
   const ticks = ticksFor(Math.max(0, ...values));
@@ -79,19 +105,21 @@ export function RevenueChart({
     const v = values[i]!;
     return v > 0 && (!m || v > m.value) ? { start: b.start, value: v } : m;
   }, null);
-  const unit = bucket === "week" ? "week" : "day";
+  const amountOf = (start: string) =>
+    formatMetric(metricValue(buckets.find((b) => b.start === start)!, metric), metric, symbol, locale);
   const summary =
     best === null
-      ? `Revenue per ${unit}: nothing was paid in this range.`
-      : `Revenue per ${unit} over ${buckets.length} ${unit}s; the highest was ${formatMetric(
-          metricValue(buckets.find((b) => b.start === best.start)!, metric),
-          metric,
-          symbol,
-        )} (${bucketLabel(best.start, bucket)}).`;
-  const axis = (v: number) => (metric === "usd" ? `$${compact.format(v)}` : compact.format(v));
+      ? t(bucket === "week" ? "reports.chart.summaryEmptyWeeks" : "reports.chart.summaryEmptyDays")
+      : t(bucket === "week" ? "reports.chart.summaryWeeks" : "reports.chart.summaryDays", {
+          count: buckets.length,
+          amount: amountOf(best.start),
+          when: bucketLabel(best.start, bucket, locale, t),
+        });
+  const axis = (v: number) => compact(locale, metric).format(v);
 
   return (
-    <div ref={ref} className="w-full" data-testid="revenue-chart" data-total={total}>
+    // Time runs left to right in every language (as the table's dates): the drawing is not mirrored.
+    <div ref={ref} dir="ltr" className="w-full" data-testid="revenue-chart" data-total={total}>
       <svg
         role="img"
         aria-labelledby={titleId}
@@ -130,7 +158,13 @@ export function RevenueChart({
             <g key={b.start} data-bucket={b.start} data-value={metricValue(b, metric)}>
               {v > 0 ? (
                 <rect x={x} y={y(v)} width={barW} height={Math.max(1, h)} rx={2} className="fill-primary">
-                  <title>{`${bucketLabel(b.start, bucket)}: ${formatMetric(metricValue(b, metric), metric, symbol)}, ${b.count} paid`}</title>
+                  <title>
+                    {t("reports.chart.bar", {
+                      when: bucketLabel(b.start, bucket, locale, t),
+                      amount: formatMetric(metricValue(b, metric), metric, symbol, locale),
+                      count: b.count,
+                    })}
+                  </title>
                 </rect>
               ) : null}
               {i % labelEvery === 0 ? (
@@ -140,7 +174,7 @@ export function RevenueChart({
                   textAnchor="middle"
                   className="fill-muted-foreground text-[11px]"
                 >
-                  {formatDay(b.start, { month: "short", day: "numeric" })}
+                  {formatDay(b.start, { month: "short", day: "numeric" }, intlTag(locale))}
                 </text>
               ) : null}
             </g>

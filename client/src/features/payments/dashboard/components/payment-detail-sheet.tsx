@@ -34,6 +34,9 @@ export function PaymentDetailSheet({
           row.focus();
         }}
         side="right"
+        // Its words are still English, also when /payments around it is in the reader's language (issue 37).
+        lang="en"
+        dir="ltr"
         closeLabel="Close payment details"
         className="w-full overflow-y-auto sm:max-w-xl"
       >

@@ -1,5 +1,7 @@
+import type { Locale } from "@common/locales";
 import { PAYMENT_STATUSES, type PaymentStatus } from "@common/payment-values";
 import type { Payment } from "@common/payments";
+import type { RefundStatus } from "@common/refunds";
 import { ChevronRight, Link2, Search, X } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
@@ -8,19 +10,72 @@ import { Spinner } from "@/components/ui/spinner";
 import { errorText } from "../../error-text";
 import { formatDateTime, formatRelative, formatTokenAmount, formatUsd } from "../../format";
 import { PaymentStatusBadge, STATUS_INFO } from "../../payment-status";
-import { RefundBadge } from "../../refund-status";
+import { REFUND_LABEL, RefundBadge } from "../../refund-status";
 import { type HistoryFilter, usePaymentHistory } from "../api/get-payment-history";
 
 const SEARCH_DELAY_MS = 300;
+
+/**
+ * The list's words and formats: English on the dashboard (still English), the reader's language on /payments,
+ * which passes its own (decision 038: a shared component takes its words as props).
+ */
+export type HistoryWords = {
+  locale: Locale;
+  title: string;
+  search: string;
+  searchPlaceholder: string;
+  status: string;
+  allStatuses: string;
+  statusName: (status: PaymentStatus) => string;
+  refundName: (status: Exclude<RefundStatus, "none">) => string;
+  loading: string;
+  loadFailed: (error: unknown) => string;
+  tryAgain: string;
+  noMatch: (query: string, status: string) => string;
+  clear: string;
+  count: (count: number, more: boolean) => string;
+  showMore: string;
+  order: (orderId: string) => string;
+  payment: string;
+  received: (received: string, due: string) => string;
+  partlyExpired: string;
+  openPage: string;
+};
+
+export const ENGLISH_HISTORY_WORDS: HistoryWords = {
+  locale: "en",
+  title: "Payments",
+  search: "Search payments",
+  searchPlaceholder: "Description, order id, reference",
+  status: "Status",
+  allStatuses: "All statuses",
+  statusName: (status) => STATUS_INFO[status].label,
+  refundName: (status) => REFUND_LABEL[status],
+  loading: "Loading payments…",
+  loadFailed: (error) => `Your payments could not be loaded: ${errorText(error)}`,
+  tryAgain: "Try again",
+  noMatch: (query, status) =>
+    `No payment matches${query ? ` “${query}”` : ""}${status ? ` with the status ${status}` : ""}.`,
+  clear: "Clear search and filter",
+  count: (count, more) => `${count} payment${count === 1 ? "" : "s"}${more ? " shown" : ""}`,
+  showMore: "Show more",
+  order: (orderId) => `Order ${orderId}`,
+  payment: "Payment",
+  received: (received, due) => `Received ${received} of ${due} CPXTB`,
+  partlyExpired: "Partly paid, then expired",
+  openPage: "Open the payment page",
+};
 
 /** The merchant's payments, newest first: search, status filter, "Show more" pages; live like the rest. */
 export function PaymentHistory({
   onOpen,
   emptyText = "No payments yet. Create one above and show its QR code to your customer.",
+  words = ENGLISH_HISTORY_WORDS,
 }: {
   onOpen: (id: string) => void;
   /** What to say (and what to do next) when the business has no payment at all. */
   emptyText?: string;
+  words?: HistoryWords;
 }) {
   const [text, setText] = React.useState("");
   const [filter, setFilter] = React.useState<HistoryFilter>({ q: "", status: "" });
@@ -40,7 +95,7 @@ export function PaymentHistory({
     <section className="rounded-xl border border-border bg-card p-4 sm:p-6" aria-labelledby="history-title">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <h2 id="history-title" className="font-semibold text-xl">
-          Payments
+          {words.title}
         </h2>
         <search>
           <form
@@ -52,24 +107,24 @@ export function PaymentHistory({
           >
             <div className="relative sm:w-64">
               <Label htmlFor="history-search" className="sr-only">
-                Search payments
+                {words.search}
               </Label>
               <Search
                 aria-hidden="true"
-                className="pointer-events-none absolute top-3.5 left-3 size-4 text-muted-foreground"
+                className="pointer-events-none absolute start-3 top-3.5 size-4 text-muted-foreground"
               />
               <input
                 id="history-search"
                 type="search"
                 value={text}
                 onChange={(event) => setText(event.target.value)}
-                placeholder="Description, order id, reference"
+                placeholder={words.searchPlaceholder}
                 maxLength={100}
-                className="h-11 w-full rounded-md border border-input bg-background pr-3 pl-9 text-base outline-none placeholder:text-muted-foreground focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 md:text-sm"
+                className="h-11 w-full rounded-md border border-input bg-background ps-9 pe-3 text-base outline-none placeholder:text-muted-foreground focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 md:text-sm"
               />
             </div>
             <Label htmlFor="history-status" className="sr-only">
-              Status
+              {words.status}
             </Label>
             <select
               id="history-status"
@@ -79,10 +134,10 @@ export function PaymentHistory({
               }
               className="h-11 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-[3px] focus-visible:ring-ring/60"
             >
-              <option value="">All statuses</option>
+              <option value="">{words.allStatuses}</option>
               {PAYMENT_STATUSES.map((status) => (
                 <option key={status} value={status}>
-                  {STATUS_INFO[status].label}
+                  {words.statusName(status)}
                 </option>
               ))}
             </select>
@@ -94,27 +149,21 @@ export function PaymentHistory({
           {[0, 1, 2].map((i) => (
             <div key={i} className="h-14 animate-pulse rounded-lg bg-muted motion-reduce:animate-none" />
           ))}
-          <span className="sr-only">Loading payments…</span>
+          <span className="sr-only">{words.loading}</span>
         </div>
       ) : history.isError ? (
         <div role="alert" className="mt-4 flex flex-col items-start gap-2 text-sm">
-          <p className="text-destructive-emphasis">
-            Your payments could not be loaded: {errorText(history.error)}
-          </p>
+          <p className="text-destructive-emphasis">{words.loadFailed(history.error)}</p>
           <Button variant="outline" size="sm" onClick={() => history.refetch()}>
-            Try again
+            {words.tryAgain}
           </Button>
         </div>
       ) : items.length === 0 ? (
         filtered ? (
           <div className="mt-4 flex flex-col items-start gap-2 text-muted-foreground text-sm">
-            <p>
-              No payment matches
-              {filter.q.trim() ? ` “${filter.q.trim()}”` : ""}
-              {filter.status ? ` with the status ${STATUS_INFO[filter.status].label}` : ""}.
-            </p>
+            <p>{words.noMatch(filter.q.trim(), filter.status ? words.statusName(filter.status) : "")}</p>
             <Button variant="outline" size="sm" onClick={clear}>
-              <X aria-hidden="true" /> Clear search and filter
+              <X aria-hidden="true" /> {words.clear}
             </Button>
           </div>
         ) : (
@@ -124,21 +173,18 @@ export function PaymentHistory({
         <>
           <ul className="mt-4 divide-y divide-border" aria-live="polite" data-testid="recent-payments">
             {items.map((payment) => (
-              <PaymentRow key={payment.id} payment={payment} onOpen={onOpen} />
+              <PaymentRow key={payment.id} payment={payment} onOpen={onOpen} words={words} />
             ))}
           </ul>
           <div className="mt-3 flex flex-wrap items-center justify-between gap-2 text-muted-foreground text-sm">
-            <span>
-              {items.length} payment{items.length === 1 ? "" : "s"}
-              {history.hasNextPage ? " shown" : ""}
-            </span>
+            <span>{words.count(items.length, history.hasNextPage)}</span>
             {history.hasNextPage ? (
               <Button
                 variant="outline"
                 onClick={() => history.fetchNextPage()}
                 disabled={history.isFetchingNextPage}
               >
-                {history.isFetchingNextPage ? <Spinner size="sm" /> : null} Show more
+                {history.isFetchingNextPage ? <Spinner size="sm" /> : null} {words.showMore}
               </Button>
             ) : null}
           </div>
@@ -148,8 +194,17 @@ export function PaymentHistory({
   );
 }
 
-function PaymentRow({ payment, onOpen }: { payment: Payment; onOpen: (id: string) => void }) {
-  const title = payment.description ?? (payment.orderId ? `Order ${payment.orderId}` : "Payment");
+function PaymentRow({
+  payment,
+  onOpen,
+  words,
+}: {
+  payment: Payment;
+  onOpen: (id: string) => void;
+  words: HistoryWords;
+}) {
+  const { locale } = words;
+  const title = payment.description ?? (payment.orderId ? words.order(payment.orderId) : words.payment);
   // Expired with something received: the payer did pay part of it, and the merchant must see how much.
   const partlyPaid = payment.status === "expired" && payment.amountReceivedBase !== "0";
   return (
@@ -160,39 +215,52 @@ function PaymentRow({ payment, onOpen }: { payment: Payment; onOpen: (id: string
         onClick={() => onOpen(payment.id)}
         data-payment-id={payment.id}
         // On a phone the status goes under the amount; from `sm` on, to the right of it.
-        className="-mx-2 flex min-h-14 min-w-0 flex-1 flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-md px-2 py-2 text-left outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/60"
+        className="-mx-2 flex min-h-14 min-w-0 flex-1 flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-md px-2 py-2 text-start outline-none transition-colors hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/60"
       >
         <span className="min-w-0 basis-full sm:basis-0 sm:grow">
-          <span className="block whitespace-nowrap font-medium tabular-nums">
-            {formatTokenAmount(payment.amountDue)} CPXTB
+          {/* Each amount whole and left to right; a long pair wraps at the dot rather than overflow a phone. */}
+          <span className="block font-medium tabular-nums">
+            <bdi dir="ltr" className="whitespace-nowrap">
+              {formatTokenAmount(payment.amountDue, locale)} CPXTB
+            </bdi>
             {payment.amountUsd ? (
-              <span className="font-normal text-muted-foreground"> · {formatUsd(payment.amountUsd)}</span>
+              <span className="font-normal text-muted-foreground">
+                {" · "}
+                <bdi dir="ltr" className="whitespace-nowrap">
+                  {formatUsd(payment.amountUsd, locale)}
+                </bdi>
+              </span>
             ) : null}
           </span>
           <span className="block truncate text-muted-foreground text-sm">
             {title}
             {payment.description && payment.orderId ? ` · ${payment.orderId}` : ""} ·{" "}
-            <time dateTime={payment.createdAt} title={formatDateTime(payment.createdAt)}>
-              {formatRelative(payment.createdAt)}
+            <time dateTime={payment.createdAt} title={formatDateTime(payment.createdAt, locale)}>
+              {formatRelative(payment.createdAt, undefined, locale)}
             </time>
           </span>
           {partlyPaid ? (
             <span className="block text-sm tabular-nums" data-testid="received-before-expiry">
-              Received {formatTokenAmount(payment.amountReceived)} of {formatTokenAmount(payment.amountDue)}{" "}
-              CPXTB
+              {words.received(
+                formatTokenAmount(payment.amountReceived, locale),
+                formatTokenAmount(payment.amountDue, locale),
+              )}
             </span>
           ) : null}
         </span>
         <span className="flex shrink-0 items-center gap-1">
           <PaymentStatusBadge
             status={payment.status}
-            label={partlyPaid ? "Partly paid, then expired" : undefined}
+            label={partlyPaid ? words.partlyExpired : words.statusName(payment.status)}
           />
-          <RefundBadge status={payment.refundStatus} />
-          <ChevronRight aria-hidden="true" className="size-4 text-muted-foreground" />
+          <RefundBadge
+            status={payment.refundStatus}
+            label={payment.refundStatus === "none" ? undefined : words.refundName(payment.refundStatus)}
+          />
+          <ChevronRight aria-hidden="true" className="size-4 text-muted-foreground rtl:-scale-x-100" />
         </span>
       </button>
-      <Button asChild variant="ghost" size="icon" aria-label="Open the payment page">
+      <Button asChild variant="ghost" size="icon" aria-label={words.openPage}>
         <a href={`/pay/${payment.reference}`} target="_blank" rel="noreferrer">
           <Link2 aria-hidden="true" />
         </a>
