@@ -2,7 +2,7 @@ import { i18n } from "@lingui/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadMessages } from "@/i18n/i18n";
 import { ApiError } from "@/lib/api-error";
-import { payErrorText } from "./pay-error-text";
+import { apiErrorText, payErrorText } from "./pay-error-text";
 
 function apiError(status: number, code?: string, message?: string, details?: Record<string, unknown>) {
   const body = code ? { error: { code, message, ...(details ? { details } : {}) } } : undefined;
@@ -11,7 +11,7 @@ function apiError(status: number, code?: string, message?: string, details?: Rec
 
 beforeAll(async () => {
   await loadMessages("en", ["pay"]);
-  await loadMessages("de", ["pay"]);
+  await loadMessages("de", ["pay", "pos", "team"]);
 });
 
 describe("payErrorText: a failed request on a payer's screen, in the payer's language", () => {
@@ -89,5 +89,57 @@ describe("payErrorText: a failed request on a payer's screen, in the payer's lan
       expect(text.length).toBeGreaterThan(0);
     }
     expect(payErrorText(new Error("boom"))).toBe("Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.");
+  });
+});
+
+describe("apiErrorText: the reading every translated screen shares", () => {
+  const counter = {
+    sentences: { "You have not registered a business yet.": "pos.error.noBusiness" },
+    signedOut: "pos.error.signedOut",
+    twoFactor: "pos.error.twoFactor",
+    forbidden: "pos.error.forbidden",
+    byCode: ({ code }: { code: string | undefined }) =>
+      code === "CONFLICT" ? "the screen's own" : undefined,
+  };
+
+  it("a known sentence first, then the shared statuses with the screen's own words, then the screen's codes", () => {
+    i18n.activate("de");
+    const words = (id: string) => i18n._(id);
+    expect(apiErrorText(apiError(409, "CONFLICT", "You have not registered a business yet."), counter)).toBe(
+      words("pos.error.noBusiness"),
+    );
+    expect(apiErrorText(apiError(429, "RATE_LIMITED", "Slow down."), counter)).toBe(
+      words("pay.error.rateLimited"),
+    );
+    expect(apiErrorText(apiError(401, "UNAUTHENTICATED", "Sign in."), counter)).toBe(
+      words("pos.error.signedOut"),
+    );
+    expect(apiErrorText(apiError(403, "TWO_FACTOR_REQUIRED", "Two-factor."), counter)).toBe(
+      words("pos.error.twoFactor"),
+    );
+    expect(apiErrorText(apiError(403, "FORBIDDEN", "No."), counter)).toBe(words("pos.error.forbidden"));
+    expect(apiErrorText(apiError(408), counter)).toBe(words("pay.error.timeout"));
+    expect(apiErrorText(apiError(502, "BAD_GATEWAY", "Upstream."), counter)).toBe(words("pay.error.server"));
+    expect(apiErrorText(apiError(409, "CONFLICT", "Something else."), counter)).toBe("the screen's own");
+    expect(apiErrorText(apiError(422, "UNPROCESSABLE", "A new rule."), counter)).toBe("A new rule.");
+  });
+
+  it("a screen without its own words for 401 or 403 shows the server's message; placeholders get the screen's values", () => {
+    i18n.activate("de");
+    expect(apiErrorText(apiError(401, "UNAUTHENTICATED", "Please sign in."))).toBe("Please sign in.");
+    expect(
+      apiErrorText(
+        apiError(410, "GONE", "This invitation has expired (they last 7 days). Ask for a new one."),
+        {
+          sentences: {
+            "This invitation has expired (they last 7 days). Ask for a new one.":
+              "team.error.invitationExpired",
+          },
+          values: { days: 7 },
+        },
+      ),
+    ).toBe(i18n._("team.error.invitationExpired", { days: 7 }));
+    expect(apiErrorText(new TypeError("Failed to fetch"))).toBe(i18n._("pay.error.network"));
+    expect(apiErrorText(new Error("boom"))).toBe(i18n._("pay.error.generic"));
   });
 });

@@ -56,34 +56,70 @@ export function errorBodyOf(body: unknown) {
 }
 
 /**
- * A failed request on a payer's screen, in the payer's language (issue 37): the translated text of a code or
- * sentence we know, else the server's own (English) message, else what the HTTP status means. Never a status code
- * or a JSON body. `context` says which screen asked (default: the pay page).
+ * How one translated screen reads a failed request (`apiErrorText`): the server's sentences it knows, its own words
+ * for being signed out, needing two-factor or lacking access, and what a code means in its context.
  */
-export function payErrorText(error: unknown, context: PayErrorContext = "payment"): string {
+export type ErrorWords = {
+  /** The server's sentences, by their exact English wording, to message ids (where one code has several meanings). */
+  sentences?: Readonly<Record<string, string>>;
+  /** Values for the placeholders of those messages. */
+  values?: Record<string, string | number>;
+  signedOut?: string;
+  twoFactor?: string;
+  forbidden?: string;
+  /** The screen's text for a code or status in its context, after the shared ones; undefined when it has none. */
+  byCode?: (answer: {
+    code: string | undefined;
+    status: number;
+    details: Record<string, unknown> | undefined;
+  }) => string | undefined;
+};
+
+/**
+ * A failed request in the reader's language (issue 37), the one reading every translated screen shares: no network
+ * or a thrown error, then a server sentence the screen knows, too many attempts, signed out, two-factor, no access,
+ * a timeout, a server fault, the screen's reading of the code; the server's own (English) message only for what
+ * the screen does not know. Never a status code or a JSON body.
+ */
+export function apiErrorText(error: unknown, words: ErrorWords = {}): string {
   if (!isApiError(error)) {
     if (error instanceof TypeError && /fetch|network|load failed/i.test(error.message))
       return t("pay.error.network");
     return t("pay.error.generic");
   }
   const { code, message, details } = errorBodyOf(error.body);
-
-  const known = KNOWN_MESSAGES[message];
-  if (known) return t(known);
+  const known = words.sentences?.[message];
+  if (known) return t(known, words.values);
   if (code === "RATE_LIMITED" || error.status === 429) return t("pay.error.rateLimited");
-  if (error.status >= 500) return t("pay.error.server");
-  if (code === "NOT_FOUND" || error.status === 404) return t(NOT_FOUND_BY_CONTEXT[context]);
-  if (code === "GONE" || error.status === 410)
-    return t(context === "refund" ? "pay.error.refundLinkExpired" : "pay.error.gone");
-  if (code === "VALIDATION_ERROR") {
-    if (context === "txHash") return t("pay.error.txHashInvalid");
-    if (context === "link" && typeof details?.minAmount === "string")
-      return t("pay.error.linkMinAmount", {
-        amount: details.minAmount,
-        currency: String(details.currency ?? ""),
-      });
-  }
-  if (message) return message;
+  if (words.signedOut && (code === "UNAUTHENTICATED" || error.status === 401)) return t(words.signedOut);
+  if (words.twoFactor && code === "TWO_FACTOR_REQUIRED") return t(words.twoFactor);
+  if (words.forbidden && (code === "FORBIDDEN" || error.status === 403)) return t(words.forbidden);
   if (error.status === 408) return t("pay.error.timeout");
-  return errorText(error);
+  if (error.status >= 500) return t("pay.error.server");
+  const own = words.byCode?.({ code, status: error.status, details });
+  if (own) return own;
+  return message || errorText(error);
+}
+
+/**
+ * A failed request on a payer's screen, in the payer's language: `context` says which screen asked (default: the
+ * pay page), since NOT_FOUND, GONE and VALIDATION_ERROR mean something else on each.
+ */
+export function payErrorText(error: unknown, context: PayErrorContext = "payment"): string {
+  return apiErrorText(error, {
+    sentences: KNOWN_MESSAGES,
+    byCode: ({ code, status, details }) => {
+      if (code === "NOT_FOUND" || status === 404) return t(NOT_FOUND_BY_CONTEXT[context]);
+      if (code === "GONE" || status === 410)
+        return t(context === "refund" ? "pay.error.refundLinkExpired" : "pay.error.gone");
+      if (code !== "VALIDATION_ERROR") return undefined;
+      if (context === "txHash") return t("pay.error.txHashInvalid");
+      if (context === "link" && typeof details?.minAmount === "string")
+        return t("pay.error.linkMinAmount", {
+          amount: details.minAmount,
+          currency: String(details.currency ?? ""),
+        });
+      return undefined;
+    },
+  });
 }

@@ -1,7 +1,5 @@
-import { errorBodyOf } from "@/features/payments/pay-error-text";
+import { apiErrorText } from "@/features/payments/pay-error-text";
 import { t } from "@/i18n/i18n";
-import { isApiError } from "@/lib/api-error";
-import { errorText } from "@/lib/error-text";
 
 /** What the counter was doing: a code means something else when charging (a new request) or cancelling one. */
 export type PosAction = "charge" | "cancel";
@@ -23,24 +21,16 @@ const KNOWN_MESSAGES: Record<string, string> = {
  * a code has several meanings; the server's own (English) message only for what the counter does not know.
  */
 export function posErrorText(error: unknown, action: PosAction): string {
-  if (!isApiError(error)) {
-    if (error instanceof TypeError && /fetch|network|load failed/i.test(error.message))
-      return t("pay.error.network");
-    return t("pay.error.generic");
-  }
-  const { code, message } = errorBodyOf(error.body);
-  const known = KNOWN_MESSAGES[message];
-  if (known) return t(known);
-  if (code === "RATE_LIMITED" || error.status === 429) return t("pay.error.rateLimited");
-  if (code === "UNAUTHENTICATED" || error.status === 401) return t("pos.error.signedOut");
-  if (code === "TWO_FACTOR_REQUIRED") return t("pos.error.twoFactor");
-  if (code === "FORBIDDEN" || error.status === 403) return t("pos.error.forbidden");
-  if (error.status === 408) return t("pay.error.timeout");
-  if (error.status >= 500) return t("pay.error.server");
-  if (action === "cancel") {
-    if (code === "NOT_FOUND" || error.status === 404) return t("pos.error.paymentNotFound");
-    if (code === "CONFLICT" || error.status === 409) return t("pos.error.cannotCancel");
-  }
-  if (action === "charge" && code === "VALIDATION_ERROR") return t("pos.error.amountRefused");
-  return message || errorText(error);
+  return apiErrorText(error, {
+    sentences: KNOWN_MESSAGES,
+    signedOut: "pos.error.signedOut",
+    twoFactor: "pos.error.twoFactor",
+    forbidden: "pos.error.forbidden",
+    byCode: ({ code, status }) => {
+      if (action === "charge") return code === "VALIDATION_ERROR" ? t("pos.error.amountRefused") : undefined;
+      if (code === "NOT_FOUND" || status === 404) return t("pos.error.paymentNotFound");
+      if (code === "CONFLICT" || status === 409) return t("pos.error.cannotCancel");
+      return undefined;
+    },
+  });
 }

@@ -1,8 +1,5 @@
 import { INVITATION_TTL_DAYS } from "@common/team";
-import { errorBodyOf } from "@/features/payments/pay-error-text";
-import { t } from "@/i18n/i18n";
-import { isApiError } from "@/lib/api-error";
-import { errorText } from "@/lib/error-text";
+import { apiErrorText } from "@/features/payments/pay-error-text";
 
 /**
  * The server's sentences the team screens meet (server/src/modules/team/service.ts), by their exact English
@@ -38,19 +35,11 @@ const KNOWN_MESSAGES: Record<string, string> = {
  * message only for what these screens do not know.
  */
 export function teamErrorText(error: unknown): string {
-  if (!isApiError(error)) {
-    if (error instanceof TypeError && /fetch|network|load failed/i.test(error.message))
-      return t("pay.error.network");
-    return t("pay.error.generic");
-  }
-  const { code, message } = errorBodyOf(error.body);
-  const known = KNOWN_MESSAGES[message];
-  if (known) return t(known, { days: INVITATION_TTL_DAYS });
-  if (code === "RATE_LIMITED" || error.status === 429) return t("pay.error.rateLimited");
-  if (code === "UNAUTHENTICATED" || error.status === 401) return t("team.error.signedOut");
-  if (code === "TWO_FACTOR_REQUIRED") return t("team.error.twoFactor");
-  if (code === "FORBIDDEN" || error.status === 403) return t("team.error.forbidden");
-  if (error.status === 408) return t("pay.error.timeout");
-  if (error.status >= 500) return t("pay.error.server");
-  return message || errorText(error);
+  return apiErrorText(error, {
+    sentences: KNOWN_MESSAGES,
+    values: { days: INVITATION_TTL_DAYS },
+    signedOut: "team.error.signedOut",
+    twoFactor: "team.error.twoFactor",
+    forbidden: "team.error.forbidden",
+  });
 }
