@@ -1,6 +1,6 @@
 /**
  * GET requests that index.html's inline script starts while the app's code is still loading: the session on every
- * page, and the business on the dashboard. Without them the session was asked for only once the data layer had
+ * page, the business on the dashboard, and on the counter (/pos) its business, products and today's sales. Without them the session was asked for only once the data layer had
  * loaded, and the business only after that (on a slow phone network, seconds after the HTML).
  */
 declare global {
