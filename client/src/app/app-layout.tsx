@@ -16,6 +16,11 @@ import { TestHooks } from "./test-hooks";
 const LiveUsersWidget = lazyComponent(() =>
   import("@/features/live-users/live-users-widget").then((m) => ({ default: m.LiveUsersWidget })),
 );
+// The footer's language menu, below the fold: its code and the languages' names come after hydration, out of the
+// eager JavaScript of `/` (its budget).
+const SiteLanguageMenu = lazyComponent(() =>
+  import("./site-language-menu").then((m) => ({ default: m.SiteLanguageMenu })),
+);
 
 function PageFallback() {
   return (
@@ -42,7 +47,10 @@ export function AppLayout() {
   const counter = /^\/pos\/?$/i.test(location);
   const checkout = isCheckoutPath(location, useSearch()) || counter;
   // Starts (once) the import, beside hydration rather than after it: the widget is rendered after hydration.
-  if (!checkout) LiveUsersWidget.preload().catch(() => {});
+  if (!checkout) {
+    LiveUsersWidget.preload().catch(() => {});
+    SiteLanguageMenu.preload().catch(() => {});
+  }
   return (
     <div className="flex min-h-dvh flex-col">
       {/* A checkout is in its payer's language and has its own footer: nothing of the English site around it. */}
@@ -116,6 +124,11 @@ function SiteFooter() {
             </Link>
           ))}
         </nav>
+        <ClientOnly>
+          <React.Suspense fallback={null}>
+            <SiteLanguageMenu />
+          </React.Suspense>
+        </ClientOnly>
       </div>
     </footer>
   );

@@ -1,0 +1,53 @@
+import { DEFAULT_LOCALE, isLocale, LOCALE_NAMES, LOCALES, type Locale } from "@common/locales";
+import { Languages } from "lucide-react";
+import * as React from "react";
+
+/** The language of the page shown: a translated page sets `<html lang>` to its reader's (decision 038). */
+function pageLocale(): Locale {
+  const lang = document.documentElement.lang;
+  return isLocale(lang) ? lang : DEFAULT_LOCALE;
+}
+
+/**
+ * The site's language menu, in the footer of every page with the app's frame (issue 37): the checkouts and the
+ * counter have their own. A native select, each language in its own name, showing the language of the page.
+ * It comes after hydration (app-layout.tsx), and the translation runtime only with a change, which
+ * remembers the choice (the cookie the server and the pages read, and a signed-in reader's account) and switches
+ * the page shown if it is translated; an English-only page stays English and the next translated page opens in
+ * the choice.
+ */
+export function SiteLanguageMenu() {
+  // Shown after hydration only (the server renders every reader the same footer): the page's language, followed
+  // when the page changes it.
+  const [locale, setLocale] = React.useState<Locale>(pageLocale);
+  React.useEffect(() => {
+    const observer = new MutationObserver(() => setLocale(pageLocale()));
+    observer.observe(document.documentElement, { attributeFilter: ["lang"] });
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <span className="relative inline-flex min-h-11 items-center rounded-md focus-within:ring-[3px] focus-within:ring-ring/60 hover:text-foreground">
+      <Languages aria-hidden="true" className="pointer-events-none absolute start-2 size-4" />
+      <select
+        aria-label="Language"
+        value={locale}
+        onChange={(event) => {
+          const next = event.target.value;
+          if (!isLocale(next)) return;
+          setLocale(next);
+          import("@/i18n/i18n")
+            .then((i18n) => i18n.chooseLanguage(next))
+            .catch((error) => console.warn("The language could not be loaded:", error));
+        }}
+        className="min-h-11 cursor-pointer appearance-none rounded-md border border-border bg-transparent ps-8 pe-3 text-sm outline-none"
+        data-testid="site-language-menu"
+      >
+        {LOCALES.map((option) => (
+          <option key={option} value={option} lang={option} className="bg-background text-foreground">
+            {LOCALE_NAMES[option]}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}

@@ -1,0 +1,53 @@
+import { readFileSync } from "node:fs";
+import type { Locale } from "../common/src/locales";
+import { expect, test } from "./fixtures";
+
+/**
+ * Issue 37: the language can be switched from every page. The checkouts and the counter have their own menu; every
+ * page in the app's frame has the site's, in its footer (loaded after hydration, out of the eager JavaScript of
+ * `/`). A reader on a translated page switches it at once, the choice is remembered (the next visit opens in it),
+ * and on an English-only page the choice waits for the next translated page.
+ */
+const buyTitle = (locale: Locale): string =>
+  JSON.parse(readFileSync(new URL(`../client/src/locales/${locale}/buy.json`, import.meta.url), "utf8"))[
+    "buy.page.title"
+  ];
+
+test.use({ locale: "en-US", viewport: { width: 390, height: 844 } });
+
+test("the footer's menu switches a translated page at once and is remembered", async ({ page, context }) => {
+  await page.goto("/buy-cpxtb");
+  await expect(page.getByRole("heading", { level: 1, name: buyTitle("en") })).toBeVisible();
+  const menu = page.getByRole("combobox", { name: "Language" });
+  await expect(menu).toHaveValue("en");
+
+  await menu.selectOption("de");
+  await expect(page.getByRole("heading", { level: 1, name: buyTitle("de") })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  expect((await context.cookies()).find((c) => c.name === "cpxtb_lang")?.value).toBe("de");
+
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: buyTitle("de") })).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Language" })).toHaveValue("de");
+
+  // Right to left and back, from the same menu.
+  await page.getByRole("combobox", { name: "Language" }).selectOption("ar");
+  await expect(page.getByRole("heading", { level: 1, name: buyTitle("ar") })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await page.getByRole("combobox", { name: "Language" }).selectOption("en");
+  await expect(page.getByRole("heading", { level: 1, name: buyTitle("en") })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
+});
+
+test("on an English-only page the choice is kept for the next translated page", async ({ page }) => {
+  await page.goto("/");
+  const menu = page.getByRole("combobox", { name: "Language" });
+  await expect(menu).toHaveValue("en");
+  await menu.selectOption("es");
+  await expect(menu).toHaveValue("es");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+
+  await page.goto("/buy-cpxtb");
+  await expect(page.getByRole("heading", { level: 1, name: buyTitle("es") })).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Language" })).toHaveValue("es");
+});
