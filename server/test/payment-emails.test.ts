@@ -140,6 +140,57 @@ describe("payment emails", () => {
     expect(receipt).toContain('<html lang="pt-BR" dir="ltr">');
   });
 
+  it("a payer who gave their email on a link's page gets the receipt in the language they read it in", async () => {
+    const merchant = await createMerchant(app, { contactEmail: "shop-link@example.com", name: "Kiosk" });
+    // The business's pay pages open in Portuguese unless the payer's choice says otherwise.
+    await api(app, merchant.cookie).patch("/api/merchant", { payLanguage: "pt-BR" });
+    const created = await api(app, merchant.cookie).post("/api/merchant/links", {
+      title: "Simit",
+      pricing: "fixed",
+      currency: "CPXTB",
+      amount: "3",
+    });
+    expect(created.statusCode).toBe(201);
+    const { slug } = created.json() as { slug: string };
+    const payLink = async (headers: Record<string, string>, payerEmail: string) => {
+      const res = await app.inject({
+        method: "POST",
+        url: `/api/links/public/${slug}/pay`,
+        payload: { payerEmail },
+        headers,
+      });
+      expect(res.statusCode).toBe(201);
+      const { reference } = res.json() as { reference: string };
+      const [row] = rowsOf<{ id: string; amount_due: string; payer_locale: string | null }>(
+        await app.database.db.execute(
+          sql`select id, amount_due::text, payer_locale from payments where reference = ${reference}`,
+        ),
+      );
+      return row!;
+    };
+    // Chosen with the language menu (the cookie): Turkish, whatever the browser or the business's default.
+    const chosen = await payLink(
+      { cookie: "cpxtb_lang=tr", "accept-language": "de-DE,de;q=0.9" },
+      "payer-tr@example.com",
+    );
+    // No choice: the business's default for its pay pages comes before the browser's (decision 038).
+    const byDefault = await payLink({ "accept-language": "fr-FR,fr;q=0.9" }, "payer-pt@example.com");
+    expect([chosen.payer_locale, byDefault.payer_locale]).toEqual(["tr", "pt-BR"]);
+
+    const payer = await tools.payer();
+    await tools.pay(payer, merchant.wallet.address, chosen.amount_due);
+    await tools.pay(payer, merchant.wallet.address, byDefault.amount_due);
+    await app.payments.indexer!.runOnce();
+    const turkish = decoded(await mail.waitFor("payer-tr@example.com"));
+    expect(turkish).toContain('<html lang="tr" dir="ltr">');
+    expect(turkish).toMatch(/^Subject: .*Kiosk/m);
+    const portuguese = decoded(await mail.waitFor("payer-pt@example.com"));
+    expect(portuguese).toContain('<html lang="pt-BR" dir="ltr">');
+    // The business's own notification stays in its owner's language.
+    const note = decoded(await mail.waitFor("shop-link@example.com"));
+    expect(note).toContain('<html lang="en" dir="ltr">');
+  });
+
   it("no payer receipt without payerEmail; nothing for a payment that does not complete", async () => {
     const merchant = await createMerchant(app, { contactEmail: "shop-2@example.com" });
     const paid = await createPayment(app, merchant.cookie);

@@ -51,6 +51,7 @@ function newPayment(baseAmount: bigint): NewPayment {
     orderId: null,
     successUrl: null,
     payerEmail: null,
+    payerLocale: null,
     expiresAt: new Date(now.getTime() + 15 * 60_000),
     monitorUntil: new Date(now.getTime() + 24 * 3_600_000),
     regeneratedFromId: null,

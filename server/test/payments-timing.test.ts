@@ -209,6 +209,7 @@ describe.each([1, 3])("with CONFIRMATIONS=%i", (CONFIRMATIONS) => {
             orderId: null,
             successUrl: null,
             payerEmail: null,
+            payerLocale: null,
             expiresAt: new Date(nowMs + 15 * 60_000),
             monitorUntil: new Date(nowMs + 25 * 60 * 60_000),
             regeneratedFromId: null,

@@ -259,6 +259,11 @@ export const payments = pgTable(
     orderId: text("order_id"),
     successUrl: text("success_url"),
     payerEmail: text("payer_email"),
+    /**
+     * The language the payer read the checkout in when they gave their email there (a payment link's page): their
+     * receipt is written in it (issue 37). Null for a payment created by the business or its API.
+     */
+    payerLocale: text("payer_locale").$type<Locale>(),
     status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
     /** True while the amount is reserved (open, or expired inside its monitoring window). */
     live: boolean("live").notNull().default(true),

@@ -1,3 +1,4 @@
+import type { Locale } from "@common/locales.ts";
 import { and, eq, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
 import { paymentLinks } from "../../db/schema.ts";
@@ -138,6 +139,8 @@ export type PublicLinkRow = LinkWithStats & {
     logoUrl: string | null;
     brandColor: string | null;
     pageTheme: "auto" | "light" | "dark";
+    /** The language its pay pages open in (decision 038), or null for the reader's browser's. */
+    payLanguage: Locale | null;
   };
 };
 
@@ -145,7 +148,7 @@ export type PublicLinkRow = LinkWithStats & {
 export async function findLinkBySlug(db: DbOrTx, slug: string): Promise<PublicLinkRow | null> {
   const result = await db.execute(sql`
     select l.*, s.*, m.name as m_name, m.logo_url as m_logo_url, m.brand_color as m_brand_color,
-      m.page_theme as m_page_theme
+      m.page_theme as m_page_theme, m.pay_language as m_pay_language
     from payment_links l join merchants m on m.id = l.merchant_id ${statsOf}
     where l.slug = ${slug.toLowerCase()}`);
   const [row] = rowsOf<
@@ -154,6 +157,7 @@ export async function findLinkBySlug(db: DbOrTx, slug: string): Promise<PublicLi
       m_logo_url: string | null;
       m_brand_color: string | null;
       m_page_theme: "auto";
+      m_pay_language: Locale | null;
     }
   >(result);
   if (!row) return null;
@@ -164,6 +168,7 @@ export async function findLinkBySlug(db: DbOrTx, slug: string): Promise<PublicLi
       logoUrl: row.m_logo_url,
       brandColor: row.m_brand_color,
       pageTheme: row.m_page_theme,
+      payLanguage: row.m_pay_language,
     },
   };
 }

@@ -13,6 +13,7 @@ import {
 import { ALL_ROLES, MANAGER_ROLES } from "@common/team.ts";
 import type { Config } from "../../config.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { requestLocale } from "../../lib/i18n.ts";
 import { ownerContext } from "../audit/record.ts";
 import { authOf } from "../merchants/access.ts";
 import type { PaymentsDeps } from "../payments/service.ts";
@@ -99,7 +100,10 @@ export async function linkRoutes(app: FastifyZod, { deps, config }: { deps: Paym
       schema: { params: linkSlugParams, body: payLinkRequest, response: { 201: payLinkResponse } },
     },
     async (request, reply) => {
-      const payment = await service.payLink(deps, request.params.slug, request.body);
+      // The payer's receipt is written in the language they read the link's page in (issue 37).
+      const payment = await service.payLink(deps, request.params.slug, request.body, (payLanguage) =>
+        requestLocale(request, payLanguage),
+      );
       return reply
         .status(201)
         .send({ reference: payment.reference, paymentUrl: `${baseUrl}/pay/${payment.reference}` });

@@ -7,6 +7,7 @@ import {
   type PublicLink,
   type UpdateLinkRequest,
 } from "@common/links.ts";
+import type { Locale } from "@common/locales.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
@@ -232,6 +233,8 @@ export async function payLink(
   deps: payments.PaymentsDeps,
   slug: string,
   body: { amount?: string | null; payerEmail?: string | null },
+  /** The payer's language on the link's page, given the business's default for its pay pages. */
+  payerLocale: (payLanguage: Locale | null) => Locale,
 ) {
   const link = await repo.findLinkBySlug(deps.db, slug);
   if (!link) throw new AppError("NOT_FOUND", "No payment link has this address.");
@@ -263,6 +266,6 @@ export async function payLink(
       description: link.title,
       payerEmail: body.payerEmail ?? null,
     },
-    { linkId: link.id },
+    { linkId: link.id, payerLocale: payerLocale(link.merchant.payLanguage) },
   );
 }

@@ -367,9 +367,11 @@ export class NotificationsRuntime {
       );
       const transfers = await paymentsRepo.listTransfersOfPayment(this.deps.db, email.paymentId);
       // The business's notification is in its owner's zone and language; a payer's zone is not known (UTC),
-      // their language is the one the business's pay pages open in (decision 038), else English.
+      // their language is the one they read the checkout in when they gave their email there (a link's page), else
+      // the one the business's pay pages open in (decision 038), else English.
       const merchant = email.kind === "merchant";
-      const language = merchant ? readerLocale(row.ownerLocale) : (row.payLanguage ?? "en");
+      const payerLanguage = row.payment.payerLocale ?? row.payLanguage;
+      const language = merchant ? readerLocale(row.ownerLocale) : (payerLanguage ?? "en");
       const mail = renderPaymentEmail({
         kind: email.kind,
         to: email.recipient,
@@ -382,7 +384,7 @@ export class NotificationsRuntime {
         publicUrl: this.deps.publicUrl,
         reader: {
           timeZone: merchant ? row.ownerTimeZone : null,
-          locale: timeLocaleOf(merchant ? row.ownerLocale : row.payLanguage, language),
+          locale: timeLocaleOf(merchant ? row.ownerLocale : payerLanguage, language),
         },
         language,
       });

@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import type { Locale } from "@common/locales.ts";
 import { type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, rowsOf } from "../../db/client.ts";
 import { createId } from "../../lib/ids.ts";
@@ -21,6 +22,8 @@ export type NewPayment = {
   orderId: string | null;
   successUrl: string | null;
   payerEmail: string | null;
+  /** The payer's language, when the payer asked for the payment (a link's page). */
+  payerLocale: Locale | null;
   expiresAt: Date;
   monitorUntil: Date;
   regeneratedFromId: string | null;
@@ -76,14 +79,15 @@ export async function insertPayments(
       ${v.baseAmount.toString()}::numeric, ${v.description}::text, ${v.orderId}::text, ${v.successUrl}::text,
       ${v.payerEmail}::text, ${ts(v.expiresAt)}::timestamptz, ${ts(v.monitorUntil)}::timestamptz,
       ${v.regeneratedFromId}::text, ${ts(v.createdAt)}::timestamptz, ${v.cause}::text, ${createId("ptl")}::text,
-      ${createId("evt")}::text, ${v.linkId}::text)`;
+      ${createId("evt")}::text, ${v.linkId}::text, ${v.payerLocale}::text)`;
   });
   const unit = sql`${tags.tagUnit.toString()}::numeric`;
   const maxTag = sql`${tags.maxTag}::int`;
   const result = await db.execute(sql`
     with v (ord, owner_id, merchant_id, start, id, reference, chain_id, token_address, token_decimals,
       amount_usd_cents, price_e18, price_source, price_at, base_amount, description, order_id, success_url,
-      payer_email, expires_at, monitor_until, regenerated_from_id, created_at, cause, timeline_id, event_id, link_id) as (
+      payer_email, expires_at, monitor_until, regenerated_from_id, created_at, cause, timeline_id, event_id, link_id,
+      payer_locale) as (
       values ${sql.join(tuples, sql`, `)}
     ), c as materialized (
       select v.*, m.id as m_id, m.wallet_address, m.tolerance_bps, pick.tag
@@ -115,11 +119,12 @@ export async function insertPayments(
     ), p as (
       insert into payments (id, reference, merchant_id, chain_id, token_address, token_decimals, receiving_address,
         amount_usd_cents, price_e18, price_source, price_at, base_amount, tag, amount_due, amount_requested,
-        tolerance_bps, description, order_id, success_url, payer_email, expires_at, monitor_until,
+        tolerance_bps, description, order_id, success_url, payer_email, payer_locale, expires_at, monitor_until,
         regenerated_from_id, link_id, created_at, updated_at, created_by)
       select id, reference, m_id, chain_id, token_address, token_decimals, wallet_address, amount_usd_cents,
         price_e18, price_source, price_at, base_amount, tag, base_amount + tag * ${unit},
-        base_amount + tag * ${unit}, tolerance_bps, description, order_id, success_url, payer_email, expires_at,
+        base_amount + tag * ${unit}, tolerance_bps, description, order_id, success_url, payer_email, payer_locale,
+        expires_at,
         monitor_until, regenerated_from_id, link_id, created_at, created_at, owner_id
       from c join r on r.payment_id = c.id
       order by ord

@@ -1,3 +1,4 @@
+import type { Locale } from "@common/locales.ts";
 import {
   type CreatePaymentRequest,
   EXPIRY_MINUTES,
@@ -113,6 +114,7 @@ type Creation = {
   orderId: string | null;
   successUrl: string | null;
   payerEmail: string | null;
+  payerLocale?: Locale | null;
   expiresInMs: number;
   regeneratedFromId?: string;
   /**
@@ -162,6 +164,7 @@ async function insertWithFreeTag(deps: PaymentsDeps, merchant: MerchantSelector,
       orderId: c.orderId,
       successUrl: c.successUrl,
       payerEmail: c.payerEmail,
+      payerLocale: c.payerLocale ?? null,
       expiresAt,
       monitorUntil: new Date(expiresAt.getTime() + MONITORING_WINDOW_MS),
       regeneratedFromId: c.regeneratedFromId ?? null,
@@ -261,7 +264,7 @@ export async function createPayment(
   deps: PaymentsDeps,
   merchant: MerchantSelector,
   input: CreatePaymentRequest,
-  options: { linkId?: string } = {},
+  options: { linkId?: string; payerLocale?: Locale } = {},
 ) {
   const chain = requireChain(deps.chain);
   const decimals = chain.token.decimals;
@@ -284,6 +287,7 @@ export async function createPayment(
     orderId: input.orderId ?? null,
     successUrl: input.successUrl ? checkSuccessUrl(input.successUrl, deps.config) : null,
     payerEmail: input.payerEmail ?? null,
+    payerLocale: options.payerLocale ?? null,
     expiresInMs: (input.expiresInMinutes ?? EXPIRY_MINUTES.default) * 60_000,
     linkId: options.linkId ?? null,
   });
@@ -320,6 +324,7 @@ export async function regeneratePayment(deps: PaymentsDeps, old: repo.PaymentRow
       orderId: old.orderId,
       successUrl: old.successUrl,
       payerEmail: old.payerEmail,
+      payerLocale: old.payerLocale,
       // A fresh request gets a fresh window: the default a new payment gets, not what the old one had.
       expiresInMs: EXPIRY_MINUTES.default * 60_000,
       regeneratedFromId: old.id,
