@@ -77,10 +77,7 @@ export function AccountSection({ user }: { user: SessionUser }) {
       <CardHeader>
         <CardTitle id="account-heading">{t("account.section.account")}</CardTitle>
         <CardDescription>
-          <Rich
-            id="account.section.memberSince"
-            values={{ date: <Ltr>{formatDate(user.createdAt, locale)}</Ltr> }}
-          />
+          {t("account.section.memberSince", { date: formatDate(user.createdAt, locale) })}
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -346,10 +343,7 @@ export function SessionsSection() {
                     ) : null}
                   </p>
                   <p className="text-muted-foreground text-sm tabular-nums">
-                    <Rich
-                      id="account.sessions.lastActive"
-                      values={{ time: <Ltr>{formatDateTime(session.lastSeenAt, locale)}</Ltr> }}
-                    />
+                    {t("account.sessions.lastActive", { time: formatDateTime(session.lastSeenAt, locale) })}
                     {session.ip ? (
                       <>
                         {" · "}
@@ -513,13 +507,10 @@ export function LinkedWalletsSection({ user, signer }: { user: SessionUser; sign
                     {`${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}`}
                   </p>
                   <p className="text-muted-foreground text-sm">
-                    <Rich
-                      id="account.wallets.linkedOn"
-                      values={{
-                        date: <Ltr>{formatDate(wallet.createdAt, locale)}</Ltr>,
-                        chain: chainName(wallet.chainId),
-                      }}
-                    />
+                    {t("account.wallets.linkedOn", {
+                      date: formatDate(wallet.createdAt, locale),
+                      chain: chainName(wallet.chainId),
+                    })}
                   </p>
                 </div>
                 <Button

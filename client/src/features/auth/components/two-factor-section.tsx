@@ -16,7 +16,6 @@ import { useCopyWords } from "@/features/payments/copy-words";
 import { formatDate } from "@/features/payments/format";
 import { toast } from "@/hooks/use-toast";
 import { useLocale, useT } from "@/i18n/i18n";
-import { isolate } from "@/i18n/ltr";
 import { isApiError } from "@/lib/api-client";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 import { accountErrorText, accountFieldErrors } from "../account-error-text";
@@ -308,9 +307,9 @@ function PasskeysPanel({
               <div className="flex min-w-0 flex-col">
                 <span className="truncate font-medium">{key.name}</span>
                 <span className="text-muted-foreground text-sm">
-                  {t("account.passkeys.added", { date: isolate(formatDate(key.createdAt, locale), locale) })}
+                  {t("account.passkeys.added", { date: formatDate(key.createdAt, locale) })}
                   {key.lastUsedAt
-                    ? ` · ${t("account.passkeys.lastUsed", { date: isolate(formatDate(key.lastUsedAt, locale), locale) })}`
+                    ? ` · ${t("account.passkeys.lastUsed", { date: formatDate(key.lastUsedAt, locale) })}`
                     : ""}
                 </span>
               </div>

@@ -3,8 +3,7 @@ import { Link } from "wouter";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useMerchant } from "@/features/payments/dashboard/api/get-merchant";
 import { formatDate } from "@/features/payments/format";
-import { Rich, useLocale, useT } from "@/i18n/i18n";
-import { Ltr } from "@/i18n/ltr";
+import { useLocale, useT } from "@/i18n/i18n";
 
 const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
@@ -39,10 +38,7 @@ export function WalletIdeas() {
                   </span>
                   <span className="inline-flex items-center gap-1 text-muted-foreground">
                     <BadgeCheck aria-hidden="true" className="size-4 text-success" />
-                    <Rich
-                      id="account.ideas.proven"
-                      values={{ date: <Ltr>{formatDate(business.walletVerifiedAt, locale)}</Ltr> }}
-                    />
+                    {t("account.ideas.proven", { date: formatDate(business.walletVerifiedAt, locale) })}
                   </span>
                 </dd>
               ) : merchant.isSuccess ? (
