@@ -39,6 +39,8 @@ for (const locale of ["ar", "pt-BR"] as const) {
       });
       const signIn = page.getByRole("form", { name: t["account.login.formLabel"] });
       await expect(signIn.getByRole("button", { name: t["account.login.submit"] })).toBeVisible();
+      // The tabs' forms follow the reader's direction (Radix writes its own `dir`).
+      await expect(signIn).toHaveCSS("direction", locale === "ar" ? "rtl" : "ltr");
       await expect(page.getByRole("button", { name: t["account.wallet.signIn"] })).toBeVisible();
       await expect(page.getByRole("button", { name: t["account.passkey.signIn"] })).toBeVisible();
       await check("the sign-in form");

@@ -1,3 +1,4 @@
+import { directionOf } from "@common/locales";
 import { SIWE_SIGN_IN_STATEMENT } from "@common/siwe";
 import { useQuery } from "@tanstack/react-query";
 import { Coins, LayoutDashboard, LogIn, Store, Wallet } from "lucide-react";
@@ -55,7 +56,7 @@ function signInWords(t: ReturnType<typeof useT>): SignInWords {
 
 /** /auth, in the reader's language (issue 37): sign in, register, the two-factor step, wallet and passkey sign-in. */
 export default function AuthPage() {
-  useAccountPage();
+  const locale = useAccountPage();
   const t = useT();
   const { user, pendingSignIn, setPendingSignIn } = useAuth();
   const [, navigate] = useLocation();
@@ -135,7 +136,13 @@ export default function AuthPage() {
         ) : (
           <Card>
             <CardContent>
-              <Tabs.Root value={tab} onValueChange={setTab} className="flex flex-col gap-6">
+              {/* Radix writes its own `dir` (left to right unless told): the tabs and forms follow the reader's. */}
+              <Tabs.Root
+                value={tab}
+                onValueChange={setTab}
+                dir={directionOf(locale)}
+                className="flex flex-col gap-6"
+              >
                 <Tabs.List
                   aria-label={t("account.auth.tabsLabel")}
                   className="flex gap-1 rounded-lg bg-muted p-1"
