@@ -35,7 +35,10 @@ export function directionOf(locale: Locale): "ltr" | "rtl" {
  * customer screen and the cashier's keypad (the checkout's own words it shares come from `pay`); `team`: the
  * merchant's team (/team: members, roles, invitations), accepting an invitation (/invitations/:token) and the
  * audit log (/audit-log: its event names, filters and details); `reports`: the merchant's reports (/reports) and
- * payment history (/payments), with the status names and errors of `pay`.
+ * payment history (/payments), with the status names and errors of `pay`; `account`: signing in and the account
+ * (/auth: sign-in, registration, the two-factor step, wallet and passkey sign-in; /forgot-password,
+ * /reset-password; /profile: its sections, two-factor sign-in, passkeys, linked wallets and social accounts), with
+ * the errors of the auth, two-factor and Sign-In with Ethereum answers those screens meet.
  */
 export const MESSAGE_AREAS = [
   "pay",
@@ -46,6 +49,7 @@ export const MESSAGE_AREAS = [
   "pos",
   "team",
   "reports",
+  "account",
 ] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 

@@ -42,6 +42,11 @@ const POS_AREAS: readonly MessageArea[] = ["pos", "pay"];
 const TEAM_AREAS: readonly MessageArea[] = ["team", "pay"];
 /** The merchant's reports and payment history: their own words, and the checkout's status names and errors. */
 const REPORTS_AREAS: readonly MessageArea[] = ["reports", "pay"];
+/**
+ * Signing in and the account: their own words, the social sign-in buttons' of the wallet-less path ("wallet"), and
+ * the checkout's generic errors, language menu and copy button ("pay").
+ */
+const ACCOUNT_AREAS: readonly MessageArea[] = ["account", "wallet", "pay"];
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
 export const HomePage = lazyPage(() => import("./routes/home"), "shell");
@@ -53,10 +58,10 @@ export const ContactPage = lazyPage(() => import("./routes/contact"));
 export const PrivacyPolicyPage = lazyPage(() => import("./routes/privacy-policy"), "data", ["content"]);
 export const TermsOfServicePage = lazyPage(() => import("./routes/terms-of-service"), "data", ["content"]);
 export const LegalDocumentsPage = lazyPage(() => import("./routes/legal-documents"), "data", ["content"]);
-export const AuthPage = lazyPage(() => import("./routes/auth"));
-export const ForgotPasswordPage = lazyPage(() => import("./routes/forgot-password"));
-export const ResetPasswordPage = lazyPage(() => import("./routes/reset-password"));
-export const ProfilePage = lazyPage(() => import("./routes/profile"));
+export const AuthPage = lazyPage(() => import("./routes/auth"), "data", ACCOUNT_AREAS);
+export const ForgotPasswordPage = lazyPage(() => import("./routes/forgot-password"), "data", ACCOUNT_AREAS);
+export const ResetPasswordPage = lazyPage(() => import("./routes/reset-password"), "data", ACCOUNT_AREAS);
+export const ProfilePage = lazyPage(() => import("./routes/profile"), "data", ACCOUNT_AREAS);
 export const MerchantDashboardPage = lazyPage(() => import("./routes/merchant"), "protected");
 export const PaymentPage = lazyPage(() => import("./routes/payment"), "data", CHECKOUT_AREAS);
 export const EasyPaymentPage = lazyPage(() => import("./routes/easy-payment"), "data", CHECKOUT_AREAS);

@@ -1,3 +1,4 @@
+import { directionOf } from "@common/locales";
 import { SIWE_SIGN_IN_STATEMENT } from "@common/siwe";
 import { useQuery } from "@tanstack/react-query";
 import { Coins, LayoutDashboard, LogIn, Store, Wallet } from "lucide-react";
@@ -7,6 +8,7 @@ import { Link, useLocation, useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { useAccountPage } from "@/features/auth/account-page";
 import { getPendingSignIn } from "@/features/auth/api/second-factor";
 import type { WalletSigner } from "@/features/auth/api/siwe";
 import { useAuth } from "@/features/auth/auth-provider";
@@ -19,7 +21,9 @@ import { safeNextPath } from "@/features/auth/next-path";
 import { merchantQueryOptions } from "@/features/payments/dashboard/api/get-merchant";
 import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { SocialAccountCard } from "@/features/social/components/social-account-card";
-import { SocialSignIn } from "@/features/social/components/social-sign-in";
+import { type SignInWords, SocialSignIn } from "@/features/social/components/social-sign-in";
+import { useT } from "@/i18n/i18n";
+import { LanguageMenu } from "@/i18n/language-menu";
 
 /** Loads the wallet code only when asked (it stays out of this page's chunk too). */
 const signInWithWallet: WalletSigner = (getNonce) =>
@@ -33,7 +37,27 @@ const REDIRECT_DELAY_MS = 500;
 const tabClass =
   "flex-1 rounded-md px-3 py-2.5 font-medium text-muted-foreground text-sm transition-colors hover:text-foreground data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm min-h-11";
 
+/** The social sign-in buttons' words in the reader's language (the wallet-less path's, where they are also shown). */
+function signInWords(t: ReturnType<typeof useT>): SignInWords {
+  return {
+    orContinueWith: t("wallet.signIn.orContinueWith"),
+    continueWith: (provider) => t("wallet.signIn.continueWith", { provider }),
+    redirecting: t("wallet.signIn.redirecting"),
+    redirectingLabel: t("wallet.signIn.redirectingLabel"),
+    redirectingTo: (provider) => t("wallet.signIn.redirectingTo", { provider }),
+    notConfigured: t("wallet.signIn.notConfigured"),
+    waiting: t("wallet.signIn.waiting"),
+    finishInWindow: (provider) => t("wallet.signIn.finishInWindow", { provider }),
+    cancel: t("wallet.signIn.cancel"),
+    developmentNote: t("wallet.signIn.developmentNote"),
+    custodialNote: t("wallet.signIn.custodialNote"),
+  };
+}
+
+/** /auth, in the reader's language (issue 37): sign in, register, the two-factor step, wallet and passkey sign-in. */
 export default function AuthPage() {
+  const locale = useAccountPage();
+  const t = useT();
   const { user, pendingSignIn, setPendingSignIn } = useAuth();
   const [, navigate] = useLocation();
   const search = useSearch();
@@ -75,29 +99,30 @@ export default function AuthPage() {
 
   return (
     <PageFrame
-      title="Sign in or create an account"
-      documentTitle="Sign in"
+      title={t("account.auth.title")}
+      documentTitle={t("account.auth.documentTitle")}
       icon={LogIn}
       width="narrow"
-      description="One account for your business: payment requests, live payments, reports and settings."
+      description={t("account.auth.description")}
     >
       <div className="flex flex-col gap-6">
+        <LanguageMenu className="self-end" />
         <SocialAccountCard />
         {user && !redirecting && next === "/merchant" && payerOnly ? (
           <PayerLanding name={user.displayName ?? user.username} hasWallet={Boolean(wallet.data)} />
         ) : user && !redirecting ? (
           <Card>
             <CardHeader>
-              <CardTitle>You are signed in as {user.displayName ?? user.username}</CardTitle>
-              <CardDescription className="text-base">
-                Continue to your dashboard or sign out from the menu.
-              </CardDescription>
+              <CardTitle>
+                {t("account.auth.signedInAs", { name: user.displayName ?? user.username })}
+              </CardTitle>
+              <CardDescription className="text-base">{t("account.auth.signedInHint")}</CardDescription>
             </CardHeader>
             <CardContent>
               <Button asChild>
                 <Link href={next}>
                   <LayoutDashboard aria-hidden="true" />
-                  {next === "/merchant" ? "Open the dashboard" : "Continue"}
+                  {next === "/merchant" ? t("account.auth.openDashboard") : t("account.auth.continue")}
                 </Link>
               </Button>
             </CardContent>
@@ -111,13 +136,22 @@ export default function AuthPage() {
         ) : (
           <Card>
             <CardContent>
-              <Tabs.Root value={tab} onValueChange={setTab} className="flex flex-col gap-6">
-                <Tabs.List aria-label="Sign in or register" className="flex gap-1 rounded-lg bg-muted p-1">
+              {/* Radix writes its own `dir` (left to right unless told): the tabs and forms follow the reader's. */}
+              <Tabs.Root
+                value={tab}
+                onValueChange={setTab}
+                dir={directionOf(locale)}
+                className="flex flex-col gap-6"
+              >
+                <Tabs.List
+                  aria-label={t("account.auth.tabsLabel")}
+                  className="flex gap-1 rounded-lg bg-muted p-1"
+                >
                   <Tabs.Trigger value="login" className={tabClass}>
-                    Sign in
+                    {t("account.auth.signInTab")}
                   </Tabs.Trigger>
                   <Tabs.Trigger value="register" className={tabClass}>
-                    Register
+                    {t("account.auth.registerTab")}
                   </Tabs.Trigger>
                 </Tabs.List>
                 {/* Not a tab stop of its own (Radix makes panels focusable): the form's first field comes next. */}
@@ -131,7 +165,7 @@ export default function AuthPage() {
               <div className="mt-6 flex flex-col gap-6">
                 <WalletSignInButton signer={signInWithWallet} onSuccess={goToDashboard} />
                 <PasskeySignInButton onSuccess={goToDashboard} />
-                <SocialSignIn />
+                <SocialSignIn words={signInWords(t)} />
               </div>
             </CardContent>
           </Card>
@@ -146,14 +180,13 @@ export default function AuthPage() {
  * buying CPXTB for it, and the way to become a merchant.
  */
 function PayerLanding({ name, hasWallet }: { name: string; hasWallet: boolean }) {
+  const t = useT();
   return (
     <Card data-testid="payer-landing">
       <CardHeader>
-        <CardTitle>Welcome, {name}</CardTitle>
+        <CardTitle>{t("account.payer.welcome", { name })}</CardTitle>
         <CardDescription className="text-base">
-          {hasWallet
-            ? "Pay any CPXTB Pay payment link from your CPXTB wallet (held for you by CPXTB Pay), add CPXTB to it, and withdraw to a wallet of your own at any time."
-            : "You can pay any CPXTB Pay payment link and buy CPXTB."}
+          {hasWallet ? t("account.payer.withWallet") : t("account.payer.withoutWallet")}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
@@ -162,26 +195,24 @@ function PayerLanding({ name, hasWallet }: { name: string; hasWallet: boolean })
             <Button asChild className="h-11">
               <Link href="/profile">
                 <Wallet aria-hidden="true" />
-                Open my wallet
+                {t("account.payer.openWallet")}
               </Link>
             </Button>
           ) : null}
           <Button asChild variant={hasWallet ? "outline" : "default"} className="h-11">
             <Link href={hasWallet ? "/buy-cpxtb?to=managed" : "/buy-cpxtb"}>
               <Coins aria-hidden="true" />
-              Buy CPXTB
+              {t("account.payer.buy")}
             </Link>
           </Button>
           <Button asChild variant="outline" className="h-11">
             <Link href="/merchant">
               <Store aria-hidden="true" />
-              Register a business
+              {t("account.payer.registerBusiness")}
             </Link>
           </Button>
         </div>
-        <p className="text-muted-foreground text-sm">
-          Selling something? Register a business to create payment requests and get the merchant&apos;s tools.
-        </p>
+        <p className="text-muted-foreground text-sm">{t("account.payer.selling")}</p>
       </CardContent>
     </Card>
   );

@@ -7,49 +7,57 @@ import { PageFrame } from "@/components/layout/page-frame";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
+import { accountErrorText, accountFieldErrors } from "@/features/auth/account-error-text";
+import { useAccountPage } from "@/features/auth/account-page";
 import { requestPasswordReset } from "@/features/auth/api/forgot-password";
-import { describeError } from "@/features/auth/error-message";
 import { toast } from "@/hooks/use-toast";
+import { useT } from "@/i18n/i18n";
+import { LanguageMenu } from "@/i18n/language-menu";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 
+/** /forgot-password, in the reader's language (issue 37). */
 export default function ForgotPasswordPage() {
+  useAccountPage();
+  const t = useT();
   const [errors, setErrors] = React.useState<FieldErrors>({});
   const mutation = useMutation({
     mutationFn: requestPasswordReset,
     onError: (error) =>
-      toast({ title: "Could not send the link", description: describeError(error), variant: "destructive" }),
+      toast({
+        title: t("account.forgot.notSent"),
+        description: accountErrorText(error),
+        variant: "destructive",
+      }),
   });
 
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const result = validate(forgotPasswordRequest, { email: new FormData(event.currentTarget).get("email") });
-    setErrors(result.errors ?? {});
+    setErrors(accountFieldErrors(result.errors ?? {}));
     if (result.data) mutation.mutate(result.data.email);
   };
 
   return (
     <PageFrame
-      title="Forgot your password?"
-      documentTitle="Forgot password"
+      title={t("account.forgot.title")}
+      documentTitle={t("account.forgot.documentTitle")}
       icon={MailCheck}
       width="narrow"
-      description="Enter the confirmed email address of your account and we will send you a link to choose a new password."
+      description={t("account.forgot.description")}
     >
+      <LanguageMenu className="self-end" />
       {mutation.isSuccess ? (
         <Card role="status">
           <CardHeader>
-            <CardTitle>Check your inbox</CardTitle>
-            <CardDescription className="text-base">
-              {mutation.data.message ??
-                "If an account has that confirmed email address, we sent it a link. The link works for one hour."}
-            </CardDescription>
+            <CardTitle>{t("account.forgot.checkInbox")}</CardTitle>
+            <CardDescription className="text-base">{t("account.forgot.sent")}</CardDescription>
           </CardHeader>
           <CardContent className="flex flex-wrap gap-3">
             <Button variant="outline" onClick={() => mutation.reset()}>
-              Use another address
+              {t("account.forgot.another")}
             </Button>
             <Button asChild variant="ghost">
-              <Link href="/auth">Back to sign in</Link>
+              <Link href="/auth">{t("account.forgot.back")}</Link>
             </Button>
           </CardContent>
         </Card>
@@ -60,10 +68,10 @@ export default function ForgotPasswordPage() {
               onSubmit={submit}
               noValidate
               className="flex flex-col gap-5"
-              aria-label="Request a reset link"
+              aria-label={t("account.forgot.formLabel")}
             >
               <Field
-                label="Email"
+                label={t("account.forgot.email")}
                 name="email"
                 type="email"
                 autoComplete="email"
@@ -73,10 +81,10 @@ export default function ForgotPasswordPage() {
               <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
                 <Button type="submit" disabled={mutation.isPending}>
                   <Send aria-hidden="true" />
-                  {mutation.isPending ? "Sending..." : "Send reset link"}
+                  {mutation.isPending ? t("account.forgot.pending") : t("account.forgot.submit")}
                 </Button>
                 <Link href="/auth" className="text-primary text-sm underline-offset-4 hover:underline">
-                  Back to sign in
+                  {t("account.forgot.back")}
                 </Link>
               </div>
             </form>

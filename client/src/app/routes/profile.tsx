@@ -5,6 +5,7 @@ import * as React from "react";
 import { useLocation, useRoute, useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
 import { Spinner } from "@/components/ui/spinner";
+import { useAccountPage } from "@/features/auth/account-page";
 import { reportReaderPlace } from "@/features/auth/api/account";
 import type { WalletSigner } from "@/features/auth/api/siwe";
 import { useAuth } from "@/features/auth/auth-provider";
@@ -22,6 +23,7 @@ import { WalletIdeas } from "@/features/auth/components/wallet-ideas";
 import { socialAccountsQueryOptions } from "@/features/social/api/social";
 import { LinkedSocialAccountsSection } from "@/features/social/components/linked-social-accounts";
 import { toast } from "@/hooks/use-toast";
+import { useT } from "@/i18n/i18n";
 import { lazyComponent } from "@/lib/lazy-component";
 
 /** The managed wallet's section (with viem, for the address checksum) loads only for an account that has one. */
@@ -37,23 +39,28 @@ const signLinkMessage: WalletSigner = (getNonce) =>
 
 const EMAIL_OUTCOMES = {
   verified: {
-    title: "Email confirmed",
-    description: "Payment notifications and password resets go there now.",
+    title: "account.profile.emailVerified",
+    description: "account.profile.emailVerifiedText",
   },
   invalid: {
-    title: "This confirmation link cannot be used",
-    description: "It was already used, has expired or is incomplete. Send a new one below.",
+    title: "account.profile.emailInvalid",
+    description: "account.profile.emailInvalidText",
     variant: "destructive" as const,
   },
   taken: {
-    title: "Email already in use",
-    description: "Another account has confirmed this address.",
+    title: "account.profile.emailTaken",
+    description: "account.profile.emailTakenText",
     variant: "destructive" as const,
   },
 };
 
-/** Serves /profile and /settings (spec section 2: /settings shows the profile page). */
+/**
+ * Serves /profile and /settings (spec section 2: /settings shows the profile page), in the reader's language
+ * (issue 37); its language menu is in Preferences, and a signed-in reader's choice is kept with the account.
+ */
 export default function ProfilePage() {
+  useAccountPage();
+  const t = useT();
   const [isSettings] = useRoute("/settings");
   const { user, isLoading } = useAuth();
   const search = useSearch();
@@ -71,24 +78,25 @@ export default function ProfilePage() {
   React.useEffect(() => {
     const outcome = new URLSearchParams(search).get("email");
     if (outcome && outcome in EMAIL_OUTCOMES) {
-      toast(EMAIL_OUTCOMES[outcome as keyof typeof EMAIL_OUTCOMES]);
+      const { title, description, ...rest } = EMAIL_OUTCOMES[outcome as keyof typeof EMAIL_OUTCOMES];
+      toast({ title: t(title), description: t(description), ...rest });
       navigate(location, { replace: true });
     }
-  }, [search, location, navigate]);
+  }, [search, location, navigate, t]);
 
   return (
     <PageFrame
-      title={isSettings ? "Settings" : "My Profile"}
+      title={isSettings ? t("account.profile.settingsTitle") : t("account.profile.title")}
       icon={isSettings ? Settings : UserRound}
-      description="Your account, the CPXTB wallet held for you, email, password, two-factor sign-in, wallets linked for sign-in, sessions and preferences."
+      description={t("account.profile.description")}
     >
       {isLoading ? (
-        <Spinner size="lg" label="Checking your session" />
+        <Spinner size="lg" label={t("account.profile.checkingSession")} />
       ) : user ? (
         <>
           <AccountSection user={user} />
           {social.data?.managedWallet ? (
-            <React.Suspense fallback={<Spinner label="Loading your CPXTB wallet" />}>
+            <React.Suspense fallback={<Spinner label={t("account.profile.loadingWallet")} />}>
               <ManagedWalletSection />
             </React.Suspense>
           ) : null}
@@ -102,7 +110,11 @@ export default function ProfilePage() {
           <PreferencesSection user={user} />
         </>
       ) : (
-        <SignInPrompt reason="Sign in to see and change your profile and settings." />
+        <SignInPrompt
+          reason={t("account.profile.signInReason")}
+          title={t("account.profile.signInTitle")}
+          action={t("account.profile.signIn")}
+        />
       )}
     </PageFrame>
   );

@@ -8,19 +8,25 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
+import { accountErrorText, accountFieldErrors } from "@/features/auth/account-error-text";
+import { useAccountPage } from "@/features/auth/account-page";
 import { USER_QUERY_KEY } from "@/features/auth/api/get-user";
 import { resetPassword, resetTokenCheckQueryOptions } from "@/features/auth/api/reset-password";
-import { describeError } from "@/features/auth/error-message";
 import { toast } from "@/hooks/use-toast";
+import { useT } from "@/i18n/i18n";
+import { LanguageMenu } from "@/i18n/language-menu";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 
 const LINK_PROBLEMS = {
-  unknown: "This link is not valid. It may have been copied incompletely.",
-  used: "This link has already been used. Each link works once.",
-  expired: "This link has expired. Links work for one hour.",
+  unknown: "account.reset.unknown",
+  used: "account.reset.used",
+  expired: "account.reset.expired",
 } as const;
 
+/** /reset-password, in the reader's language (issue 37): the link checked first, then the new password. */
 export default function ResetPasswordPage() {
+  useAccountPage();
+  const t = useT();
   const token = new URLSearchParams(useSearch()).get("token") ?? "";
   const check = useQuery(resetTokenCheckQueryOptions(token));
   const queryClient = useQueryClient();
@@ -32,27 +38,31 @@ export default function ResetPasswordPage() {
       // With two-factor sign-in the new password is the first step only: the sign-in page asks for the code.
       if ("twoFactorRequired" in result) {
         toast({
-          title: "Password changed",
-          description: "Enter the code from your authenticator app to sign in.",
+          title: t("account.reset.changed"),
+          description: t("account.reset.enterCode"),
         });
         navigate("/auth?twoFactor=required");
         return;
       }
       queryClient.setQueryData(USER_QUERY_KEY, result);
-      toast({ title: "Password changed", description: "You are signed in; other sessions were signed out." });
+      toast({ title: t("account.reset.changed"), description: t("account.reset.signedIn") });
       // As after sign-in (spec section 2): the dashboard after 0.5 s, once the new user has reached every screen.
       setTimeout(() => navigate("/merchant"), 500);
     },
     onError: (error) =>
-      toast({ title: "Password not changed", description: describeError(error), variant: "destructive" }),
+      toast({
+        title: t("account.reset.notChanged"),
+        description: accountErrorText(error),
+        variant: "destructive",
+      }),
   });
 
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const result = validate(resetPasswordRequest, { token, password: form.get("password") });
-    const nextErrors = { ...result.errors };
-    if (form.get("password") !== form.get("confirm")) nextErrors.confirm = "The passwords do not match.";
+    const nextErrors = accountFieldErrors(result.errors ?? {});
+    if (form.get("password") !== form.get("confirm")) nextErrors.confirm = t("account.password.mismatch");
     setErrors(nextErrors);
     if (result.data && !nextErrors.confirm) mutation.mutate(result.data);
   };
@@ -65,26 +75,27 @@ export default function ResetPasswordPage() {
 
   return (
     <PageFrame
-      title="Choose a new password"
-      documentTitle="Reset password"
+      title={t("account.reset.title")}
+      documentTitle={t("account.reset.documentTitle")}
       icon={KeyRound}
       width="narrow"
-      description="Setting a new password signs you out on every other device."
+      description={t("account.reset.description")}
     >
+      <LanguageMenu className="self-end" />
       {token && check.isLoading ? (
-        <Spinner size="lg" label="Checking your link" />
+        <Spinner size="lg" label={t("account.reset.checking")} />
       ) : problem || check.isError ? (
         <Card role="alert">
           <CardHeader>
-            <CardTitle>This reset link cannot be used</CardTitle>
+            <CardTitle>{t("account.reset.cannotUse")}</CardTitle>
             <CardDescription className="text-base">
-              {problem ? LINK_PROBLEMS[problem] : describeError(check.error)} Ask for a new link: it takes a
-              minute.
+              {problem ? t(LINK_PROBLEMS[problem]) : accountErrorText(check.error)}{" "}
+              {t("account.reset.askNew")}
             </CardDescription>
           </CardHeader>
           <CardFooter>
             <Button asChild>
-              <Link href="/forgot-password">Request a new link</Link>
+              <Link href="/forgot-password">{t("account.reset.requestNew")}</Link>
             </Button>
           </CardFooter>
         </Card>
@@ -95,19 +106,19 @@ export default function ResetPasswordPage() {
               onSubmit={submit}
               noValidate
               className="flex flex-col gap-5"
-              aria-label="Choose a new password"
+              aria-label={t("account.reset.formLabel")}
             >
               <Field
-                label="New password"
+                label={t("account.reset.password")}
                 name="password"
                 type="password"
                 autoComplete="new-password"
-                hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+                hint={t("account.reset.passwordHint", { min: PASSWORD_MIN_LENGTH })}
                 error={errors.password}
                 required
               />
               <Field
-                label="Confirm new password"
+                label={t("account.reset.confirm")}
                 name="confirm"
                 type="password"
                 autoComplete="new-password"
@@ -115,7 +126,7 @@ export default function ResetPasswordPage() {
                 required
               />
               <Button type="submit" disabled={mutation.isPending} className="sm:self-start">
-                {mutation.isPending ? "Saving..." : "Set new password"}
+                {mutation.isPending ? t("account.reset.pending") : t("account.reset.submit")}
               </Button>
             </form>
           </CardContent>

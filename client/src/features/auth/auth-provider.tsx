@@ -8,7 +8,7 @@ import { login } from "./api/login";
 import { logout } from "./api/logout";
 import { register } from "./api/register";
 import { getSiweNonce, verifySiwe, type WalletSigner } from "./api/siwe";
-import { describeError } from "./error-message";
+import { authWords } from "./auth-words";
 
 interface AuthContextValue {
   user: SessionUser | null;
@@ -49,10 +49,13 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
     onSuccess: (user: SessionUser) => {
       setPendingSignIn(null);
       signedIn(user);
-      toast({ title: "Login successful", description: "You are now logged in" });
+      const words = authWords();
+      toast({ title: words.signedIn, description: words.signedInText });
     },
-    onError: (error: Error) =>
-      toast({ title: "Login failed", description: describeError(error), variant: "destructive" }),
+    onError: (error: Error) => {
+      const words = authWords();
+      toast({ title: words.signInFailed, description: words.describe(error), variant: "destructive" });
+    },
   };
   const loginHandlers = {
     ...completed,
@@ -83,13 +86,13 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
     mutationFn: register,
     onSuccess: (user) => {
       signedIn(user);
-      toast({
-        title: "Registration successful",
-        description: "Your account has been created and you are now logged in",
-      });
+      const words = authWords();
+      toast({ title: words.registered, description: words.registeredText });
     },
-    onError: (error) =>
-      toast({ title: "Registration failed", description: describeError(error), variant: "destructive" }),
+    onError: (error) => {
+      const words = authWords();
+      toast({ title: words.registerFailed, description: words.describe(error), variant: "destructive" });
+    },
   });
 
   const logoutMutation = useMutation({
@@ -97,7 +100,8 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
     onSuccess: () => {
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== USER_QUERY_KEY[0] });
       queryClient.setQueryData(USER_QUERY_KEY, null);
-      toast({ title: "Logout successful", description: "You have been logged out" });
+      const words = authWords();
+      toast({ title: words.signedOut, description: words.signedOutText });
     },
   });
 

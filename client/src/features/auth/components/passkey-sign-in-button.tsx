@@ -1,11 +1,13 @@
 import { Fingerprint } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { useT } from "@/i18n/i18n";
 import { useAuth } from "../auth-provider";
 import { whenSignedIn } from "../when-signed-in";
 
 /** Password-less sign-in with a passkey saved on this device or a security key. */
 export function PasskeySignInButton({ onSuccess }: { onSuccess: () => void }) {
   const { passkeyMutation } = useAuth();
+  const t = useT();
   return (
     <Button
       type="button"
@@ -14,7 +16,7 @@ export function PasskeySignInButton({ onSuccess }: { onSuccess: () => void }) {
       onClick={() => whenSignedIn(passkeyMutation.mutateAsync(), onSuccess)}
     >
       <Fingerprint aria-hidden="true" />
-      {passkeyMutation.isPending ? "Waiting for your passkey..." : "Sign in with a passkey"}
+      {passkeyMutation.isPending ? t("account.passkey.waiting") : t("account.passkey.signIn")}
     </Button>
   );
 }

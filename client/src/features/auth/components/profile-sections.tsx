@@ -12,10 +12,15 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
+import { formatDate, formatDateTime } from "@/features/payments/format";
 import { useTheme } from "@/features/theme/theme-provider";
 import { toast } from "@/hooks/use-toast";
+import { Rich, useLocale, useT } from "@/i18n/i18n";
+import { LanguageMenu } from "@/i18n/language-menu";
+import { Ltr } from "@/i18n/ltr";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 import { cn } from "@/lib/utils";
+import { accountErrorText, accountFieldErrors } from "../account-error-text";
 import {
   changeEmail,
   changePassword,
@@ -35,10 +40,10 @@ import {
   type WalletSigner,
   walletsQueryOptions,
 } from "../api/siwe";
-import { describeError } from "../error-message";
 
 function useUserUpdate<T>(mutationFn: (input: T) => Promise<SessionUser>, success: string) {
   const queryClient = useQueryClient();
+  const t = useT();
   return useMutation({
     mutationFn,
     onSuccess: (user) => {
@@ -46,34 +51,39 @@ function useUserUpdate<T>(mutationFn: (input: T) => Promise<SessionUser>, succes
       toast({ title: success });
     },
     onError: (error) =>
-      toast({ title: "Not saved", description: describeError(error), variant: "destructive" }),
+      toast({
+        title: t("account.profile.notSaved"),
+        description: accountErrorText(error),
+        variant: "destructive",
+      }),
   });
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
 export function AccountSection({ user }: { user: SessionUser }) {
+  const t = useT();
+  const locale = useLocale();
   const [errors, setErrors] = React.useState<FieldErrors>({});
-  const mutation = useUserUpdate(changeUsername, "Username changed");
+  const mutation = useUserUpdate(changeUsername, t("account.section.usernameChanged"));
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const result = validate(changeUsernameRequest, {
       username: new FormData(event.currentTarget).get("username"),
     });
-    setErrors(result.errors ?? {});
+    setErrors(accountFieldErrors(result.errors ?? {}));
     if (result.data) mutation.mutate(result.data.username);
   };
   return (
     <Card aria-labelledby="account-heading">
       <CardHeader>
-        <CardTitle id="account-heading">Account</CardTitle>
-        <CardDescription>Member since {dateFormat.format(new Date(user.createdAt))}.</CardDescription>
+        <CardTitle id="account-heading">{t("account.section.account")}</CardTitle>
+        <CardDescription>
+          {t("account.section.memberSince", { date: formatDate(user.createdAt, locale) })}
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <form onSubmit={submit} noValidate className="flex flex-col gap-4 sm:flex-row sm:items-end">
           <Field
-            label="Username"
+            label={t("account.section.username")}
             name="username"
             defaultValue={user.username}
             key={user.username}
@@ -84,7 +94,7 @@ export function AccountSection({ user }: { user: SessionUser }) {
             className="flex-1"
           />
           <Button type="submit" variant="outline" disabled={mutation.isPending}>
-            {mutation.isPending ? "Saving..." : "Change username"}
+            {mutation.isPending ? t("account.section.saving") : t("account.section.changeUsername")}
           </Button>
         </form>
       </CardContent>
@@ -93,39 +103,54 @@ export function AccountSection({ user }: { user: SessionUser }) {
 }
 
 export function EmailSection({ user }: { user: SessionUser }) {
+  const t = useT();
   const [errors, setErrors] = React.useState<FieldErrors>({});
-  const mutation = useUserUpdate(changeEmail, "Check your inbox for the confirmation link");
+  const mutation = useUserUpdate(changeEmail, t("account.email.sent"));
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const result = validate(changeEmailRequest, { email: new FormData(event.currentTarget).get("email") });
-    setErrors(result.errors ?? {});
+    setErrors(accountFieldErrors(result.errors ?? {}));
     if (result.data) mutation.mutate(result.data.email);
   };
   return (
     <Card aria-labelledby="email-heading">
       <CardHeader>
-        <CardTitle id="email-heading">Email</CardTitle>
+        <CardTitle id="email-heading">{t("account.email.title")}</CardTitle>
         <CardDescription>
           {user.email ? (
-            <>
-              Confirmed: <span className="font-medium text-foreground">{user.email}</span>. Used for payment
-              notifications and password resets.
-            </>
+            <Rich
+              id="account.email.confirmed"
+              values={{
+                email: (
+                  <bdi dir="ltr" className="break-all font-medium text-foreground">
+                    {user.email}
+                  </bdi>
+                ),
+              }}
+            />
           ) : (
-            "No confirmed email yet. Add one to receive payment notifications and to reset a forgotten password."
+            t("account.email.none")
           )}
         </CardDescription>
         {user.pendingEmail ? (
           <p className="rounded-md border border-warning/50 bg-warning/10 p-3 text-sm" role="status">
-            Waiting for confirmation: <span className="font-medium">{user.pendingEmail}</span>. Open the link
-            we sent there (it works for 48 hours).
+            <Rich
+              id="account.email.pending"
+              values={{
+                email: (
+                  <bdi dir="ltr" className="break-all font-medium">
+                    {user.pendingEmail}
+                  </bdi>
+                ),
+              }}
+            />
           </p>
         ) : null}
       </CardHeader>
       <CardContent>
         <form onSubmit={submit} noValidate className="flex flex-col gap-4 sm:flex-row sm:items-end">
           <Field
-            label={user.email ? "New email" : "Email"}
+            label={user.email ? t("account.email.new") : t("account.email.label")}
             name="email"
             type="email"
             autoComplete="email"
@@ -133,7 +158,7 @@ export function EmailSection({ user }: { user: SessionUser }) {
             className="flex-1"
           />
           <Button type="submit" variant="outline" disabled={mutation.isPending}>
-            {mutation.isPending ? "Sending..." : "Send confirmation link"}
+            {mutation.isPending ? t("account.email.sending") : t("account.email.send")}
           </Button>
         </form>
       </CardContent>
@@ -143,18 +168,23 @@ export function EmailSection({ user }: { user: SessionUser }) {
 
 export function PasswordSection({ user }: { user: SessionUser }) {
   const queryClient = useQueryClient();
+  const t = useT();
   const [errors, setErrors] = React.useState<FieldErrors>({});
   const formRef = React.useRef<HTMLFormElement>(null);
   const mutation = useMutation({
     mutationFn: changePassword,
-    onSuccess: (result) => {
+    onSuccess: () => {
       formRef.current?.reset();
       void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
       queryClient.setQueryData(USER_QUERY_KEY, { ...user, hasPassword: true });
-      toast({ title: "Password changed", description: result.message });
+      toast({ title: t("account.password.changed"), description: t("account.password.changedText") });
     },
     onError: (error) =>
-      toast({ title: "Password not changed", description: describeError(error), variant: "destructive" }),
+      toast({
+        title: t("account.password.notChanged"),
+        description: accountErrorText(error),
+        variant: "destructive",
+      }),
   });
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -164,24 +194,26 @@ export function PasswordSection({ user }: { user: SessionUser }) {
       newPassword: form.get("newPassword"),
     };
     const result = validate(changePasswordRequest, values);
-    const nextErrors = { ...result.errors };
+    const nextErrors = accountFieldErrors(result.errors ?? {});
     if (user.hasPassword && !values.currentPassword)
-      nextErrors.currentPassword = "Enter your current password";
-    if (form.get("newPassword") !== form.get("confirm")) nextErrors.confirm = "The passwords do not match.";
+      nextErrors.currentPassword = t("account.password.enterCurrent");
+    if (form.get("newPassword") !== form.get("confirm")) nextErrors.confirm = t("account.password.mismatch");
     setErrors(nextErrors);
     if (result.data && Object.keys(nextErrors).length === 0) mutation.mutate(result.data);
   };
   return (
     <Card aria-labelledby="password-heading">
       <CardHeader>
-        <CardTitle id="password-heading">{user.hasPassword ? "Password" : "Set a password"}</CardTitle>
-        <CardDescription>Changing it signs you out on every other device.</CardDescription>
+        <CardTitle id="password-heading">
+          {user.hasPassword ? t("account.password.title") : t("account.password.setTitle")}
+        </CardTitle>
+        <CardDescription>{t("account.password.description")}</CardDescription>
       </CardHeader>
       <CardContent>
         <form ref={formRef} onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
           {user.hasPassword ? (
             <Field
-              label="Current password"
+              label={t("account.password.current")}
               name="currentPassword"
               type="password"
               autoComplete="current-password"
@@ -190,15 +222,15 @@ export function PasswordSection({ user }: { user: SessionUser }) {
             />
           ) : null}
           <Field
-            label="New password"
+            label={t("account.password.new")}
             name="newPassword"
             type="password"
             autoComplete="new-password"
-            hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+            hint={t("account.password.hint", { min: PASSWORD_MIN_LENGTH })}
             error={errors.newPassword}
           />
           <Field
-            label="Confirm new password"
+            label={t("account.password.confirm")}
             name="confirm"
             type="password"
             autoComplete="new-password"
@@ -210,7 +242,7 @@ export function PasswordSection({ user }: { user: SessionUser }) {
             disabled={mutation.isPending}
             className="sm:col-span-2 sm:justify-self-start"
           >
-            {mutation.isPending ? "Saving..." : "Change password"}
+            {mutation.isPending ? t("account.section.saving") : t("account.password.submit")}
           </Button>
         </form>
       </CardContent>
@@ -219,7 +251,7 @@ export function PasswordSection({ user }: { user: SessionUser }) {
 }
 
 /** A short, readable name for a browser's user agent string. */
-function deviceName(userAgent: string): string {
+function deviceName(userAgent: string, t: ReturnType<typeof useT>): string {
   const browser = /Edg\//.test(userAgent)
     ? "Edge"
     : /Firefox\//.test(userAgent)
@@ -240,48 +272,59 @@ function deviceName(userAgent: string): string {
           : /Linux/.test(userAgent)
             ? "Linux"
             : null;
-  if (browser && system) return `${browser} on ${system}`;
+  if (browser && system) return t("account.sessions.device", { browser, system });
   return browser ?? system ?? userAgent.slice(0, 60);
 }
 
 export function SessionsSection() {
   const queryClient = useQueryClient();
+  const t = useT();
+  const locale = useLocale();
   const [, navigate] = useLocation();
   const sessions = useQuery(sessionsQueryOptions());
   const revoke = useMutation({
     mutationFn: revokeSession,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
-      toast({ title: "Session signed out" });
+      toast({ title: t("account.sessions.signedOut") });
     },
     onError: (error) =>
-      toast({ title: "Not signed out", description: describeError(error), variant: "destructive" }),
+      toast({
+        title: t("account.sessions.notSignedOut"),
+        description: accountErrorText(error),
+        variant: "destructive",
+      }),
   });
   const everywhere = useMutation({
     mutationFn: signOutEverywhere,
     onSuccess: () => {
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== USER_QUERY_KEY[0] });
       queryClient.setQueryData(USER_QUERY_KEY, null);
-      toast({ title: "Signed out everywhere", description: "Every session of your account has ended." });
+      toast({
+        title: t("account.sessions.everywhereDone"),
+        description: t("account.sessions.everywhereDoneText"),
+      });
       navigate("/");
     },
     onError: (error) =>
-      toast({ title: "Not signed out", description: describeError(error), variant: "destructive" }),
+      toast({
+        title: t("account.sessions.notSignedOut"),
+        description: accountErrorText(error),
+        variant: "destructive",
+      }),
   });
   return (
     <Card aria-labelledby="sessions-heading">
       <CardHeader>
-        <CardTitle id="sessions-heading">Sessions</CardTitle>
-        <CardDescription>
-          Devices where your account is signed in. Sign out any you do not recognise.
-        </CardDescription>
+        <CardTitle id="sessions-heading">{t("account.sessions.title")}</CardTitle>
+        <CardDescription>{t("account.sessions.description")}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {sessions.isLoading ? (
-          <Spinner label="Loading sessions" />
+          <Spinner label={t("account.sessions.loading")} />
         ) : sessions.isError ? (
           <p className="text-destructive text-sm">
-            Could not load your sessions: {describeError(sessions.error)}
+            {t("account.sessions.loadFailed", { reason: accountErrorText(sessions.error) })}
           </p>
         ) : (
           <ul className="flex flex-col divide-y divide-border rounded-lg border border-border">
@@ -292,16 +335,21 @@ export function SessionsSection() {
               >
                 <div className="min-w-0">
                   <p className="font-medium">
-                    {deviceName(session.device)}
+                    {deviceName(session.device, t)}
                     {session.current ? (
-                      <span className="ml-2 rounded-full bg-primary/15 px-2 py-0.5 text-primary text-xs">
-                        This device
+                      <span className="ms-2 rounded-full bg-primary/15 px-2 py-0.5 text-primary text-xs">
+                        {t("account.sessions.thisDevice")}
                       </span>
                     ) : null}
                   </p>
                   <p className="text-muted-foreground text-sm tabular-nums">
-                    Last active {dateTimeFormat.format(new Date(session.lastSeenAt))}
-                    {session.ip ? ` · ${session.ip}` : ""}
+                    {t("account.sessions.lastActive", { time: formatDateTime(session.lastSeenAt, locale) })}
+                    {session.ip ? (
+                      <>
+                        {" · "}
+                        <Ltr>{session.ip}</Ltr>
+                      </>
+                    ) : null}
                   </p>
                 </div>
                 {session.current ? null : (
@@ -310,9 +358,9 @@ export function SessionsSection() {
                     size="sm"
                     disabled={revoke.isPending}
                     onClick={() => revoke.mutate(session.id)}
-                    aria-label={`Sign out ${deviceName(session.device)}`}
+                    aria-label={t("account.sessions.signOutLabel", { device: deviceName(session.device, t) })}
                   >
-                    Sign out
+                    {t("account.sessions.signOut")}
                   </Button>
                 )}
               </li>
@@ -326,22 +374,23 @@ export function SessionsSection() {
 }
 
 const THEMES = [
-  { value: "light", label: "Light", icon: Sun },
-  { value: "dark", label: "Dark", icon: Moon },
-  { value: "system", label: "System", icon: Monitor },
+  { value: "light", label: "account.preferences.light", icon: Sun },
+  { value: "dark", label: "account.preferences.dark", icon: Moon },
+  { value: "system", label: "account.preferences.system", icon: Monitor },
 ] as const;
 
 export function PreferencesSection({ user }: { user: SessionUser }) {
+  const t = useT();
   const { theme, setTheme } = useTheme();
-  const mutation = useUserUpdate(updatePreferences, "Preferences saved");
+  const mutation = useUserUpdate(updatePreferences, t("account.preferences.saved"));
   return (
     <Card aria-labelledby="preferences-heading">
       <CardHeader>
-        <CardTitle id="preferences-heading">Preferences</CardTitle>
+        <CardTitle id="preferences-heading">{t("account.preferences.title")}</CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
         <fieldset className="flex flex-col gap-3">
-          <legend className="mb-3 font-medium text-sm">Theme</legend>
+          <legend className="mb-3 font-medium text-sm">{t("account.preferences.theme")}</legend>
           <div className="flex flex-wrap gap-2">
             {THEMES.map(({ value, label, icon: Icon }) => (
               <Button
@@ -356,11 +405,18 @@ export function PreferencesSection({ user }: { user: SessionUser }) {
                 }}
               >
                 <Icon aria-hidden="true" />
-                {label}
+                {t(label)}
               </Button>
             ))}
           </div>
         </fieldset>
+        <div className="flex flex-col gap-2">
+          <span className="font-medium text-sm">{t("account.preferences.language")}</span>
+          <div className="flex flex-wrap items-center gap-3">
+            <LanguageMenu />
+            <span className="text-muted-foreground text-sm">{t("account.preferences.languageHint")}</span>
+          </div>
+        </div>
         <label className="flex min-h-11 cursor-pointer items-center gap-3">
           <input
             type="checkbox"
@@ -370,8 +426,8 @@ export function PreferencesSection({ user }: { user: SessionUser }) {
             onChange={(event) => mutation.mutate({ notifyPaymentEmails: event.target.checked })}
           />
           <span>
-            <span className="font-medium">Email me when a payment completes</span>
-            <span className="block text-muted-foreground text-sm">Sent to your confirmed email address.</span>
+            <span className="font-medium">{t("account.preferences.notify")}</span>
+            <span className="block text-muted-foreground text-sm">{t("account.preferences.notifyHint")}</span>
           </span>
         </label>
       </CardContent>
@@ -383,12 +439,15 @@ const CHAIN_NAMES: Record<number, string> = {
   1: "Ethereum",
   11155111: "Sepolia",
   8453: "Base",
-  31337: "Development chain",
 };
 
 /** Wallets that sign in to this account (Sign-In with Ethereum); linking one proves it with a signature. */
 export function LinkedWalletsSection({ user, signer }: { user: SessionUser; signer: WalletSigner }) {
   const queryClient = useQueryClient();
+  const t = useT();
+  const locale = useLocale();
+  const chainName = (id: number) =>
+    CHAIN_NAMES[id] ?? (id === 31337 ? t("account.wallets.devChain") : t("account.wallets.chain", { id }));
   const wallets = useQuery(walletsQueryOptions());
   const onSaved = (data: { wallets: unknown }, title: string) => {
     queryClient.setQueryData(WALLETS_QUERY_KEY, data);
@@ -396,37 +455,43 @@ export function LinkedWalletsSection({ user, signer }: { user: SessionUser; sign
   };
   const link = useMutation({
     mutationFn: async () => linkWallet(await signer(getSiweNonce)),
-    onSuccess: (data) => onSaved(data, "Wallet linked"),
+    onSuccess: (data) => onSaved(data, t("account.wallets.linked")),
     onError: (error) =>
-      toast({ title: "Wallet not linked", description: describeError(error), variant: "destructive" }),
+      toast({
+        title: t("account.wallets.notLinked"),
+        description: accountErrorText(error),
+        variant: "destructive",
+      }),
   });
   const unlink = useMutation({
     mutationFn: unlinkWallet,
-    onSuccess: (data) => onSaved(data, "Wallet removed"),
+    onSuccess: (data) => onSaved(data, t("account.wallets.removed")),
     onError: (error) =>
-      toast({ title: "Wallet not removed", description: describeError(error), variant: "destructive" }),
+      toast({
+        title: t("account.wallets.notRemoved"),
+        description: accountErrorText(error),
+        variant: "destructive",
+      }),
   });
   const list = wallets.data?.wallets ?? [];
   return (
     <Card aria-labelledby="wallets-heading" data-testid="linked-wallets-section">
       <CardHeader>
-        <CardTitle id="wallets-heading">Wallets linked for sign-in</CardTitle>
+        <CardTitle id="wallets-heading">{t("account.wallets.title")}</CardTitle>
         <CardDescription>
-          Wallets of your own (you hold their keys): each can sign in to this account with &ldquo;Sign in with
-          Ethereum&rdquo;. They hold no money for you here; a CPXTB wallet held for you, if you have one, is
-          shown above.
-          {user.hasPassword ? "" : " Keep at least one, or set a password, so you can always get back in."}
+          {t("account.wallets.description")}
+          {user.hasPassword ? "" : ` ${t("account.wallets.keepOne")}`}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {wallets.isLoading ? (
-          <Spinner label="Loading wallets" />
+          <Spinner label={t("account.wallets.loading")} />
         ) : wallets.isError ? (
           <p className="text-destructive text-sm">
-            Could not load your wallets: {describeError(wallets.error)}
+            {t("account.wallets.loadFailed", { reason: accountErrorText(wallets.error) })}
           </p>
         ) : list.length === 0 ? (
-          <p className="text-muted-foreground text-sm">No wallet is linked yet.</p>
+          <p className="text-muted-foreground text-sm">{t("account.wallets.none")}</p>
         ) : (
           <ul
             className="flex flex-col divide-y divide-border rounded-lg border border-border"
@@ -438,12 +503,14 @@ export function LinkedWalletsSection({ user, signer }: { user: SessionUser; sign
                 className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between"
               >
                 <div className="min-w-0">
-                  <p className="truncate font-medium font-mono" title={wallet.address}>
+                  <p className="truncate font-medium font-mono" title={wallet.address} dir="ltr">
                     {`${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}`}
                   </p>
                   <p className="text-muted-foreground text-sm">
-                    Linked {dateFormat.format(new Date(wallet.createdAt))} · signed on{" "}
-                    {CHAIN_NAMES[wallet.chainId] ?? `chain ${wallet.chainId}`}
+                    {t("account.wallets.linkedOn", {
+                      date: formatDate(wallet.createdAt, locale),
+                      chain: chainName(wallet.chainId),
+                    })}
                   </p>
                 </div>
                 <Button
@@ -451,9 +518,9 @@ export function LinkedWalletsSection({ user, signer }: { user: SessionUser; sign
                   size="sm"
                   disabled={unlink.isPending}
                   onClick={() => unlink.mutate(wallet.address)}
-                  aria-label={`Remove wallet ${wallet.address}`}
+                  aria-label={t("account.wallets.removeLabel", { address: wallet.address })}
                 >
-                  Remove
+                  {t("account.wallets.remove")}
                 </Button>
               </li>
             ))}
@@ -466,7 +533,7 @@ export function LinkedWalletsSection({ user, signer }: { user: SessionUser; sign
           onClick={() => link.mutate()}
         >
           <Wallet aria-hidden="true" />
-          {link.isPending ? "Check your wallet..." : "Link a wallet"}
+          {link.isPending ? t("account.wallets.waiting") : t("account.wallets.link")}
         </Button>
       </CardContent>
     </Card>
@@ -475,6 +542,7 @@ export function LinkedWalletsSection({ user, signer }: { user: SessionUser; sign
 
 /** Ending every session (this one too) is asked twice: the button, then a confirmation with Cancel. */
 function SignOutEverywhere({ pending, onConfirm }: { pending: boolean; onConfirm: () => void }) {
+  const t = useT();
   const [asking, setAsking] = React.useState(false);
   const confirm = React.useRef<HTMLButtonElement>(null);
   const ask = React.useRef<HTMLButtonElement>(null);
@@ -486,19 +554,17 @@ function SignOutEverywhere({ pending, onConfirm }: { pending: boolean; onConfirm
   if (!asking) {
     return (
       <Button ref={ask} variant="destructive" className="self-start" onClick={() => setAsking(true)}>
-        <LogOut aria-hidden="true" /> Sign out everywhere
+        <LogOut aria-hidden="true" /> {t("account.sessions.everywhere")}
       </Button>
     );
   }
   return (
     <fieldset className="flex flex-col gap-3 rounded-lg border border-destructive/50 p-3">
-      <legend className="float-left font-medium text-sm">
-        Sign out on every device, this one included? You will have to sign in again everywhere.
-      </legend>
+      <legend className="float-left font-medium text-sm">{t("account.sessions.confirmEverywhere")}</legend>
       <div className="flex flex-wrap gap-2">
         <Button ref={confirm} variant="destructive" disabled={pending} onClick={onConfirm}>
           <LogOut aria-hidden="true" />
-          {pending ? "Signing out..." : "Yes, sign out everywhere"}
+          {pending ? t("account.sessions.signingOut") : t("account.sessions.yesEverywhere")}
         </Button>
         <Button
           variant="outline"
@@ -508,7 +574,7 @@ function SignOutEverywhere({ pending, onConfirm }: { pending: boolean; onConfirm
             setAsking(false);
           }}
         >
-          Cancel
+          {t("account.sessions.cancel")}
         </Button>
       </div>
     </fieldset>

@@ -4,8 +4,9 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormError } from "@/components/ui/form-error";
-import { errorText } from "@/lib/error-text";
+import { useT } from "@/i18n/i18n";
 import { type FieldErrors, validate } from "@/lib/form-errors";
+import { accountErrorText, accountFieldErrors } from "../account-error-text";
 import { useAuth } from "../auth-provider";
 import { whenSignedIn } from "../when-signed-in";
 
@@ -18,6 +19,7 @@ export function RegisterForm({
   defaultEmail?: string | undefined;
 }) {
   const { registerMutation } = useAuth();
+  const t = useT();
   const [errors, setErrors] = React.useState<FieldErrors>({});
   // The shared mutation's last failure belongs to this visit of the form, not the next one.
   const reset = registerMutation.reset;
@@ -32,8 +34,8 @@ export function RegisterForm({
       password: form.get("password"),
     };
     const result = validate(registerRequest, values);
-    const nextErrors = { ...result.errors };
-    if (form.get("password") !== form.get("confirm")) nextErrors.confirm = "The passwords do not match.";
+    const nextErrors = accountFieldErrors(result.errors ?? {});
+    if (form.get("password") !== form.get("confirm")) nextErrors.confirm = t("account.password.mismatch");
     setErrors(nextErrors);
     if (result.data && !nextErrors.confirm) {
       whenSignedIn(
@@ -48,47 +50,56 @@ export function RegisterForm({
   };
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-5" aria-label="Register">
+    <form
+      onSubmit={submit}
+      noValidate
+      className="flex flex-col gap-5"
+      aria-label={t("account.register.formLabel")}
+    >
       <Field
-        label="Username"
+        label={t("account.register.username")}
         name="username"
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
-        hint="3–32 letters, digits, '_', '.' or '-'."
+        hint={t("account.register.usernameHint")}
         error={errors.username}
         required
       />
       <Field
-        label="Email (optional)"
+        label={t("account.register.email")}
         name="email"
         type="email"
         autoComplete="email"
         defaultValue={defaultEmail}
-        hint="For payment notifications and password resets. We send a link to confirm it."
+        hint={t("account.register.emailHint")}
         error={errors.email}
       />
       <Field
-        label="Password"
+        label={t("account.register.password")}
         name="password"
         type="password"
         autoComplete="new-password"
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a strong one.`}
+        hint={t("account.register.passwordHint", { min: PASSWORD_MIN_LENGTH })}
         error={errors.password}
         required
       />
       <Field
-        label="Confirm password"
+        label={t("account.register.confirm")}
         name="confirm"
         type="password"
         autoComplete="new-password"
         error={errors.confirm}
         required
       />
-      <FormError message={registerMutation.isError ? errorText(registerMutation.error) : null} />
+      <FormError
+        message={
+          registerMutation.isError ? accountErrorText(registerMutation.error, { signingIn: true }) : null
+        }
+      />
       <Button type="submit" disabled={registerMutation.isPending} className="sm:self-start sm:min-w-44">
         <UserPlus aria-hidden="true" />
-        {registerMutation.isPending ? "Creating account..." : "Create account"}
+        {registerMutation.isPending ? t("account.register.pending") : t("account.register.submit")}
       </Button>
     </form>
   );

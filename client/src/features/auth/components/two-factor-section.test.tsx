@@ -1,8 +1,15 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { chooseLanguage, loadMessages } from "@/i18n/i18n";
 import { createQueryClient } from "@/lib/query-client";
 import { TwoFactorSection } from "./two-factor-section";
+
+// The profile loads the "account" words before it renders (lazy-pages.ts): here, in English.
+beforeAll(async () => {
+  await loadMessages("en", ["account", "pay"]);
+  await chooseLanguage("en", { remember: false });
+});
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });

@@ -12,9 +12,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
 import { CopyButton } from "@/features/payments/components/copy-button";
+import { useCopyWords } from "@/features/payments/copy-words";
+import { formatDate } from "@/features/payments/format";
 import { toast } from "@/hooks/use-toast";
+import { useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
 import { type FieldErrors, validate } from "@/lib/form-errors";
+import { accountErrorText, accountFieldErrors } from "../account-error-text";
 import {
   addPasskey,
   confirmTotp,
@@ -27,23 +31,21 @@ import {
   type TwoFactorState,
   twoFactorQueryOptions,
 } from "../api/two-factor";
-import { describeError } from "../error-message";
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 /** The QR code of the otpauth:// URI; the encoder loads only when a set-up starts. */
 function TotpQrCode({ uri }: { uri: string }) {
+  const t = useT();
   const qr = useQuery({
     queryKey: ["totp-qr", uri],
     queryFn: async () => (await import("@common/qr")).qrSvgPath(uri),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
   });
-  if (!qr.data) return <Spinner label="Drawing the QR code" />;
+  if (!qr.data) return <Spinner label={t("account.qr.drawing")} />;
   return (
     <svg
       role="img"
-      aria-label="QR code to scan with your authenticator app"
+      aria-label={t("account.qr.label")}
       viewBox={`0 0 ${qr.data.size} ${qr.data.size}`}
       shapeRendering="crispEdges"
       className="size-48 rounded-md border border-border"
@@ -56,6 +58,7 @@ function TotpQrCode({ uri }: { uri: string }) {
 
 /** Shown once, right after they are made: the server keeps only their hashes. */
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const t = useT();
   const [copied, setCopied] = React.useState(false);
   return (
     <section
@@ -63,15 +66,13 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
       className="flex flex-col gap-3 rounded-lg border border-warning/60 bg-warning/10 p-4"
     >
       <h3 id="recovery-codes-heading" className="font-semibold">
-        Save your recovery codes
+        {t("account.codes.title")}
       </h3>
-      <p className="text-sm">
-        Each code signs you in once if you lose your phone or passkey. They are shown only now: copy them to a
-        password manager or print them.
-      </p>
+      <p className="text-sm">{t("account.codes.text")}</p>
       <ol
         className="grid grid-cols-2 gap-x-6 gap-y-1 font-mono text-base tabular-nums"
-        aria-label="Recovery codes"
+        aria-label={t("account.codes.label")}
+        dir="ltr"
       >
         {codes.map((code) => (
           <li key={code}>{code}</li>
@@ -85,14 +86,19 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
             navigator.clipboard
               ?.writeText(codes.join("\n"))
               .then(() => setCopied(true))
-              .catch(() => toast({ title: "Could not copy", description: "Select the codes and copy them." }))
+              .catch(() =>
+                toast({
+                  title: t("account.codes.copyFailed"),
+                  description: t("account.codes.copyFailedText"),
+                }),
+              )
           }
         >
           {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
-          {copied ? "Copied" : "Copy codes"}
+          {copied ? t("account.codes.copied") : t("account.codes.copy")}
         </Button>
         <Button type="button" onClick={onDone}>
-          I have saved them
+          {t("account.codes.done")}
         </Button>
       </div>
     </section>
@@ -108,16 +114,18 @@ function TotpEnrolmentPanel({
   onConfirmed: (codes: string[]) => void;
   onCancel: () => void;
 }) {
+  const t = useT();
+  const copyWords = useCopyWords();
   const [errors, setErrors] = React.useState<FieldErrors>({});
   const confirm = useMutation({
     mutationFn: confirmTotp,
     onSuccess: (result) => onConfirmed(result.recoveryCodes),
-    onError: (error) => setErrors({ code: describeError(error) }),
+    onError: (error) => setErrors({ code: accountErrorText(error) }),
   });
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const result = validate(confirmTotpRequest, { code: new FormData(event.currentTarget).get("code") });
-    setErrors(result.errors ?? {});
+    setErrors(accountFieldErrors(result.errors ?? {}));
     if (result.data) confirm.mutate(result.data.code);
   };
   const grouped = enrolment.secret.match(/.{1,4}/g)?.join(" ") ?? enrolment.secret;
@@ -127,32 +135,33 @@ function TotpEnrolmentPanel({
       className="flex flex-col gap-4 rounded-lg border border-border p-4"
     >
       <h3 id="totp-setup-heading" className="font-semibold">
-        Set up your authenticator app
+        {t("account.totp.title")}
       </h3>
-      <ol className="flex list-decimal flex-col gap-1 pl-5 text-sm">
-        <li>Open an authenticator app (Google Authenticator, 1Password, Authy, Microsoft Authenticator…).</li>
-        <li>Scan this QR code, or type the key below.</li>
-        <li>Enter the 6-digit code the app shows.</li>
+      <ol className="flex list-decimal flex-col gap-1 ps-5 text-sm">
+        <li>{t("account.totp.step1")}</li>
+        <li>{t("account.totp.step2")}</li>
+        <li>{t("account.totp.step3")}</li>
       </ol>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
         <TotpQrCode uri={enrolment.uri} />
         <div className="flex min-w-0 flex-col gap-1">
-          <span className="text-muted-foreground text-sm">Setup key</span>
+          <span className="text-muted-foreground text-sm">{t("account.totp.key")}</span>
           <div className="flex flex-wrap items-center gap-2">
-            <code className="break-all font-mono text-base tabular-nums" data-testid="totp-secret">
+            <code className="break-all font-mono text-base tabular-nums" data-testid="totp-secret" dir="ltr">
               {grouped}
             </code>
             <CopyButton
               value={enrolment.secret}
-              label="Setup key"
-              copiedText="Paste it into your authenticator app."
+              label={t("account.totp.key")}
+              copiedText={t("account.totp.keyCopied")}
+              words={copyWords}
             />
           </div>
         </div>
       </div>
       <form onSubmit={submit} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <Field
-          label="Code from the app"
+          label={t("account.totp.code")}
           name="code"
           autoComplete="one-time-code"
           inputMode="numeric"
@@ -163,10 +172,10 @@ function TotpEnrolmentPanel({
         />
         <div className="flex gap-2">
           <Button type="submit" disabled={confirm.isPending}>
-            {confirm.isPending ? "Checking..." : "Turn on"}
+            {confirm.isPending ? t("account.totp.checking") : t("account.totp.turnOn")}
           </Button>
           <Button type="button" variant="ghost" onClick={onCancel}>
-            Cancel
+            {t("account.totp.cancel")}
           </Button>
         </div>
       </form>
@@ -200,28 +209,29 @@ function IdentityCheck({
   onPassword: (v: string) => void;
   onCode: (v: string) => void;
 }) {
+  const t = useT();
   const what =
     hasPassword && anyFactor
-      ? "Enter your password to add a second factor, or a current code for any change."
+      ? t("account.reauth.passwordOrCode")
       : hasPassword
-        ? "Enter your password to add a second factor."
+        ? t("account.reauth.password")
         : anyFactor
-          ? "Enter a current code from your authenticator app (or a recovery code) to change your second factors."
-          : "Sign out and sign in again to add a second factor.";
+          ? t("account.reauth.code")
+          : t("account.reauth.signInAgain");
   return (
     <section
       aria-labelledby="identity-check-heading"
       className="flex flex-col gap-3 rounded-lg border border-border bg-muted/40 p-4"
     >
       <h3 id="identity-check-heading" className="font-semibold">
-        Confirm it is you
+        {t("account.reauth.title")}
       </h3>
       <p className="text-sm" id="identity-check-text">
-        You signed in more than 10 minutes ago. {what}
+        {what}
       </p>
       {hasPassword ? (
         <Field
-          label="Your password"
+          label={t("account.reauth.passwordLabel")}
           name="reauth-password"
           type="password"
           autoComplete="current-password"
@@ -231,7 +241,7 @@ function IdentityCheck({
       ) : null}
       {anyFactor ? (
         <Field
-          label="Current code (authenticator app or recovery code)"
+          label={t("account.reauth.codeLabel")}
           name="reauth-code"
           autoComplete="one-time-code"
           value={code}
@@ -257,53 +267,57 @@ function PasskeysPanel({
   onFailed: (title: string) => (error: Error) => void;
 }) {
   const queryClient = useQueryClient();
+  const t = useT();
+  const locale = useLocale();
   const refresh = () => queryClient.invalidateQueries({ queryKey: TWO_FACTOR_QUERY_KEY });
   const [name, setName] = React.useState("");
   const add = useMutation({
-    mutationFn: () => addPasskey(name.trim() || "Passkey", addProof),
+    mutationFn: () => addPasskey(name.trim() || t("account.passkeys.defaultName"), addProof),
     onSuccess: (result) => {
       setName("");
       toast({
-        title: "Passkey added",
-        description: "You can sign in with it, or use it as your second factor.",
+        title: t("account.passkeys.addedToast"),
+        description: t("account.passkeys.addedText"),
       });
       if (result.recoveryCodes) onCodes(result.recoveryCodes);
       return refresh();
     },
-    onError: onFailed("Passkey not added"),
+    onError: onFailed(t("account.passkeys.notAdded")),
   });
   const remove = useMutation({
     mutationFn: (id: string) => removePasskey(id, reauthCode || undefined),
     onSuccess: () => {
-      toast({ title: "Passkey removed" });
+      toast({ title: t("account.passkeys.removed") });
       return refresh();
     },
-    onError: onFailed("Passkey not removed"),
+    onError: onFailed(t("account.passkeys.notRemoved")),
   });
   return (
     <div className="flex flex-col gap-3">
       <h3 className="flex items-center gap-2 font-semibold">
-        <Fingerprint aria-hidden="true" className="size-5" /> Passkeys
+        <Fingerprint aria-hidden="true" className="size-5" /> {t("account.passkeys.title")}
       </h3>
       {status.passkeys.length ? (
         <ul
           className="flex flex-col divide-y divide-border rounded-lg border border-border"
-          aria-label="Your passkeys"
+          aria-label={t("account.passkeys.listLabel")}
         >
           {status.passkeys.map((key) => (
             <li key={key.id} className="flex items-center justify-between gap-3 p-3">
               <div className="flex min-w-0 flex-col">
                 <span className="truncate font-medium">{key.name}</span>
                 <span className="text-muted-foreground text-sm">
-                  Added {dateFormat.format(new Date(key.createdAt))}
-                  {key.lastUsedAt ? ` · last used ${dateFormat.format(new Date(key.lastUsedAt))}` : ""}
+                  {t("account.passkeys.added", { date: formatDate(key.createdAt, locale) })}
+                  {key.lastUsedAt
+                    ? ` · ${t("account.passkeys.lastUsed", { date: formatDate(key.lastUsedAt, locale) })}`
+                    : ""}
                 </span>
               </div>
               <Button
                 type="button"
                 variant="ghost"
                 size="icon"
-                aria-label={`Remove passkey ${key.name}`}
+                aria-label={t("account.passkeys.removeLabel", { name: key.name })}
                 disabled={remove.isPending}
                 onClick={() => remove.mutate(key.id)}
               >
@@ -313,10 +327,7 @@ function PasskeysPanel({
           ))}
         </ul>
       ) : (
-        <p className="text-muted-foreground text-sm">
-          No passkeys yet. A passkey signs you in with your fingerprint, face or device PIN — no password to
-          type.
-        </p>
+        <p className="text-muted-foreground text-sm">{t("account.passkeys.none")}</p>
       )}
       <form
         className="flex flex-col gap-3 sm:flex-row sm:items-end"
@@ -326,9 +337,9 @@ function PasskeysPanel({
         }}
       >
         <Field
-          label="Passkey name"
+          label={t("account.passkeys.name")}
           name="passkey-name"
-          placeholder="e.g. Shop laptop"
+          placeholder={t("account.passkeys.namePlaceholder")}
           maxLength={60}
           value={name}
           onChange={(event) => setName(event.currentTarget.value)}
@@ -336,7 +347,7 @@ function PasskeysPanel({
         />
         <Button type="submit" variant="outline" disabled={add.isPending}>
           <Fingerprint aria-hidden="true" />
-          {add.isPending ? "Waiting for your device..." : "Add a passkey"}
+          {add.isPending ? t("account.passkeys.waiting") : t("account.passkeys.add")}
         </Button>
       </form>
     </div>
@@ -345,6 +356,7 @@ function PasskeysPanel({
 
 export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
   const queryClient = useQueryClient();
+  const t = useT();
   const status = useQuery(twoFactorQueryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: TWO_FACTOR_QUERY_KEY });
   const [enrolment, setEnrolment] = React.useState<TotpEnrolment | null>(null);
@@ -356,7 +368,7 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
     ...(reauthCode.trim() ? { code: reauthCode.trim() } : {}),
   };
   const failed = (title: string) => (error: Error) => {
-    toast({ title, description: describeError(error), variant: "destructive" });
+    toast({ title, description: accountErrorText(error), variant: "destructive" });
     // The session stopped being recent since the page loaded: show the "Confirm it is you" fields.
     if (needsReauth(error)) void refresh();
   };
@@ -368,16 +380,16 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
       setReauthCode("");
       setEnrolment(result);
     },
-    onError: failed("Could not start"),
+    onError: failed(t("account.twoFactor.couldNotStart")),
   });
   const disable = useMutation({
     mutationFn: () => disableTotp(reauthCode || undefined),
     onSuccess: () => {
       setReauthCode("");
-      toast({ title: "Authenticator app turned off" });
+      toast({ title: t("account.twoFactor.appOff") });
       return refresh();
     },
-    onError: failed("Not turned off"),
+    onError: failed(t("account.twoFactor.notTurnedOff")),
   });
   const regenerate = useMutation({
     mutationFn: () => regenerateRecoveryCodes(reauthCode || undefined),
@@ -386,19 +398,17 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
       setCodes(result.recoveryCodes);
       return refresh();
     },
-    onError: failed("No new codes"),
+    onError: failed(t("account.twoFactor.noNewCodes")),
   });
   const require = useMutation({
     mutationFn: setRequireTwoFactor,
     onSuccess: (result) => {
       toast({
-        title: result.requireTwoFactor
-          ? "Two-factor sign-in required"
-          : "Two-factor sign-in no longer required",
+        title: result.requireTwoFactor ? t("account.twoFactor.required") : t("account.twoFactor.notRequired"),
       });
       return refresh();
     },
-    onError: failed("Not changed"),
+    onError: failed(t("account.twoFactor.notChanged")),
   });
 
   const data = status.data;
@@ -412,22 +422,20 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
           ) : (
             <ShieldOff aria-hidden="true" className="size-5" />
           )}
-          Two-factor sign-in
+          {t("account.twoFactor.title")}
         </CardTitle>
         <CardDescription>
-          {anyFactor
-            ? "On: signing in asks for a second factor after your password, wallet or social account."
-            : "Off. Add an authenticator app or a passkey so a stolen password alone cannot open your account."}
+          {anyFactor ? t("account.twoFactor.on") : t("account.twoFactor.off")}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
         {!data ? (
           status.isError ? (
             <p role="alert" className="text-destructive text-sm">
-              Could not load your two-factor settings. Reload the page to try again.
+              {t("account.twoFactor.loadFailed")}
             </p>
           ) : (
-            <Spinner label="Loading two-factor settings" />
+            <Spinner label={t("account.twoFactor.loading")} />
           )
         ) : (
           <>
@@ -444,12 +452,12 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
             )}
             <div className="flex flex-col gap-3">
               <h3 className="flex items-center gap-2 font-semibold">
-                <KeyRound aria-hidden="true" className="size-5" /> Authenticator app
+                <KeyRound aria-hidden="true" className="size-5" /> {t("account.twoFactor.app")}
               </h3>
               {data.totpEnabled ? (
                 <p className="text-sm">
-                  <span className="font-medium text-success">On</span> — codes from your app are accepted at
-                  sign-in.
+                  <span className="font-medium text-success">{t("account.twoFactor.appOn")}</span> —{" "}
+                  {t("account.twoFactor.appOnText")}
                 </p>
               ) : enrolment ? (
                 <TotpEnrolmentPanel
@@ -458,7 +466,7 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
                   onConfirmed={(recoveryCodes) => {
                     setEnrolment(null);
                     setCodes(recoveryCodes);
-                    toast({ title: "Two-factor sign-in is on" });
+                    toast({ title: t("account.twoFactor.turnedOn") });
                     void refresh();
                   }}
                 />
@@ -466,7 +474,7 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
                 <div>
                   <Button type="button" onClick={() => setup.mutate()} disabled={setup.isPending}>
                     <KeyRound aria-hidden="true" />
-                    {setup.isPending ? "Preparing..." : "Set up authenticator app"}
+                    {setup.isPending ? t("account.twoFactor.preparing") : t("account.twoFactor.setUp")}
                   </Button>
                 </div>
               )}
@@ -480,9 +488,9 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
             />
             {anyFactor ? (
               <div className="flex flex-col gap-3">
-                <h3 className="font-semibold">Recovery codes and changes</h3>
+                <h3 className="font-semibold">{t("account.twoFactor.recoveryTitle")}</h3>
                 <p className="text-muted-foreground text-sm">
-                  {data.recoveryCodesLeft} of 10 recovery codes left.
+                  {t("account.twoFactor.codesLeft", { count: data.recoveryCodesLeft, total: 10 })}
                 </p>
                 <div className="flex flex-wrap gap-2">
                   <Button
@@ -491,7 +499,7 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
                     onClick={() => regenerate.mutate()}
                     disabled={regenerate.isPending}
                   >
-                    Generate new recovery codes
+                    {t("account.twoFactor.regenerate")}
                   </Button>
                   {data.totpEnabled ? (
                     <Button
@@ -500,7 +508,7 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
                       onClick={() => disable.mutate()}
                       disabled={disable.isPending}
                     >
-                      Turn off authenticator app
+                      {t("account.twoFactor.turnOff")}
                     </Button>
                   ) : null}
                 </div>
@@ -516,11 +524,8 @@ export function TwoFactorSection({ hasPassword }: { hasPassword: boolean }) {
                   onChange={(event) => require.mutate(event.currentTarget.checked)}
                 />
                 <span className="flex flex-col gap-1">
-                  <span className="font-medium">Require two-factor sign-in for my business</span>
-                  <span className="text-muted-foreground text-sm">
-                    Everyone who signs in to your business must use a second factor. It stays on while you
-                    keep yours.
-                  </span>
+                  <span className="font-medium">{t("account.twoFactor.require")}</span>
+                  <span className="text-muted-foreground text-sm">{t("account.twoFactor.requireText")}</span>
                 </span>
               </label>
             ) : null}

@@ -3,7 +3,9 @@ import { Fingerprint, KeyRound, ShieldCheck } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { useT } from "@/i18n/i18n";
 import { type FieldErrors, validate } from "@/lib/form-errors";
+import { accountFieldErrors } from "../account-error-text";
 import { useAuth } from "../auth-provider";
 import { whenSignedIn } from "../when-signed-in";
 
@@ -13,6 +15,7 @@ import { whenSignedIn } from "../when-signed-in";
  */
 export function TwoFactorStep({ onSuccess }: { onSuccess: () => void }) {
   const { pendingSignIn, setPendingSignIn, secondFactorMutation, passkeyMutation } = useAuth();
+  const t = useT();
   const [errors, setErrors] = React.useState<FieldErrors>({});
   const [useRecovery, setUseRecovery] = React.useState(false);
   const methods = pendingSignIn?.methods ?? [];
@@ -22,7 +25,7 @@ export function TwoFactorStep({ onSuccess }: { onSuccess: () => void }) {
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const result = validate(secondFactorRequest, { code: new FormData(event.currentTarget).get("code") });
-    setErrors(result.errors ?? {});
+    setErrors(accountFieldErrors(result.errors ?? {}));
     if (result.data) whenSignedIn(secondFactorMutation.mutateAsync(result.data.code), onSuccess);
   };
 
@@ -32,21 +35,26 @@ export function TwoFactorStep({ onSuccess }: { onSuccess: () => void }) {
         <ShieldCheck aria-hidden="true" className="mt-1 size-6 shrink-0 text-primary" />
         <div className="flex flex-col gap-1">
           <h2 id="two-factor-heading" className="font-semibold text-xl">
-            Two-factor sign-in
+            {t("account.twoFactorStep.title")}
           </h2>
           <p className="text-muted-foreground text-sm">
             {showCode
               ? useRecovery
-                ? "Enter one of your recovery codes. Each code works once."
-                : "Enter the 6-digit code from your authenticator app."
-              : "Confirm it is you with your passkey."}
+                ? t("account.twoFactorStep.recoveryHint")
+                : t("account.twoFactorStep.codeHint")
+              : t("account.twoFactorStep.passkeyHint")}
           </p>
         </div>
       </div>
       {showCode ? (
-        <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Two-factor code">
+        <form
+          onSubmit={submit}
+          noValidate
+          className="flex flex-col gap-4"
+          aria-label={t("account.twoFactorStep.formLabel")}
+        >
           <Field
-            label={useRecovery ? "Recovery code" : "Authentication code"}
+            label={useRecovery ? t("account.twoFactorStep.recoveryCode") : t("account.twoFactorStep.code")}
             name="code"
             autoComplete="one-time-code"
             inputMode={useRecovery ? "text" : "numeric"}
@@ -61,7 +69,9 @@ export function TwoFactorStep({ onSuccess }: { onSuccess: () => void }) {
           />
           <Button type="submit" disabled={secondFactorMutation.isPending}>
             <KeyRound aria-hidden="true" />
-            {secondFactorMutation.isPending ? "Checking..." : "Verify and sign in"}
+            {secondFactorMutation.isPending
+              ? t("account.twoFactorStep.checking")
+              : t("account.twoFactorStep.submit")}
           </Button>
         </form>
       ) : null}
@@ -73,7 +83,7 @@ export function TwoFactorStep({ onSuccess }: { onSuccess: () => void }) {
           onClick={() => whenSignedIn(passkeyMutation.mutateAsync(), onSuccess)}
         >
           <Fingerprint aria-hidden="true" />
-          {passkeyMutation.isPending ? "Waiting for your passkey..." : "Use a passkey"}
+          {passkeyMutation.isPending ? t("account.passkey.waiting") : t("account.twoFactorStep.usePasskey")}
         </Button>
       ) : null}
       <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
@@ -84,13 +94,17 @@ export function TwoFactorStep({ onSuccess }: { onSuccess: () => void }) {
             className="h-auto px-0"
             onClick={() => setUseRecovery((v) => !v)}
           >
-            {useRecovery ? (hasTotp ? "Use the authenticator app" : "Use a passkey") : "Use a recovery code"}
+            {useRecovery
+              ? hasTotp
+                ? t("account.twoFactorStep.useApp")
+                : t("account.twoFactorStep.usePasskey")
+              : t("account.twoFactorStep.useRecovery")}
           </Button>
         ) : (
           <span />
         )}
         <Button type="button" variant="ghost" onClick={() => setPendingSignIn(null)}>
-          Start over
+          {t("account.twoFactorStep.startOver")}
         </Button>
       </div>
     </section>

@@ -1,5 +1,6 @@
 import { Wallet } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { useT } from "@/i18n/i18n";
 import type { WalletSigner } from "../api/siwe";
 import { useAuth } from "../auth-provider";
 import { whenSignedIn } from "../when-signed-in";
@@ -10,11 +11,12 @@ import { whenSignedIn } from "../when-signed-in";
  */
 export function WalletSignInButton({ signer, onSuccess }: { signer: WalletSigner; onSuccess: () => void }) {
   const { walletLoginMutation } = useAuth();
+  const t = useT();
   return (
     <div className="flex flex-col gap-3">
       <div className="flex items-center gap-3 text-muted-foreground text-sm" aria-hidden="true">
         <span className="h-px flex-1 bg-border" />
-        or
+        {t("account.wallet.or")}
         <span className="h-px flex-1 bg-border" />
       </div>
       <Button
@@ -25,11 +27,9 @@ export function WalletSignInButton({ signer, onSuccess }: { signer: WalletSigner
         data-testid="siwe-sign-in"
       >
         <Wallet aria-hidden="true" />
-        {walletLoginMutation.isPending ? "Check your wallet..." : "Sign in with Ethereum"}
+        {walletLoginMutation.isPending ? t("account.wallet.waiting") : t("account.wallet.signIn")}
       </Button>
-      <p className="text-center text-muted-foreground text-xs">
-        Your wallet signs a message; no transaction, no fee. A new wallet gets its own account.
-      </p>
+      <p className="text-center text-muted-foreground text-xs">{t("account.wallet.note")}</p>
     </div>
   );
 }

@@ -3,8 +3,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
-import { describeError } from "@/features/auth/error-message";
+import { accountErrorText } from "@/features/auth/account-error-text";
 import { toast } from "@/hooks/use-toast";
+import { useT } from "@/i18n/i18n";
 import {
   linkProviderUrl,
   SOCIAL_ACCOUNTS_QUERY_KEY,
@@ -13,34 +14,44 @@ import {
 } from "../api/social";
 import { ProviderMark } from "./provider-mark";
 
-/** Profile: the social accounts that sign in to this account; link another, or unlink (never the last way in). */
+/**
+ * Profile: the social accounts that sign in to this account; link another, or unlink (never the last way in). In
+ * the reader's language, as the profile is (the account area's words).
+ */
 export function LinkedSocialAccountsSection() {
   const queryClient = useQueryClient();
+  const t = useT();
   const accounts = useQuery(socialAccountsQueryOptions());
   const unlink = useMutation({
     mutationFn: unlinkProvider,
     onSuccess: (data) => {
       queryClient.setQueryData(SOCIAL_ACCOUNTS_QUERY_KEY, data);
-      toast({ title: "Account unlinked" });
+      toast({ title: t("account.social.unlinked") });
     },
     onError: (error) =>
-      toast({ title: "Account not unlinked", description: describeError(error), variant: "destructive" }),
+      toast({
+        title: t("account.social.notUnlinked"),
+        description: accountErrorText(error),
+        variant: "destructive",
+      }),
   });
   const linked = accounts.data?.accounts ?? [];
   const free = SOCIAL_PROVIDERS.filter((p) => !linked.some((a) => a.provider === p));
   return (
     <Card aria-labelledby="social-accounts-heading" data-testid="social-accounts-section">
       <CardHeader>
-        <CardTitle id="social-accounts-heading">Social accounts</CardTitle>
-        <CardDescription>Each of these can sign in to this account.</CardDescription>
+        <CardTitle id="social-accounts-heading">{t("account.social.title")}</CardTitle>
+        <CardDescription>{t("account.social.description")}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {accounts.isLoading ? (
-          <Spinner label="Loading social accounts" />
+          <Spinner label={t("account.social.loading")} />
         ) : accounts.isError ? (
-          <p className="text-destructive text-sm">Could not load them: {describeError(accounts.error)}</p>
+          <p className="text-destructive text-sm">
+            {t("account.social.loadFailed", { reason: accountErrorText(accounts.error) })}
+          </p>
         ) : linked.length === 0 ? (
-          <p className="text-muted-foreground text-sm">No social account is linked yet.</p>
+          <p className="text-muted-foreground text-sm">{t("account.social.none")}</p>
         ) : (
           <ul className="flex flex-col divide-y divide-border rounded-lg border border-border">
             {linked.map((account) => (
@@ -50,7 +61,7 @@ export function LinkedSocialAccountsSection() {
                   <p className="font-medium">{SOCIAL_PROVIDER_NAMES[account.provider]}</p>
                   <p className="truncate text-muted-foreground text-sm">
                     {[account.name, account.email].filter(Boolean).join(" · ") || "—"}
-                    {account.development ? " · development sign-in" : ""}
+                    {account.development ? ` · ${t("account.social.development")}` : ""}
                   </p>
                 </div>
                 <Button
@@ -58,9 +69,11 @@ export function LinkedSocialAccountsSection() {
                   size="sm"
                   disabled={unlink.isPending}
                   onClick={() => unlink.mutate(account.provider)}
-                  aria-label={`Unlink ${SOCIAL_PROVIDER_NAMES[account.provider]}`}
+                  aria-label={t("account.social.unlinkLabel", {
+                    provider: SOCIAL_PROVIDER_NAMES[account.provider],
+                  })}
                 >
-                  Unlink
+                  {t("account.social.unlink")}
                 </Button>
               </li>
             ))}
@@ -75,7 +88,7 @@ export function LinkedSocialAccountsSection() {
                 onClick={() => window.location.assign(linkProviderUrl(provider, "/profile"))}
               >
                 <ProviderMark provider={provider} className="size-4" />
-                Link {SOCIAL_PROVIDER_NAMES[provider]}
+                {t("account.social.link", { provider: SOCIAL_PROVIDER_NAMES[provider] })}
               </Button>
             ))}
           </div>

@@ -1,0 +1,169 @@
+import { LOCALE_NAMES } from "../common/src/locales";
+import { expect as baseExpect, test, toast } from "./fixtures";
+import { type Catalog, catalogOf, expectTranslated } from "./support/i18n";
+import { createMerchant } from "./support/payments";
+
+/**
+ * Signing in and the account in their reader's language (issue 37), at a phone's width, in Arabic (right to left)
+ * and Brazilian Portuguese: the sign-in form and a real refused sign-in, registration with the form's own checks,
+ * the forgotten-password request, and the profile with its two-factor section and an authenticator set-up. On each
+ * screen: no English word of the account's, the sign-in buttons' or the checkout's catalogs in `main` (the shell's
+ * header is still English), no sideways scroll, axe clean, <html lang dir> right.
+ */
+const expect = baseExpect.configure({ timeout: 30_000 });
+const AREAS = ["account", "wallet", "pay"] as const;
+const BUSINESS = "Corner Coffee";
+// Names that are never translated: the providers of the social sign-in, the authenticator apps, the chain.
+const NAMES =
+  "CPXTB Pay Google Facebook Apple X GitHub Discord Authenticator Microsoft Authy Password Ethereum Chrome Linux Android Windows";
+
+const unique = (prefix: string) =>
+  `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+for (const locale of ["ar", "pt-BR"] as const) {
+  test.describe(`in ${LOCALE_NAMES[locale]}`, () => {
+    const viewport = { width: 390, height: 844 };
+    test.use({ locale, viewport });
+
+    test(`${locale}: sign in, register and forgot password, with no English left`, async ({ page }) => {
+      test.setTimeout(180_000);
+      const t: Catalog = catalogOf(locale, AREAS);
+      const nobody = unique("nobody");
+      const allowed = `${NAMES} ${nobody}`;
+      const check = (where: string) =>
+        expectTranslated(page, locale, where, { areas: AREAS, allowed, root: "main" });
+
+      await page.goto("/auth");
+      await expect(page.getByRole("heading", { level: 1, name: t["account.auth.title"] })).toBeVisible({
+        timeout: 60_000,
+      });
+      const signIn = page.getByRole("form", { name: t["account.login.formLabel"] });
+      await expect(signIn.getByRole("button", { name: t["account.login.submit"] })).toBeVisible();
+      // The tabs' forms follow the reader's direction (Radix writes its own `dir`).
+      await expect(signIn).toHaveCSS("direction", locale === "ar" ? "rtl" : "ltr");
+      await expect(page.getByRole("button", { name: t["account.wallet.signIn"] })).toBeVisible();
+      await expect(page.getByRole("button", { name: t["account.passkey.signIn"] })).toBeVisible();
+      await check("the sign-in form");
+      await page.screenshot({ path: test.info().outputPath(`auth-${locale}.png`), fullPage: true });
+
+      // A real sign-in the server refuses: its sentence in the reader's words, in the form and in the toast.
+      await signIn.getByLabel(t["account.login.username"] as string).fill(nobody);
+      await signIn
+        .getByLabel(t["account.login.password"] as string, { exact: true })
+        .fill("not the right one");
+      await signIn.getByRole("button", { name: t["account.login.submit"] }).click();
+      await expect(signIn.getByRole("alert")).toHaveText(t["account.error.wrongCredentials"] as string);
+      await expect(toast(page, t["account.toast.signInFailed"] as string)).toContainText(
+        t["account.error.wrongCredentials"] as string,
+      );
+      await check("the refused sign-in");
+
+      // Registration: the form's own checks (the schemas the server shares) in the reader's words.
+      await page.getByRole("tab", { name: t["account.auth.registerTab"] }).click();
+      const register = page.getByRole("form", { name: t["account.register.formLabel"] });
+      await register.getByLabel(t["account.register.username"] as string).fill("ab");
+      await register.getByLabel(t["account.register.password"] as string, { exact: true }).fill("short");
+      await register.getByLabel(t["account.register.confirm"] as string).fill("other");
+      await register.getByRole("button", { name: t["account.register.submit"] }).click();
+      await expect(register.getByText(t["account.error.usernameShort"] as string)).toBeVisible();
+      await expect(register.getByText(t["account.password.mismatch"] as string)).toBeVisible();
+      await check("the registration form with its checks");
+      await page.screenshot({ path: test.info().outputPath(`register-${locale}.png`), fullPage: true });
+
+      // Forgotten password, from the sign-in form's link.
+      await page.getByRole("tab", { name: t["account.auth.signInTab"] }).click();
+      await page.getByRole("link", { name: t["account.login.forgot"] }).click();
+      await expect(page.getByRole("heading", { level: 1, name: t["account.forgot.title"] })).toBeVisible();
+      await check("the forgotten-password form");
+      await page.getByLabel(t["account.forgot.email"] as string).fill(`${nobody}@example.com`);
+      await page.getByRole("button", { name: t["account.forgot.submit"] }).click();
+      await expect(
+        page.getByRole("status").getByText(t["account.forgot.checkInbox"] as string),
+      ).toBeVisible();
+      await expect(page.getByText(t["account.forgot.sent"] as string)).toBeVisible();
+      await check("the forgotten-password answer");
+    });
+
+    test(`${locale}: the profile and its two-factor section, with no English left`, async ({
+      page,
+      consoleGuard,
+    }) => {
+      test.setTimeout(180_000);
+      // The wrong code below is refused (400), which Chromium logs.
+      consoleGuard.allow(/status of 400 .*\/api\/user\/two-factor\/totp\/confirm/);
+      const t: Catalog = catalogOf(locale, AREAS);
+      const owner = await createMerchant(page.request, { name: BUSINESS });
+      // The test's data, and what is never translated: the receiving wallet's address, the set-up key.
+      let allowed = `${NAMES} ${BUSINESS} ${owner.username} ${owner.address}`;
+      const check = (where: string) =>
+        expectTranslated(page, locale, where, { areas: AREAS, allowed, root: "main" });
+
+      await page.goto("/profile");
+      await expect(page.getByRole("heading", { level: 1, name: t["account.profile.title"] })).toBeVisible({
+        timeout: 60_000,
+      });
+      const twoFactor = page.getByRole("region", { name: t["account.twoFactor.title"] });
+      await expect(twoFactor.getByText(t["account.twoFactor.off"] as string)).toBeVisible();
+      await expect(page.getByText(t["account.sessions.thisDevice"] as string)).toBeVisible();
+      await expect(page.getByTestId("receiving-wallet")).toContainText(BUSINESS);
+      await check("the profile");
+      await page.screenshot({ path: test.info().outputPath(`profile-${locale}.png`), fullPage: true });
+
+      // Setting up the authenticator app: the steps, the QR code and the key, in the reader's words.
+      await twoFactor.getByRole("button", { name: t["account.twoFactor.setUp"] }).click();
+      await expect(twoFactor.getByRole("heading", { name: t["account.totp.title"] })).toBeVisible();
+      await expect(twoFactor.getByRole("img", { name: t["account.qr.label"] })).toBeVisible();
+      await expect(twoFactor.getByTestId("totp-secret")).toBeVisible();
+      allowed += ` ${await twoFactor.getByTestId("totp-secret").textContent()}`;
+      // A wrong code: the server's refusal in the reader's words, under the field.
+      await twoFactor.getByLabel(t["account.totp.code"] as string).fill("000000");
+      await twoFactor.getByRole("button", { name: t["account.totp.turnOn"] }).click();
+      await expect(twoFactor.getByText(t["account.error.codeWrongTime"] as string)).toBeVisible();
+      await check("the authenticator set-up");
+      await page.screenshot({ path: test.info().outputPath(`two-factor-${locale}.png`), fullPage: true });
+      // The language menu of the Preferences: the page changes at once, and the choice holds after a reload.
+      if (locale === "pt-BR") {
+        const es: Catalog = catalogOf("es", AREAS);
+        await page.getByTestId("language-menu").selectOption("es");
+        await expect(
+          page.getByRole("heading", { level: 1, name: es["account.profile.title"] }),
+        ).toBeVisible();
+        await page.reload();
+        await expect(page.getByRole("heading", { level: 1, name: es["account.profile.title"] })).toBeVisible({
+          timeout: 60_000,
+        });
+        await expect(page.locator("html")).toHaveAttribute("lang", "es");
+      }
+      if (locale === "ar") {
+        // The same screen in the light theme (the app starts dark).
+        await page.getByRole("button", { name: t["account.preferences.light"] }).click();
+        await expect(page.getByRole("button", { name: t["account.preferences.light"] })).toHaveAttribute(
+          "aria-pressed",
+          "true",
+        );
+        await expect(toast(page, t["account.preferences.saved"] as string)).toBeVisible();
+        await page.screenshot({
+          path: test.info().outputPath(`two-factor-${locale}-light.png`),
+          fullPage: true,
+        });
+      }
+    });
+  });
+}
+
+test("pt-BR at a desktop's width: the sign-in page", async ({ browser }) => {
+  const context = await browser.newContext({ locale: "pt-BR", viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const t: Catalog = catalogOf("pt-BR", AREAS);
+  await page.goto("/auth");
+  await expect(page.getByRole("heading", { level: 1, name: t["account.auth.title"] })).toBeVisible({
+    timeout: 60_000,
+  });
+  await expectTranslated(page, "pt-BR", "the sign-in page on a desktop", {
+    areas: AREAS,
+    allowed: NAMES,
+    root: "main",
+  });
+  await page.screenshot({ path: test.info().outputPath("auth-pt-BR-desktop.png"), fullPage: true });
+  await context.close();
+});
