@@ -35,7 +35,9 @@ export function directionOf(locale: Locale): "ltr" | "rtl" {
  * customer screen and the cashier's keypad (the checkout's own words it shares come from `pay`); `team`: the
  * merchant's team (/team: members, roles, invitations), accepting an invitation (/invitations/:token) and the
  * audit log (/audit-log: its event names, filters and details); `reports`: the merchant's reports (/reports) and
- * payment history (/payments), with the status names and errors of `pay`.
+ * payment history (/payments), with the status names and errors of `pay`; `developers`: the merchant's developer
+ * screens: API keys and the pay button (/developers), webhooks (/webhooks) and the payment links list (/links), with
+ * the copy button's, the toasts' and the errors' words of `pay` (code, event names and URLs stay as written).
  */
 export const MESSAGE_AREAS = [
   "pay",
@@ -46,6 +48,7 @@ export const MESSAGE_AREAS = [
   "pos",
   "team",
   "reports",
+  "developers",
 ] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 
