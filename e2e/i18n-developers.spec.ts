@@ -72,6 +72,8 @@ for (const locale of ["ar", "es"] as const) {
           allowed: `${data} ${await codeIn(page)}`,
           root: "main",
         });
+      // A URL in a sentence of a right-to-left language is isolated (i18n/ltr.tsx `isolate`).
+      const isolated = (text: string) => (locale === "ar" ? `\u2066${text}\u2069` : text);
       const shot = (name: string) =>
         page.screenshot({ path: test.info().outputPath(`${name}-${locale}.png`), fullPage: true });
 
@@ -136,7 +138,7 @@ for (const locale of ["ar", "es"] as const) {
       await page.getByRole("button", { name: t["developers.embed.save"] }).click();
       const notOrigin = fill(t["developers.embed.problem.notOrigin"], {
         number: 1,
-        value: "https://shop.example/toko",
+        value: isolated("https://shop.example/toko"),
       });
       await expect(page.getByRole("alert").filter({ hasText: notOrigin })).toBeVisible();
       await check("/developers with the pay button's snippet and a refused website");

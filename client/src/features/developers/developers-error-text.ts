@@ -1,7 +1,8 @@
 import { MAX_API_KEYS } from "@common/api-keys";
 import { normalizeEmbedOrigin } from "@common/embed";
 import { apiErrorText, errorBodyOf } from "@/features/payments/pay-error-text";
-import { t } from "@/i18n/i18n";
+import { currentLocale, t } from "@/i18n/i18n";
+import { isolate } from "@/i18n/ltr";
 import { isApiError } from "@/lib/api-error";
 
 /** The webhooks' endpoint limit (server/src/modules/webhooks/service.ts MAX_ENDPOINTS). */
@@ -38,7 +39,7 @@ const SCHEMA_MESSAGES: Record<string, string> = {
  * The server's sentences the developer screens meet (server/src/modules/api-keys, webhooks, links, embed), by
  * their exact English wording: NOT_FOUND, CONFLICT and VALIDATION_ERROR each carry several meanings.
  */
-const SERVER_MESSAGES: Record<string, string> = {
+export const SERVER_MESSAGES: Record<string, string> = {
   ...SCHEMA_MESSAGES,
   [`A business can have at most ${MAX_API_KEYS} keys. Revoke one you no longer use.`]:
     "developers.error.tooManyKeys",
@@ -93,7 +94,7 @@ export function developersErrorText(
 ): string {
   // A sentence with the host in it (server/src/modules/webhooks/ssrf.ts): known by its shape.
   const host = isApiError(error) ? errorBodyOf(error.body).message.match(UNRESOLVED_HOST)?.[1] : undefined;
-  if (host) return t("developers.error.hostUnresolved", { host });
+  if (host) return t("developers.error.hostUnresolved", { host: isolate(host, currentLocale()) });
   return apiErrorText(error, {
     sentences: SERVER_MESSAGES,
     values: { maxKeys: MAX_API_KEYS, maxEndpoints: MAX_ENDPOINTS },
@@ -107,7 +108,7 @@ export function developersErrorText(
       if (value !== undefined && typeof index === "number") {
         const result = normalizeEmbedOrigin(value, loopbackHttp);
         const id = "problem" in result ? ORIGIN_PROBLEMS[result.problem] : undefined;
-        if (id) return t(id, { number: index + 1, value: value.trim() });
+        if (id) return t(id, { number: index + 1, value: isolate(value.trim(), currentLocale()) });
       }
       return undefined;
     },

@@ -194,7 +194,14 @@ function AddEndpointForm({
   const create = useCreateEndpoint();
   const t = useT();
   const [errors, setErrors] = React.useState<Record<string, string>>({});
-  const unsaved = useUnsavedChanges({ what: t("developers.webhooks.addTitle") });
+  const unsaved = useUnsavedChanges({
+    words: {
+      title: t("developers.unsaved.title"),
+      description: t("developers.unsaved.endpoint"),
+      discard: t("developers.unsaved.discard"),
+      keep: t("developers.unsaved.keep"),
+    },
+  });
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
