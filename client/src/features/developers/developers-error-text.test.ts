@@ -43,6 +43,17 @@ describe("developersErrorText: the developer screens' failed requests in the rea
     expect(missing).toEqual([]);
   });
 
+  it("the reason the server gives for turning an endpoint off is the one /webhooks translates", () => {
+    const runtime = readFileSync(join(process.cwd(), "server/src/modules/notifications/runtime.ts"), "utf8");
+    const view = readFileSync(
+      join(process.cwd(), "client/src/features/webhooks/components/webhooks-view.tsx"),
+      "utf8",
+    );
+    const reason = view.match(/const GONE_REASON = "([^"]+)"/)?.[1];
+    expect(reason).toBeTruthy();
+    expect(runtime).toContain(`disabledReason: "${reason}"`);
+  });
+
   it("in English, reads as the server does; in German, in German", () => {
     const urlRefused = apiError(400, "VALIDATION_ERROR", "The URL must start with https://.", {
       field: "url",

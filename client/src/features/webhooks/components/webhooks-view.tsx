@@ -59,6 +59,9 @@ const EVENT_LABEL = {
   "payment.refunded": "developers.event.refunded",
 } as const satisfies Record<WebhookEvent, string>;
 
+/** Why the server turned an endpoint off, in its words (server/src/modules/notifications/runtime.ts). */
+const GONE_REASON = "The endpoint answered 410 Gone.";
+
 /** A toast in the reader's language (its text, and the toaster's own labels). */
 function say(props: { title: string; description?: string; variant?: "destructive" }) {
   toast({ ...props, ...payToastWords(t, currentLocale()) });
@@ -449,9 +452,11 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
             {endpoint.enabled ? null : (
               <span className="inline-flex items-center gap-1.5 text-muted-foreground">
                 <CircleAlert className="size-4" aria-hidden="true" />
-                {endpoint.disabledReason
-                  ? t("developers.webhooks.disabledBecause", { reason: endpoint.disabledReason })
-                  : t("developers.webhooks.disabled")}
+                {endpoint.disabledReason === GONE_REASON
+                  ? t("developers.webhooks.disabledGone")
+                  : endpoint.disabledReason
+                    ? t("developers.webhooks.disabledBecause", { reason: endpoint.disabledReason })
+                    : t("developers.webhooks.disabled")}
               </span>
             )}
             {endpoint.previousSecretExpiresAt ? (
