@@ -38,7 +38,10 @@ export function directionOf(locale: Locale): "ltr" | "rtl" {
  * payment history (/payments), with the status names and errors of `pay`; `account`: signing in and the account
  * (/auth: sign-in, registration, the two-factor step, wallet and passkey sign-in; /forgot-password,
  * /reset-password; /profile: its sections, two-factor sign-in, passkeys, linked wallets and social accounts), with
- * the errors of the auth, two-factor and Sign-In with Ethereum answers those screens meet.
+ * the errors of the auth, two-factor and Sign-In with Ethereum answers those screens meet; `developers`: the
+ * merchant's developer screens: API keys and the pay button (/developers), webhooks (/webhooks) and the payment
+ * links list (/links), with the copy button's, the toasts' and the errors' words of `pay` (code, event names and
+ * URLs stay as written).
  */
 export const MESSAGE_AREAS = [
   "pay",
@@ -50,6 +53,7 @@ export const MESSAGE_AREAS = [
   "team",
   "reports",
   "account",
+  "developers",
 ] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 

@@ -47,6 +47,8 @@ const REPORTS_AREAS: readonly MessageArea[] = ["reports", "pay"];
  * the checkout's generic errors, language menu and copy button ("pay").
  */
 const ACCOUNT_AREAS: readonly MessageArea[] = ["account", "wallet", "pay"];
+/** API keys, the pay button, webhooks and the payment links list: their own words, the checkout's copy and errors. */
+const DEVELOPERS_AREAS: readonly MessageArea[] = ["developers", "pay"];
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
 export const HomePage = lazyPage(() => import("./routes/home"), "shell");
@@ -68,14 +70,14 @@ export const EasyPaymentPage = lazyPage(() => import("./routes/easy-payment"), "
 export const SocialLoginTestPage = lazyPage(() => import("./routes/social-login-test"));
 export const PayPage = lazyPage(() => import("./routes/pay"), "data", CHECKOUT_AREAS);
 export const LinkPage = lazyPage(() => import("./routes/link"), "data", CHECKOUT_AREAS);
-export const LinksPage = lazyPage(() => import("./routes/links"));
+export const LinksPage = lazyPage(() => import("./routes/links"), "data", DEVELOPERS_AREAS);
 export const RefundLinkPage = lazyPage(() => import("./routes/refund"), "data", CHECKOUT_AREAS);
 export const BuyCpxtbPage = lazyPage(() => import("./routes/buy-cpxtb"), "data", BUY_AREAS);
 export const BuyOrderPage = lazyPage(() => import("./routes/buy-order"), "data", BUY_AREAS);
 export const ReportsPage = lazyPage(() => import("./routes/reports"), "data", REPORTS_AREAS);
 export const PaymentHistoryPage = lazyPage(() => import("./routes/payments"), "data", REPORTS_AREAS);
-export const WebhooksPage = lazyPage(() => import("./routes/webhooks"));
-export const DevelopersPage = lazyPage(() => import("./routes/developers"));
+export const WebhooksPage = lazyPage(() => import("./routes/webhooks"), "data", DEVELOPERS_AREAS);
+export const DevelopersPage = lazyPage(() => import("./routes/developers"), "data", DEVELOPERS_AREAS);
 export const AuditLogPage = lazyPage(() => import("./routes/audit-log"), "data", TEAM_AREAS);
 export const TeamPage = lazyPage(() => import("./routes/team"), "data", TEAM_AREAS);
 export const InvitationPage = lazyPage(() => import("./routes/invitation"), "data", TEAM_AREAS);

@@ -76,6 +76,9 @@ function onPopState() {
   guard.ask(() => guard.navigate(target, { replace: true }));
 }
 
+/** The discard question's words, for a translated page. */
+export type UnsavedChangesWords = { title: string; description: string; discard: string; keep: string };
+
 /**
  * Keeps a half-filled form from being lost without a word (issue 36): while the form holds typing that was not
  * saved, leaving for another page of the app (a link, or the browser's Back and Forward), closing the sheet or dialog it sits in (`confirmDiscard`),
@@ -83,9 +86,16 @@ function onPopState() {
  *
  * Works with any form, controlled or not: attach `formRef`; a field counts as changed when its value differs from
  * the one it had when it appeared or was first focused. Call `markSaved()` once the form's values are saved (or
- * reset), and render `dialog`.
+ * reset), and render `dialog`. Its words are English unless a translated page passes its own (`words`).
  */
-export function useUnsavedChanges({ what = "this form" }: { what?: string } = {}) {
+export function useUnsavedChanges({
+  what = "this form",
+  words,
+}: {
+  what?: string;
+  /** The question's words in the page's language (`what` is then unused). */
+  words?: UnsavedChangesWords;
+} = {}) {
   const [form, setForm] = React.useState<HTMLFormElement | null>(null);
   const [dirty, setDirty] = React.useState(false);
   const [pending, setPending] = React.useState<(() => void) | null>(null);
@@ -192,10 +202,12 @@ export function useUnsavedChanges({ what = "this form" }: { what?: string } = {}
     <React.Suspense fallback={null}>
       <ConfirmDialog
         open
-        title="Discard your changes?"
-        description={`What you typed in ${what} has not been saved. If you leave now, it is lost.`}
-        confirmLabel="Discard changes"
-        cancelLabel="Keep editing"
+        title={words?.title ?? "Discard your changes?"}
+        description={
+          words?.description ?? `What you typed in ${what} has not been saved. If you leave now, it is lost.`
+        }
+        confirmLabel={words?.discard ?? "Discard changes"}
+        cancelLabel={words?.keep ?? "Keep editing"}
         onCancel={() => setPending(null)}
         onConfirm={() => {
           const leave = pending;

@@ -108,7 +108,8 @@ function subscribe(onChange: () => void): () => void {
   return i18n.on("change", onChange);
 }
 
-const currentLocale = (): Locale => (isLocale(i18n.locale) ? i18n.locale : DEFAULT_LOCALE);
+/** The active language (outside React: a toast's words, a confirmation). */
+export const currentLocale = (): Locale => (isLocale(i18n.locale) ? i18n.locale : DEFAULT_LOCALE);
 
 /** The active language; a component using it renders again when the reader switches. */
 export function useLocale(): Locale {

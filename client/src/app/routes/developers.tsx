@@ -1,5 +1,5 @@
 import { MANAGER_ROLES } from "@common/team.ts";
-import { BookOpen, Code, FileJson, FlaskConical } from "lucide-react";
+import { BookOpen, Code as CodeIcon, FileJson, FlaskConical } from "lucide-react";
 import { PageFrame } from "@/components/layout/page-frame";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
@@ -15,9 +15,11 @@ import { merchantQueryState } from "@/features/payments/dashboard/components/mer
 import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-business-prompt";
 import { RoleNotice } from "@/features/team/components/role-notice";
 import { mayUse } from "@/features/team/role-access";
+import { Rich, useDocumentLanguage, useT } from "@/i18n/i18n";
 
 /** On a development install (the embedded chain), what its keys are and where they work. */
 function TestKeysNotice() {
+  const t = useT();
   return (
     <section
       aria-labelledby="test-keys-title"
@@ -27,44 +29,61 @@ function TestKeysNotice() {
       <FlaskConical aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
       <div className="flex flex-col gap-1 text-sm">
         <h2 id="test-keys-title" className="font-semibold text-base">
-          These are test keys
+          {t("developers.testKeys.title")}
         </h2>
         <p>
-          This is a development install on its own test chain: its keys start with{" "}
-          <code className="font-mono">cpx_test_</code>, create payments in test tokens and work only on this
-          install. A live deployment makes <code className="font-mono">cpx_live_</code> keys, and neither kind
-          works on the other.
+          <Rich
+            id="developers.testKeys.text"
+            values={{
+              testPrefix: <Code>cpx_test_</Code>,
+              livePrefix: <Code>cpx_live_</Code>,
+            }}
+          />
         </p>
       </div>
     </section>
   );
 }
 
+/** Code in a sentence: as written, left to right in every language. */
+function Code({ children, className = "" }: { children: string; className?: string }) {
+  return (
+    <code dir="ltr" className={`font-mono ${className}`}>
+      {children}
+    </code>
+  );
+}
+
 function ApiReferenceLinks({ kind = "live" }: { kind?: "test" | "live" }) {
+  const t = useT();
   return (
     <section
       aria-labelledby="reference-title"
       className="flex flex-col gap-3 rounded-xl border border-border bg-card p-4 sm:p-6"
     >
       <h2 id="reference-title" className="font-semibold text-xl">
-        API reference
+        {t("developers.reference.title")}
       </h2>
       <p className="text-muted-foreground text-sm">
-        Create payments with <code className="font-mono">POST /api/v1/payments</code>, read them with{" "}
-        <code className="font-mono">GET /api/v1/payments/{"{id}"}</code> and list them. Send the key as{" "}
-        <code className="break-all font-mono">Authorization: Bearer cpx_{kind}_…</code>, from your server
-        only.
+        <Rich
+          id="developers.reference.text"
+          values={{
+            create: <Code>POST /api/v1/payments</Code>,
+            read: <Code>{"GET /api/v1/payments/{id}"}</Code>,
+            header: <Code className="break-all">{`Authorization: Bearer cpx_${kind}_…`}</Code>,
+          }}
+        />
       </p>
       <div className="flex flex-wrap gap-2">
         {/* Server pages, not routes of this app: full page loads. */}
         <Button asChild variant="outline">
           <a href="/api/docs">
-            <BookOpen aria-hidden="true" /> API reference
+            <BookOpen aria-hidden="true" /> {t("developers.reference.title")}
           </a>
         </Button>
         <Button asChild variant="ghost">
           <a href="/api/openapi.json">
-            <FileJson aria-hidden="true" /> OpenAPI document
+            <FileJson aria-hidden="true" /> {t("developers.reference.openapi")}
           </a>
         </Button>
       </div>
@@ -80,13 +99,18 @@ function PayButtonForLinks() {
 
 function MerchantDevelopers() {
   const merchant = useMerchant();
+  const t = useT();
   // Staff may not list keys: only owners and admins ask (the list says which kind this install makes).
   const keys = useApiKeys(merchant.data ? mayUse(merchant.data.role, MANAGER_ROLES) : false);
   const fallback = merchantQueryState(merchant);
   if (fallback) return fallback;
   if (!merchant.data) {
     return (
-      <NoBusinessPrompt reason="API keys create payments for your business. Register it on the merchant dashboard first." />
+      <NoBusinessPrompt
+        reason={t("developers.page.noBusinessReason")}
+        title={t("developers.common.noBusinessTitle")}
+        action={t("developers.common.registerBusiness")}
+      />
     );
   }
   if (!mayUse(merchant.data.role, MANAGER_ROLES)) {
@@ -97,6 +121,8 @@ function MerchantDevelopers() {
           what="create and manage API keys"
           role={merchant.data.role}
           business={merchant.data.name}
+          title={t("developers.page.roleNotice")}
+          detail={t("developers.common.yourRole", { role: merchant.data.role, business: merchant.data.name })}
         />
         <ApiReferenceLinks />
       </div>
@@ -119,21 +145,28 @@ function MerchantDevelopers() {
   );
 }
 
+/** /developers, in the reader's language (issue 37); code (paths, headers, snippets) stays as written. */
 export default function DevelopersPage() {
   const { user, isLoading } = useAuth();
+  useDocumentLanguage();
+  const t = useT();
   return (
     <PageFrame
-      title="Developers"
-      icon={Code}
+      title={t("developers.page.title")}
+      icon={CodeIcon}
       width="wide"
-      description="API keys let your shop's server create payments and follow them without the dashboard."
+      description={t("developers.page.description")}
     >
       {isLoading ? (
-        <Spinner size="lg" label="Checking your session" />
+        <Spinner size="lg" label={t("developers.common.checkingSession")} />
       ) : user ? (
         <MerchantDevelopers />
       ) : (
-        <SignInPrompt reason="Sign in to manage your business's API keys." />
+        <SignInPrompt
+          reason={t("developers.page.signInReason")}
+          title={t("developers.common.signInTitle")}
+          action={t("developers.common.signIn")}
+        />
       )}
     </PageFrame>
   );

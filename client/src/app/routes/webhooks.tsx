@@ -10,14 +10,20 @@ import { NoBusinessPrompt } from "@/features/payments/dashboard/components/no-bu
 import { RoleNotice } from "@/features/team/components/role-notice";
 import { mayUse } from "@/features/team/role-access";
 import { WebhooksView } from "@/features/webhooks/components/webhooks-view";
+import { useDocumentLanguage, useT } from "@/i18n/i18n";
 
 function MerchantWebhooks() {
   const merchant = useMerchant();
+  const t = useT();
   const fallback = merchantQueryState(merchant);
   if (fallback) return fallback;
   if (!merchant.data) {
     return (
-      <NoBusinessPrompt reason="Webhooks tell your server about your business's payments. Register it on the merchant dashboard first." />
+      <NoBusinessPrompt
+        reason={t("developers.webhooks.noBusinessReason")}
+        title={t("developers.common.noBusinessTitle")}
+        action={t("developers.common.registerBusiness")}
+      />
     );
   }
   if (!mayUse(merchant.data.role, MANAGER_ROLES)) {
@@ -27,26 +33,35 @@ function MerchantWebhooks() {
         what="add and manage webhooks"
         role={merchant.data.role}
         business={merchant.data.name}
+        title={t("developers.webhooks.roleNotice")}
+        detail={t("developers.common.yourRole", { role: merchant.data.role, business: merchant.data.name })}
       />
     );
   }
   return <WebhooksView />;
 }
 
+/** /webhooks, in the reader's language (issue 37); event names, URLs and payloads stay as written. */
 export default function WebhooksPage() {
   const { user, isLoading } = useAuth();
+  useDocumentLanguage();
+  const t = useT();
   return (
     <PageFrame
-      title="Webhooks"
+      title={t("developers.webhooks.title")}
       icon={Webhook}
-      description="Signed notifications to your own server when a payment is created, paid, completed or expires."
+      description={t("developers.webhooks.description")}
     >
       {isLoading ? (
-        <Spinner size="lg" label="Checking your session" />
+        <Spinner size="lg" label={t("developers.common.checkingSession")} />
       ) : user ? (
         <MerchantWebhooks />
       ) : (
-        <SignInPrompt reason="Sign in to manage your business's webhooks." />
+        <SignInPrompt
+          reason={t("developers.webhooks.signInReason")}
+          title={t("developers.common.signInTitle")}
+          action={t("developers.common.signIn")}
+        />
       )}
     </PageFrame>
   );

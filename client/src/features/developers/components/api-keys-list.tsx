@@ -3,23 +3,26 @@ import { KeyRound, RefreshCw, Trash2 } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
-import { errorText } from "@/features/payments/error-text";
 import { formatDateTime, formatRelative } from "@/features/payments/format";
+import { Rich, useLocale, useT } from "@/i18n/i18n";
 import { useApiKeys } from "../api/get-api-keys";
 import { useRevokeApiKey } from "../api/revoke-api-key";
+import { developersErrorText } from "../developers-error-text";
 import { SCOPE_TEXT } from "./create-api-key-form";
 
 function Time({ iso, empty }: { iso: string | null; empty: string }) {
+  const locale = useLocale();
   if (!iso) return <span>{empty}</span>;
   return (
-    <time dateTime={iso} title={formatDateTime(iso)}>
-      {formatRelative(iso)}
+    <time dateTime={iso} title={formatDateTime(iso, locale)}>
+      {formatRelative(iso, Date.now(), locale)}
     </time>
   );
 }
 
 function KeyRow({ apiKey }: { apiKey: ApiKey }) {
   const revoke = useRevokeApiKey();
+  const t = useT();
   const [confirming, setConfirming] = React.useState(false);
   const cancelRef = React.useRef<HTMLButtonElement>(null);
   const revokeRef = React.useRef<HTMLButtonElement>(null);
@@ -34,7 +37,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
   return (
     <li
       data-testid="api-key-row"
-      aria-label={`API key ${apiKey.name}`}
+      aria-label={t("developers.keys.rowLabel", { name: apiKey.name })}
       className="flex flex-col gap-3 rounded-lg border border-border p-4 sm:flex-row sm:items-start sm:justify-between"
     >
       <div className="flex min-w-0 flex-col gap-1">
@@ -42,40 +45,47 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
           <KeyRound className="size-4 shrink-0 text-primary" aria-hidden="true" />
           <span className="truncate">{apiKey.name}</span>
         </p>
-        <p className="font-mono text-muted-foreground text-sm" title="The start of the secret">
+        <p
+          dir="ltr"
+          className="self-start font-mono text-muted-foreground text-sm"
+          title={t("developers.keys.prefixTitle")}
+        >
           {apiKey.prefix}…
         </p>
-        <ul className="flex flex-wrap gap-1.5" aria-label="Permissions">
+        <ul className="flex flex-wrap gap-1.5" aria-label={t("developers.create.permissions")}>
           {apiKey.scopes.map((scope) => (
             <li
               key={scope}
               className="rounded-full bg-primary/12 px-2 py-0.5 font-medium text-primary text-xs"
             >
-              {SCOPE_TEXT[scope].label}
+              {t(SCOPE_TEXT[scope].label)}
             </li>
           ))}
         </ul>
         <p className="text-muted-foreground text-sm tabular-nums">
-          Created <Time iso={apiKey.createdAt} empty="" /> · Last used{" "}
-          <Time iso={apiKey.lastUsedAt} empty="never" />
+          <Rich
+            id="developers.keys.times"
+            values={{
+              created: <Time iso={apiKey.createdAt} empty="" />,
+              lastUsed: <Time iso={apiKey.lastUsedAt} empty={t("developers.keys.never")} />,
+            }}
+          />
         </p>
       </div>
       {confirming ? (
         <section
-          aria-label={`Revoke ${apiKey.name}?`}
+          aria-label={t("developers.keys.revokeQuestion", { name: apiKey.name })}
           className="flex flex-col gap-2 rounded-md border border-destructive/50 p-3 sm:max-w-xs"
         >
-          <p className="text-sm">
-            Revoke “{apiKey.name}”? Requests with this key are refused at once. This cannot be undone.
-          </p>
+          <p className="text-sm">{t("developers.keys.confirmRevoke", { name: apiKey.name })}</p>
           {revoke.isError ? (
             <p role="alert" className="font-medium text-destructive-emphasis text-sm">
-              {errorText(revoke.error)}
+              {developersErrorText(revoke.error)}
             </p>
           ) : null}
           <div className="flex flex-wrap gap-2">
             <Button ref={cancelRef} type="button" variant="outline" size="sm" onClick={cancel}>
-              Cancel
+              {t("developers.common.cancel")}
             </Button>
             <Button
               type="button"
@@ -84,7 +94,8 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
               disabled={revoke.isPending}
               onClick={() => revoke.mutate(apiKey.id)}
             >
-              {revoke.isPending ? <Spinner size="sm" /> : <Trash2 aria-hidden="true" />} Revoke key
+              {revoke.isPending ? <Spinner size="sm" /> : <Trash2 aria-hidden="true" />}{" "}
+              {t("developers.keys.revokeKey")}
             </Button>
           </div>
         </section>
@@ -96,9 +107,9 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
           size="sm"
           className="self-start"
           onClick={() => setConfirming(true)}
-          aria-label={`Revoke ${apiKey.name}`}
+          aria-label={t("developers.keys.revokeLabel", { name: apiKey.name })}
         >
-          <Trash2 aria-hidden="true" /> Revoke
+          <Trash2 aria-hidden="true" /> {t("developers.keys.revoke")}
         </Button>
       )}
     </li>
@@ -107,10 +118,11 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
 
 export function ApiKeysList() {
   const keys = useApiKeys();
+  const t = useT();
   return (
     <section aria-labelledby="keys-title" className="rounded-xl border border-border bg-card p-4 sm:p-6">
       <h2 id="keys-title" className="font-semibold text-xl">
-        Your API keys
+        {t("developers.keys.title")}
       </h2>
       {keys.isPending ? (
         <div aria-busy="true" className="mt-4 flex flex-col gap-3">
@@ -119,15 +131,13 @@ export function ApiKeysList() {
         </div>
       ) : keys.isError ? (
         <div role="alert" className="mt-4 flex flex-col items-start gap-3">
-          <p>The keys could not be loaded: {errorText(keys.error)}</p>
+          <p>{t("developers.keys.loadFailed", { reason: developersErrorText(keys.error) })}</p>
           <Button variant="outline" onClick={() => keys.refetch()}>
-            <RefreshCw aria-hidden="true" /> Try again
+            <RefreshCw aria-hidden="true" /> {t("developers.common.tryAgain")}
           </Button>
         </div>
       ) : keys.data.items.length === 0 ? (
-        <p className="mt-3 text-muted-foreground text-sm">
-          No keys yet. Create one to let your shop's server create payments and follow their status.
-        </p>
+        <p className="mt-3 text-muted-foreground text-sm">{t("developers.keys.empty")}</p>
       ) : (
         <ul className="mt-4 flex flex-col gap-3">
           {keys.data.items.map((key) => (

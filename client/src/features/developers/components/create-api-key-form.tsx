@@ -4,17 +4,20 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
-import { errorText } from "@/features/payments/error-text";
+import { useT } from "@/i18n/i18n";
 import { useCreateApiKey } from "../api/create-api-key";
+import { developersErrorText, schemaText } from "../developers-error-text";
 import { NewKeySecret } from "./new-key-secret";
 
+/** Each permission's name and what it allows (message ids; the scope itself is shown as written). */
 export const SCOPE_TEXT: Record<ApiKeyScope, { label: string; hint: string }> = {
-  "payments:read": { label: "Read payments", hint: "Look up a payment and list payments." },
-  "payments:write": { label: "Create payments", hint: "Create payment requests for your orders." },
+  "payments:read": { label: "developers.scope.read", hint: "developers.scope.readHint" },
+  "payments:write": { label: "developers.scope.write", hint: "developers.scope.writeHint" },
 };
 
 export function CreateApiKeyForm() {
   const create = useCreateApiKey();
+  const t = useT();
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const [created, setCreated] = React.useState<CreatedApiKey | null>(null);
   const formRef = React.useRef<HTMLFormElement>(null);
@@ -27,7 +30,9 @@ export function CreateApiKeyForm() {
       scopes: form.getAll("scopes").map(String),
     });
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+      setErrors(
+        Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), schemaText(i.message)])),
+      );
       return;
     }
     setErrors({});
@@ -45,20 +50,17 @@ export function CreateApiKeyForm() {
       className="rounded-xl border border-border bg-card p-4 sm:p-6"
     >
       <h2 id="create-key-title" className="flex items-center gap-2 font-semibold text-xl">
-        <KeyRound className="size-5 text-primary" aria-hidden="true" /> Create an API key
+        <KeyRound className="size-5 text-primary" aria-hidden="true" /> {t("developers.create.title")}
       </h2>
-      <p className="mt-1 text-muted-foreground text-sm">
-        Your shop's server sends the key with each request. Give each integration its own key, with only the
-        permissions it needs.
-      </p>
+      <p className="mt-1 text-muted-foreground text-sm">{t("developers.create.intro")}</p>
       {created ? (
         <NewKeySecret apiKey={created} onDone={() => setCreated(null)} />
       ) : (
         <form ref={formRef} onSubmit={submit} noValidate className="mt-4 flex flex-col gap-4">
           <Field
             name="name"
-            label="Name"
-            placeholder="e.g. Web shop"
+            label={t("developers.create.name")}
+            placeholder={t("developers.create.namePlaceholder")}
             maxLength={60}
             autoComplete="off"
             required
@@ -68,7 +70,7 @@ export function CreateApiKeyForm() {
             className="flex flex-col gap-2"
             aria-describedby={errors.scopes ? "scopes-error" : undefined}
           >
-            <legend className="mb-2 font-medium text-sm">Permissions</legend>
+            <legend className="mb-2 font-medium text-sm">{t("developers.create.permissions")}</legend>
             {API_KEY_SCOPES.map((scope) => (
               <label
                 key={scope}
@@ -83,10 +85,12 @@ export function CreateApiKeyForm() {
                 />
                 <span className="flex flex-col">
                   <span className="font-medium text-sm">
-                    {SCOPE_TEXT[scope].label}{" "}
-                    <code className="font-mono text-muted-foreground text-xs">{scope}</code>
+                    {t(SCOPE_TEXT[scope].label)}{" "}
+                    <code dir="ltr" className="font-mono text-muted-foreground text-xs">
+                      {scope}
+                    </code>
                   </span>
-                  <span className="text-muted-foreground text-sm">{SCOPE_TEXT[scope].hint}</span>
+                  <span className="text-muted-foreground text-sm">{t(SCOPE_TEXT[scope].hint)}</span>
                 </span>
               </label>
             ))}
@@ -98,11 +102,12 @@ export function CreateApiKeyForm() {
           </fieldset>
           {create.isError ? (
             <p role="alert" className="font-medium text-destructive-emphasis text-sm">
-              The key was not created: {errorText(create.error)}
+              {t("developers.create.failed", { reason: developersErrorText(create.error) })}
             </p>
           ) : null}
           <Button type="submit" disabled={create.isPending} className="self-start">
-            {create.isPending ? <Spinner size="sm" /> : <Plus aria-hidden="true" />} Create key
+            {create.isPending ? <Spinner size="sm" /> : <Plus aria-hidden="true" />}{" "}
+            {t("developers.create.submit")}
           </Button>
         </form>
       )}

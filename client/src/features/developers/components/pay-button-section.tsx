@@ -5,8 +5,10 @@ import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
 import { CopyButton } from "@/features/payments/components/copy-button";
-import { errorText } from "@/features/payments/error-text";
+import { useCopyWords } from "@/features/payments/copy-words";
+import { Rich, useT } from "@/i18n/i18n";
 import { useEmbedSettings, useNewestOpenPayment, useSaveEmbedOrigins } from "../api/embed-settings";
+import { developersErrorText } from "../developers-error-text";
 
 /** What a button sells: one payment request, or a payment link (each click a request of its own). */
 export type ButtonTarget = { payment: string } | { link: string };
@@ -29,9 +31,19 @@ ${element}
 </script>`;
 }
 
+/** A code or address in a sentence: as written, left to right in every language. */
+function Code({ children }: { children: string }) {
+  return (
+    <code dir="ltr" className="font-mono">
+      {children}
+    </code>
+  );
+}
+
 function AllowedOrigins() {
   const settings = useEmbedSettings();
   const save = useSaveEmbedOrigins();
+  const t = useT();
   const [text, setText] = React.useState<string | null>(null);
   const value = text ?? settings.data?.origins.join("\n") ?? "";
   const submit = (event: React.FormEvent) => {
@@ -42,11 +54,11 @@ function AllowedOrigins() {
       .filter(Boolean);
     save.mutate(origins, { onSuccess: () => setText(null) });
   };
-  if (settings.isPending) return <Spinner label="Loading the allowed websites" />;
+  if (settings.isPending) return <Spinner label={t("developers.embed.loading")} />;
   if (settings.isError) {
     return (
       <p role="alert" className="text-destructive-emphasis text-sm">
-        The allowed websites could not be loaded: {errorText(settings.error)}
+        {t("developers.embed.loadFailed", { reason: developersErrorText(settings.error) })}
       </p>
     );
   }
@@ -54,7 +66,7 @@ function AllowedOrigins() {
     <form onSubmit={submit} noValidate className="flex flex-col gap-3">
       <div className="flex flex-col gap-1.5">
         <label htmlFor="embed-origins" className="font-medium text-sm">
-          Websites allowed to show the checkout
+          {t("developers.embed.label")}
         </label>
         <Textarea
           id="embed-origins"
@@ -66,27 +78,45 @@ function AllowedOrigins() {
           aria-describedby="embed-origins-hint"
           aria-invalid={save.isError || undefined}
           className="font-mono"
+          dir="ltr"
           spellCheck={false}
         />
         <p id="embed-origins-hint" className="text-muted-foreground text-sm">
-          One origin per line, such as <code className="font-mono">https://shop.example</code> (no path).
-          Other websites cannot open your checkout in a frame.
-          {settings.data.loopbackHttpAllowed
-            ? " This development server also accepts http://localhost and http://127.0.0.1."
-            : ""}
+          <Rich id="developers.embed.hint" values={{ example: <Code>https://shop.example</Code> }} />
+          {settings.data.loopbackHttpAllowed ? (
+            <>
+              {" "}
+              <Rich
+                id="developers.embed.hintLoopback"
+                values={{ localhost: <Code>http://localhost</Code>, loopback: <Code>http://127.0.0.1</Code> }}
+              />
+            </>
+          ) : null}
         </p>
       </div>
       {save.isError ? (
         <p role="alert" className="font-medium text-destructive-emphasis text-sm">
-          Not saved: {errorText(save.error)}
+          {t("developers.embed.notSaved", {
+            reason: developersErrorText(save.error, {
+              origins: save.variables,
+              loopbackHttp: settings.data.loopbackHttpAllowed,
+            }),
+          })}
         </p>
       ) : save.isSuccess && text === null ? (
         <p role="status" className="text-sm text-success">
-          Saved: {save.data.origins.length === 0 ? "no website" : save.data.origins.join(", ")}.
+          {save.data.origins.length === 0 ? (
+            t("developers.embed.savedNone")
+          ) : (
+            <Rich
+              id="developers.embed.saved"
+              values={{ origins: <bdi dir="ltr">{save.data.origins.join(", ")}</bdi> }}
+            />
+          )}
         </p>
       ) : null}
       <Button type="submit" disabled={save.isPending} className="self-start">
-        {save.isPending ? <Spinner size="sm" /> : null} Save websites
+        {save.isPending ? <Spinner size="sm" /> : null} {t("developers.embed.save")}
       </Button>
     </form>
   );
@@ -96,6 +126,7 @@ function AllowedOrigins() {
 function LivePreview({ target }: { target: ButtonTarget }) {
   const [events, setEvents] = React.useState<string[]>([]);
   const button = React.useRef<HTMLElement>(null);
+  const t = useT();
   React.useEffect(() => {
     if (!document.querySelector('script[src="/embed.js"]')) {
       const script = document.createElement("script");
@@ -117,8 +148,9 @@ function LivePreview({ target }: { target: ButtonTarget }) {
       className="flex flex-col gap-3 rounded-lg border border-border border-dashed p-4"
       data-testid="embed-preview"
     >
-      <p className="text-muted-foreground text-sm">Live preview: the button as your website shows it.</p>
-      <div>
+      <p className="text-muted-foreground text-sm">{t("developers.preview.intro")}</p>
+      {/* The snippet's own button, as a website written in English shows it: its words are the merchant's. */}
+      <div lang="en" dir="ltr">
         {"link" in target ? (
           // embed.js opens it in the overlay; the href is the link's page, as a website's link keeps it.
           <a
@@ -139,7 +171,11 @@ function LivePreview({ target }: { target: ButtonTarget }) {
         )}
       </div>
       <p className="text-sm" aria-live="polite" data-testid="embed-preview-events">
-        {events.length === 0 ? "No result yet." : `Your page heard: ${events.join(", ")}.`}
+        {events.length === 0 ? (
+          t("developers.preview.none")
+        ) : (
+          <Rich id="developers.preview.heard" values={{ events: <bdi dir="ltr">{events.join(", ")}</bdi> }} />
+        )}
       </p>
     </div>
   );
@@ -147,6 +183,8 @@ function LivePreview({ target }: { target: ButtonTarget }) {
 
 export function PayButtonSection({ links = [] }: { links?: readonly EmbeddableLink[] }) {
   const newest = useNewestOpenPayment();
+  const t = useT();
+  const copyWords = useCopyWords();
   const [reference, setReference] = React.useState<string | null>(null);
   // "" = one payment request; otherwise a link's slug.
   const [sells, setSells] = React.useState("");
@@ -161,18 +199,16 @@ export function PayButtonSection({ links = [] }: { links?: readonly EmbeddableLi
     >
       <div>
         <h2 id="pay-button-title" className="flex items-center gap-2 font-semibold text-xl">
-          <MousePointerClick className="size-5 text-primary" aria-hidden="true" /> Pay button for your website
+          <MousePointerClick className="size-5 text-primary" aria-hidden="true" />{" "}
+          {t("developers.button.title")}
         </h2>
-        <p className="mt-1 text-muted-foreground text-sm">
-          Paste the snippet into your page: the button opens the checkout over it, and your page hears whether
-          it was paid.
-        </p>
+        <p className="mt-1 text-muted-foreground text-sm">{t("developers.button.intro")}</p>
       </div>
       <AllowedOrigins />
       {links.length > 0 ? (
         <div className="flex flex-col gap-1.5">
           <label htmlFor="embed-sells" className="font-medium text-sm">
-            The button sells
+            {t("developers.button.sells")}
           </label>
           <select
             id="embed-sells"
@@ -180,31 +216,36 @@ export function PayButtonSection({ links = [] }: { links?: readonly EmbeddableLi
             onChange={(event) => setSells(event.target.value)}
             className="h-11 rounded-md border border-input bg-background px-3 text-sm"
           >
-            <option value="">One payment request (its reference)</option>
+            <option value="">{t("developers.button.sellsPayment")}</option>
             {links.map((l) => (
               <option key={l.slug} value={l.slug}>
-                Payment link: {l.title}
-                {l.active ? "" : " (switched off)"}
+                {t(l.active ? "developers.button.sellsLink" : "developers.button.sellsLinkOff", {
+                  title: l.title,
+                })}
               </option>
             ))}
           </select>
-          <p className="text-muted-foreground text-sm">
-            A payment link's button can stay on your page: each click makes a payment request of its own.
-          </p>
+          <p className="text-muted-foreground text-sm">{t("developers.button.linkHint")}</p>
         </div>
       ) : null}
       {link ? null : (
         <Field
           name="embed-reference"
-          label="Payment reference"
+          label={t("developers.button.reference")}
           value={ref}
           onChange={(event) => setReference(event.target.value)}
-          placeholder="The reference of a payment request"
+          placeholder={t("developers.button.referencePlaceholder")}
           autoComplete="off"
+          dir="ltr"
           hint={
-            newest.data && reference === null
-              ? "Your newest open payment; your shop's server creates one per order with the API."
-              : "Your shop's server creates one per order with the API (POST /api/v1/payments)."
+            newest.data && reference === null ? (
+              t("developers.button.referenceNewest")
+            ) : (
+              <Rich
+                id="developers.button.referenceHint"
+                values={{ endpoint: <Code>POST /api/v1/payments</Code> }}
+              />
+            )
           }
         />
       )}
@@ -212,10 +253,16 @@ export function PayButtonSection({ links = [] }: { links?: readonly EmbeddableLi
         <>
           <div className="flex flex-col gap-2">
             <div className="flex items-center justify-between gap-2">
-              <span className="font-medium text-sm">Snippet</span>
-              <CopyButton value={paySnippet(origin, target)} label="Snippet" />
+              <span className="font-medium text-sm">{t("developers.button.snippet")}</span>
+              <CopyButton
+                value={paySnippet(origin, target)}
+                label={t("developers.button.snippet")}
+                words={copyWords}
+              />
             </div>
             <pre
+              dir="ltr"
+              lang="en"
               className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 font-mono text-xs"
               data-testid="embed-snippet"
             >
@@ -223,17 +270,12 @@ export function PayButtonSection({ links = [] }: { links?: readonly EmbeddableLi
             </pre>
           </div>
           {link && !link.active ? (
-            <p className="text-muted-foreground text-sm">
-              This link is switched off: its page says so and takes no payment until you switch it on.
-            </p>
+            <p className="text-muted-foreground text-sm">{t("developers.button.linkOff")}</p>
           ) : null}
           <LivePreview key={link ? `l:${link.slug}` : `p:${ref}`} target={target} />
         </>
       ) : (
-        <p className="text-muted-foreground text-sm">
-          Create a payment request on the dashboard, or a payment link, to see its snippet and try the button
-          here.
-        </p>
+        <p className="text-muted-foreground text-sm">{t("developers.button.none")}</p>
       )}
     </section>
   );

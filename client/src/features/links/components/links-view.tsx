@@ -6,16 +6,20 @@ import { Field } from "@/components/ui/field";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
-import { describeError } from "@/features/auth/error-message";
+import { developersErrorText, schemaText } from "@/features/developers/developers-error-text";
 import { CopyButton } from "@/features/payments/components/copy-button";
+import { useCopyWords } from "@/features/payments/copy-words";
 import { formatTokenAmount, formatUsd } from "@/features/payments/format";
+import { payToastWords } from "@/features/payments/toast-words";
 import { toast } from "@/hooks/use-toast";
+import { currentLocale, Rich, t, useLocale, useT } from "@/i18n/i18n";
+import { Ltr } from "@/i18n/ltr";
 import { cn } from "@/lib/utils";
 import { useCreateLink, useLinks, useUpdateLink } from "../api/links";
 import { formatLinkAmount } from "./link-view";
 
 const selectClass =
-  "h-11 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-[3px] focus-visible:ring-ring/60";
+  "h-11 w-full min-w-0 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-[3px] focus-visible:ring-ring/60";
 
 type FormErrors = Record<string, string>;
 
@@ -38,9 +42,15 @@ function readLinkForm(form: HTMLFormElement, image: string | null) {
   } as const;
 }
 
-function serverMessage(error: unknown): string | null {
-  const message = (error as { body?: { error?: { message?: unknown } } }).body?.error?.message;
-  return typeof message === "string" ? message : null;
+/** A refusal the form can say beside its fields (a field's check, a taken address), rather than in a toast. */
+function isFormRefusal(error: unknown): boolean {
+  const code = (error as { body?: { error?: { code?: unknown } } }).body?.error?.code;
+  return code === "VALIDATION_ERROR" || code === "CONFLICT";
+}
+
+/** A toast in the reader's language (its text, and the toaster's own labels). */
+function say(props: { title: string; description?: string; variant?: "destructive" }) {
+  toast({ ...props, ...payToastWords(t, currentLocale()) });
 }
 
 /** The image: an https URL typed in, or a small file read into a data URL (as the business's logo is). */
@@ -54,19 +64,18 @@ function ImageField({
   error?: string | undefined;
 }) {
   const [fileError, setFileError] = React.useState<string | null>(null);
+  const t = useT();
   const isData = value?.startsWith("data:") ?? false;
   const pick = (event: React.ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = "";
     if (!file) return;
     if (!/^image\/(png|jpeg|webp|gif)$/.test(file.type)) {
-      setFileError("Choose a PNG, JPEG, WebP or GIF image.");
+      setFileError(t("developers.linkForm.imageType"));
       return;
     }
     if (file.size > MAX_LINK_IMAGE_BYTES) {
-      setFileError(
-        `The image is ${Math.ceil(file.size / 1024)} KB: at most 64 KB (or give an https:// URL).`,
-      );
+      setFileError(t("developers.linkForm.imageTooBig", { size: Math.ceil(file.size / 1024) }));
       return;
     }
     setFileError(null);
@@ -79,8 +88,9 @@ function ImageField({
       <div className="flex items-end gap-2">
         <Field
           id="link-imageUrl"
-          label="Image (optional)"
+          label={t("developers.linkForm.image")}
           type="url"
+          dir="ltr"
           placeholder="https://"
           className="flex-1"
           value={isData ? "" : (value ?? "")}
@@ -90,7 +100,7 @@ function ImageField({
         />
         <Button type="button" variant="outline" className="h-11" asChild>
           <label htmlFor="link-image-file" className="cursor-pointer">
-            <ImagePlus aria-hidden="true" /> Upload
+            <ImagePlus aria-hidden="true" /> {t("developers.linkForm.upload")}
           </label>
         </Button>
         <input
@@ -106,7 +116,7 @@ function ImageField({
         <div className="flex items-center gap-3">
           <img src={value} alt="" className="size-14 rounded-md border border-border object-cover" />
           <Button type="button" variant="ghost" size="sm" onClick={() => onChange(null)}>
-            Remove image
+            {t("developers.linkForm.removeImage")}
           </Button>
         </div>
       ) : null}
@@ -127,29 +137,35 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
   const [pricing, setPricing] = React.useState<"fixed" | "open">(link?.pricing ?? "fixed");
   const [image, setImage] = React.useState<string | null>(link?.imageUrl ?? null);
   const pending = create.isPending || update.isPending;
+  const t = useT();
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const values = readLinkForm(event.currentTarget, image);
     const parsed = createLinkRequest.safeParse(values);
     if (!parsed.success) {
       setErrors(
-        Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "title"), i.message])),
+        Object.fromEntries(
+          parsed.error.issues.map((i) => [String(i.path[0] ?? "title"), schemaText(i.message)]),
+        ),
       );
       return;
     }
     setErrors({});
     const onError = (error: unknown) => {
-      const message = serverMessage(error);
-      if (message) setErrors({ form: message });
+      if (isFormRefusal(error)) setErrors({ form: developersErrorText(error) });
       else
-        toast({ variant: "destructive", title: "The link was not saved", description: describeError(error) });
+        say({
+          variant: "destructive",
+          title: t("developers.linkForm.notSaved"),
+          description: developersErrorText(error),
+        });
     };
     if (link) {
       update.mutate(
         { id: link.id, ...parsed.data, slug: parsed.data.slug ?? link.slug },
         {
           onSuccess: () => {
-            toast({ title: "Link saved" });
+            say({ title: t("developers.linkForm.saved") });
             onDone();
           },
           onError,
@@ -158,7 +174,7 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
     } else {
       create.mutate(parsed.data, {
         onSuccess: (created) => {
-          toast({ title: "Link created", description: created.url });
+          say({ title: t("developers.linkForm.created"), description: created.url });
           onDone();
         },
         onError,
@@ -166,11 +182,16 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
     }
   };
   return (
-    <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2" data-testid="link-form">
+    <form
+      onSubmit={submit}
+      noValidate
+      className="grid grid-cols-1 gap-4 sm:grid-cols-2"
+      data-testid="link-form"
+    >
       <Field
         id="link-title"
         name="title"
-        label="Title"
+        label={t("developers.linkForm.title")}
         required
         maxLength={120}
         defaultValue={link?.title ?? ""}
@@ -178,7 +199,7 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
         className="sm:col-span-2"
       />
       <div className="flex flex-col gap-2 sm:col-span-2">
-        <Label htmlFor="link-description">Description (optional)</Label>
+        <Label htmlFor="link-description">{t("developers.linkForm.description")}</Label>
         <Textarea
           id="link-description"
           name="description"
@@ -189,12 +210,12 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
       </div>
       <ImageField value={image} onChange={setImage} error={errors.imageUrl} />
       <fieldset className="flex flex-col gap-2 sm:col-span-2">
-        <legend className="mb-1 font-medium text-sm">Price</legend>
+        <legend className="mb-1 font-medium text-sm">{t("developers.linkForm.price")}</legend>
         <div className="flex flex-wrap gap-x-6 gap-y-1">
           {(
             [
-              ["fixed", "Fixed price"],
-              ["open", "The payer chooses (donations, tips)"],
+              ["fixed", "developers.linkForm.fixed"],
+              ["open", "developers.linkForm.open"],
             ] as const
           ).map(([value, label]) => (
             <label key={value} className="flex min-h-11 cursor-pointer items-center gap-2 text-sm">
@@ -206,20 +227,20 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
                 onChange={() => setPricing(value)}
                 className="size-5 accent-[var(--primary)]"
               />
-              {label}
+              {t(label)}
             </label>
           ))}
         </div>
       </fieldset>
       <div className="flex flex-col gap-2">
-        <Label htmlFor="link-currency">Currency</Label>
+        <Label htmlFor="link-currency">{t("developers.linkForm.currency")}</Label>
         <select
           id="link-currency"
           name="currency"
           defaultValue={link?.currency ?? "USD"}
           className={selectClass}
         >
-          <option value="USD">USD (paid in CPXTB at the rate then)</option>
+          <option value="USD">{t("developers.linkForm.usd")}</option>
           <option value="CPXTB">CPXTB</option>
         </select>
       </div>
@@ -228,8 +249,9 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
           key="amount"
           id="link-amount"
           name="amount"
-          label="Price"
+          label={t("developers.linkForm.price")}
           inputMode="decimal"
+          dir="ltr"
           placeholder="4.50"
           defaultValue={link?.amount ?? ""}
           error={errors.amount}
@@ -239,8 +261,9 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
           key="minAmount"
           id="link-minAmount"
           name="minAmount"
-          label="Least a payer may pay"
+          label={t("developers.linkForm.minAmount")}
           inputMode="decimal"
+          dir="ltr"
           placeholder="1.00"
           defaultValue={link?.minAmount ?? ""}
           error={errors.minAmount}
@@ -249,21 +272,21 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
       <Field
         id="link-quantityLimit"
         name="quantityLimit"
-        label="Quantity limit (optional)"
+        label={t("developers.linkForm.quantity")}
         inputMode="numeric"
-        placeholder="No limit"
+        placeholder={t("developers.linkForm.noLimit")}
         defaultValue={link?.quantityLimit ?? ""}
         error={errors.quantityLimit}
-        hint="How many may be sold; a payment under way holds one until it expires unpaid."
+        hint={t("developers.linkForm.quantityHint")}
       />
       <Field
         id="link-slug"
         name="slug"
-        label="Link address (optional)"
-        placeholder="made up when empty"
+        label={t("developers.linkForm.slug")}
+        placeholder={t("developers.linkForm.slugPlaceholder")}
         defaultValue={link?.slug ?? ""}
         error={errors.slug}
-        hint="/l/ followed by letters, digits and dashes."
+        hint={t("developers.linkForm.slugHint", { prefix: "/l/" })}
         spellCheck={false}
         autoComplete="off"
       />
@@ -275,10 +298,10 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
       <div className="flex flex-wrap gap-2 sm:col-span-2">
         <Button type="submit" disabled={pending}>
           {pending ? <Spinner size="sm" /> : null}
-          {link ? "Save link" : "Create link"}
+          {link ? t("developers.linkForm.save") : t("developers.linkForm.create")}
         </Button>
         <Button type="button" variant="outline" onClick={onDone}>
-          Cancel
+          {t("developers.common.cancel")}
         </Button>
       </div>
     </form>
@@ -286,29 +309,31 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
 }
 
 function LinkStats({ link }: { link: Link }) {
+  const t = useT();
+  const locale = useLocale();
   const s = link.stats;
   const sum =
     link.currency === "USD" && s.paidUsd !== null
-      ? `${formatUsd(s.paidUsd)} (${formatTokenAmount(s.paidTotal)} CPXTB)`
-      : `${formatTokenAmount(s.paidTotal)} CPXTB`;
+      ? `${formatUsd(s.paidUsd, locale)} (${formatTokenAmount(s.paidTotal, locale)} CPXTB)`
+      : `${formatTokenAmount(s.paidTotal, locale)} CPXTB`;
   return (
     <dl className="grid grid-cols-3 gap-2 text-sm" data-testid="link-stats">
       <div>
-        <dt className="text-muted-foreground text-xs">Payments</dt>
+        <dt className="text-muted-foreground text-xs">{t("developers.links.payments")}</dt>
         <dd className="font-semibold tabular-nums" data-testid="link-stat-requests">
           {s.requests}
         </dd>
       </div>
       <div>
-        <dt className="text-muted-foreground text-xs">Paid</dt>
+        <dt className="text-muted-foreground text-xs">{t("developers.links.paid")}</dt>
         <dd className="font-semibold tabular-nums" data-testid="link-stat-paid">
           {s.paid}
         </dd>
       </div>
       <div className="min-w-0">
-        <dt className="text-muted-foreground text-xs">Received</dt>
+        <dt className="text-muted-foreground text-xs">{t("developers.links.received")}</dt>
         <dd className="break-words font-semibold tabular-nums" data-testid="link-stat-sum">
-          {sum}
+          <Ltr>{sum}</Ltr>
         </dd>
       </div>
     </dl>
@@ -318,19 +343,32 @@ function LinkStats({ link }: { link: Link }) {
 function LinkCard({ link, canEdit }: { link: Link; canEdit: boolean }) {
   const [editing, setEditing] = React.useState(false);
   const update = useUpdateLink();
+  const t = useT();
+  const locale = useLocale();
+  const copyWords = useCopyWords();
   const toggle = () =>
     update.mutate(
       { id: link.id, active: !link.active },
       {
-        onSuccess: (saved) => toast({ title: saved.active ? "Link switched on" : "Link switched off" }),
+        onSuccess: (saved) =>
+          say({ title: t(saved.active ? "developers.links.switchedOn" : "developers.links.switchedOff") }),
         onError: (error) =>
-          toast({ variant: "destructive", title: "Not changed", description: describeError(error) }),
+          say({
+            variant: "destructive",
+            title: t("developers.links.notChanged"),
+            description: developersErrorText(error),
+          }),
       },
     );
   const price =
-    link.pricing === "fixed"
-      ? formatLinkAmount(link.amount ?? "0", link.currency)
-      : `Payer chooses, from ${formatLinkAmount(link.minAmount ?? "0", link.currency)}`;
+    link.pricing === "fixed" ? (
+      <Ltr>{formatLinkAmount(link.amount ?? "0", link.currency, locale)}</Ltr>
+    ) : (
+      <Rich
+        id="developers.links.payerChooses"
+        values={{ amount: <Ltr>{formatLinkAmount(link.minAmount ?? "0", link.currency, locale)}</Ltr> }}
+      />
+    );
   return (
     <li
       className={cn(
@@ -367,11 +405,13 @@ function LinkCard({ link, canEdit }: { link: Link; canEdit: boolean }) {
                   )}
                   data-testid="link-state"
                 >
-                  {link.active ? "On" : "Off"}
+                  {t(link.active ? "developers.links.on" : "developers.links.off")}
                 </span>
                 {link.stats.remaining !== null ? (
                   <span className="rounded-full bg-muted px-2 py-0.5 text-muted-foreground">
-                    {link.stats.remaining === 0 ? "Sold out" : `${link.stats.remaining} left`}
+                    {link.stats.remaining === 0
+                      ? t("developers.links.soldOut")
+                      : t("developers.links.left", { count: link.stats.remaining })}
                   </span>
                 ) : null}
               </p>
@@ -382,26 +422,28 @@ function LinkCard({ link, canEdit }: { link: Link; canEdit: boolean }) {
               href={link.url}
               target="_blank"
               rel="noreferrer"
-              className="min-w-0 flex-1 truncate font-mono text-primary text-sm underline-offset-4 hover:underline"
+              dir="ltr"
+              className="min-w-0 flex-1 truncate text-start font-mono text-primary text-sm underline-offset-4 hover:underline"
               data-testid="link-url"
             >
               {link.url}
             </a>
             <CopyButton
               value={link.url}
-              label="Link"
-              copiedText="Share it: every payer gets a payment of their own."
+              label={t("developers.links.copyLabel")}
+              copiedText={t("developers.links.copiedText")}
+              words={copyWords}
             />
           </div>
           <LinkStats link={link} />
           {canEdit ? (
             <div className="flex flex-wrap gap-2">
               <Button type="button" variant="outline" size="sm" onClick={() => setEditing(true)}>
-                <Pencil aria-hidden="true" /> Edit
+                <Pencil aria-hidden="true" /> {t("developers.links.edit")}
               </Button>
               <Button type="button" variant="outline" size="sm" onClick={toggle} disabled={update.isPending}>
                 {link.active ? <PowerOff aria-hidden="true" /> : <Power aria-hidden="true" />}
-                {link.active ? "Switch off" : "Switch on"}
+                {t(link.active ? "developers.links.switchOff" : "developers.links.switchOn")}
               </Button>
             </div>
           ) : null}
@@ -414,30 +456,30 @@ function LinkCard({ link, canEdit }: { link: Link; canEdit: boolean }) {
 export function LinksView({ canEdit }: { canEdit: boolean }) {
   const links = useLinks();
   const [adding, setAdding] = React.useState(false);
+  const t = useT();
   return (
     <div className="flex flex-col gap-4">
       {canEdit ? (
         adding ? (
           <section className="rounded-xl border border-border bg-card p-4 sm:p-6">
-            <h2 className="mb-4 font-semibold text-xl">New payment link</h2>
+            <h2 className="mb-4 font-semibold text-xl">{t("developers.links.newTitle")}</h2>
             <LinkForm onDone={() => setAdding(false)} />
           </section>
         ) : (
           <Button type="button" className="self-start" onClick={() => setAdding(true)}>
-            <Plus aria-hidden="true" /> New link
+            <Plus aria-hidden="true" /> {t("developers.links.newLink")}
           </Button>
         )
       ) : null}
       {links.isPending ? (
-        <Spinner size="lg" label="Loading the links" />
+        <Spinner size="lg" label={t("developers.links.loading")} />
       ) : links.isError ? (
         <p role="alert" className="text-destructive-emphasis">
-          The links could not be loaded: {describeError(links.error)}
+          {t("developers.links.loadFailed", { reason: developersErrorText(links.error) })}
         </p>
       ) : links.data.items.length === 0 ? (
         <p className="rounded-xl border border-border border-dashed p-6 text-center text-muted-foreground">
-          No payment links yet. A link is a page with a price (or an amount the payer chooses) that any number
-          of people can pay; fixed-price links are also the products of your point of sale.
+          {t("developers.links.empty")}
         </p>
       ) : (
         <ul className="grid gap-3 lg:grid-cols-2" data-testid="links-list">
