@@ -23,7 +23,6 @@ import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { SocialAccountCard } from "@/features/social/components/social-account-card";
 import { type SignInWords, SocialSignIn } from "@/features/social/components/social-sign-in";
 import { useT } from "@/i18n/i18n";
-import { LanguageMenu } from "@/i18n/language-menu";
 
 /** Loads the wallet code only when asked (it stays out of this page's chunk too). */
 const signInWithWallet: WalletSigner = (getNonce) =>
@@ -106,7 +105,6 @@ export default function AuthPage() {
       description={t("account.auth.description")}
     >
       <div className="flex flex-col gap-6">
-        <LanguageMenu className="self-end" />
         <SocialAccountCard />
         {user && !redirecting && next === "/merchant" && payerOnly ? (
           <PayerLanding name={user.displayName ?? user.username} hasWallet={Boolean(wallet.data)} />

@@ -12,7 +12,6 @@ import { useAccountPage } from "@/features/auth/account-page";
 import { requestPasswordReset } from "@/features/auth/api/forgot-password";
 import { toast } from "@/hooks/use-toast";
 import { useT } from "@/i18n/i18n";
-import { LanguageMenu } from "@/i18n/language-menu";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 
 /** /forgot-password, in the reader's language (issue 37). */
@@ -45,7 +44,6 @@ export default function ForgotPasswordPage() {
       width="narrow"
       description={t("account.forgot.description")}
     >
-      <LanguageMenu className="self-end" />
       {mutation.isSuccess ? (
         <Card role="status">
           <CardHeader>

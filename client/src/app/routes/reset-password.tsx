@@ -14,7 +14,6 @@ import { USER_QUERY_KEY } from "@/features/auth/api/get-user";
 import { resetPassword, resetTokenCheckQueryOptions } from "@/features/auth/api/reset-password";
 import { toast } from "@/hooks/use-toast";
 import { useT } from "@/i18n/i18n";
-import { LanguageMenu } from "@/i18n/language-menu";
 import { type FieldErrors, validate } from "@/lib/form-errors";
 
 const LINK_PROBLEMS = {
@@ -81,7 +80,6 @@ export default function ResetPasswordPage() {
       width="narrow"
       description={t("account.reset.description")}
     >
-      <LanguageMenu className="self-end" />
       {token && check.isLoading ? (
         <Spinner size="lg" label={t("account.reset.checking")} />
       ) : problem || check.isError ? (
