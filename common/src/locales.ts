@@ -35,7 +35,10 @@ export function directionOf(locale: Locale): "ltr" | "rtl" {
  * customer screen and the cashier's keypad (the checkout's own words it shares come from `pay`); `team`: the
  * merchant's team (/team: members, roles, invitations), accepting an invitation (/invitations/:token) and the
  * audit log (/audit-log: its event names, filters and details); `reports`: the merchant's reports (/reports) and
- * payment history (/payments), with the status names and errors of `pay`.
+ * payment history (/payments), with the status names and errors of `pay`; `merchant`: the merchant dashboard
+ * (/merchant: creating payment requests, registering and editing the business, the unmatched transfers), a
+ * payment's detail panel with its refunds (also on /payments), and the business's loading and refused states that
+ * every merchant page shows (`merchantQueryState`).
  */
 export const MESSAGE_AREAS = [
   "pay",
@@ -46,6 +49,7 @@ export const MESSAGE_AREAS = [
   "pos",
   "team",
   "reports",
+  "merchant",
 ] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 

@@ -7,6 +7,9 @@ const ConfirmDialog = React.lazy(() =>
   import("@/components/ui/confirm-dialog").then((m) => ({ default: m.ConfirmDialog })),
 );
 
+/** The "discard your changes?" question's words, for a translated screen. */
+export type UnsavedWords = { title: string; description: string; confirm: string; cancel: string };
+
 type FieldElement = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 /** What a field holds now, as one comparable string. */
@@ -85,7 +88,14 @@ function onPopState() {
  * the one it had when it appeared or was first focused. Call `markSaved()` once the form's values are saved (or
  * reset), and render `dialog`.
  */
-export function useUnsavedChanges({ what = "this form" }: { what?: string } = {}) {
+export function useUnsavedChanges({
+  what = "this form",
+  words,
+}: {
+  what?: string;
+  /** The question's words in a translated screen's language (English by default: it guards English forms too). */
+  words?: UnsavedWords;
+} = {}) {
   const [form, setForm] = React.useState<HTMLFormElement | null>(null);
   const [dirty, setDirty] = React.useState(false);
   const [pending, setPending] = React.useState<(() => void) | null>(null);
@@ -192,10 +202,12 @@ export function useUnsavedChanges({ what = "this form" }: { what?: string } = {}
     <React.Suspense fallback={null}>
       <ConfirmDialog
         open
-        title="Discard your changes?"
-        description={`What you typed in ${what} has not been saved. If you leave now, it is lost.`}
-        confirmLabel="Discard changes"
-        cancelLabel="Keep editing"
+        title={words?.title ?? "Discard your changes?"}
+        description={
+          words?.description ?? `What you typed in ${what} has not been saved. If you leave now, it is lost.`
+        }
+        confirmLabel={words?.confirm ?? "Discard changes"}
+        cancelLabel={words?.cancel ?? "Keep editing"}
         onCancel={() => setPending(null)}
         onConfirm={() => {
           const leave = pending;
