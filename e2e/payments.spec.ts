@@ -168,7 +168,7 @@ test("a new user is asked to register the business first", async ({ page }) => {
   await page.goto("/merchant");
   await expect(page.getByRole("heading", { name: "Register your business" })).toBeVisible();
   await page.getByRole("button", { name: "Sign with wallet and register" }).click();
-  await expect(page.getByText("The business name needs at least 2 characters.")).toBeVisible();
+  await expect(page.getByText("The business name needs 2 to 100 characters.")).toBeVisible();
 });
 
 test("the dashboard creates a payment with link and QR and shows it paid live, with the notification", async ({

@@ -41,7 +41,9 @@ export function directionOf(locale: Locale): "ltr" | "rtl" {
  * the errors of the auth, two-factor and Sign-In with Ethereum answers those screens meet; `developers`: the
  * merchant's developer screens: API keys and the pay button (/developers), webhooks (/webhooks) and the payment
  * links list (/links), with the copy button's, the toasts' and the errors' words of `pay` (code, event names and
- * URLs stay as written).
+ * URLs stay as written); `merchant`: the merchant dashboard (/merchant: creating payment requests, registering and
+ * editing the business, the unmatched transfers), a payment's detail panel with its refunds (also on /payments),
+ * and the business's loading and refused states that every merchant page shows (`merchantQueryState`).
  */
 export const MESSAGE_AREAS = [
   "pay",
@@ -54,6 +56,7 @@ export const MESSAGE_AREAS = [
   "reports",
   "account",
   "developers",
+  "merchant",
 ] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 

@@ -1,4 +1,5 @@
 import { isClientRoute } from "@common/client-routes.ts";
+import type { Locale } from "@common/locales.ts";
 import type { PublicPayment } from "@common/payments.ts";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -11,6 +12,7 @@ import { registerCsrfGuard } from "./lib/csrf.ts";
 import { registerBodyDrain } from "./lib/drain-body.ts";
 import { registerErrorHandling, sendFrameworkError } from "./lib/error-handler.ts";
 import type { FastifyZod } from "./lib/fastify-zod.ts";
+import { requestLocale } from "./lib/i18n.ts";
 import { loggerOptions, OneLinePerRequest } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
 import { isHttpsOrigin, requestOrigin } from "./lib/public-origin.ts";
@@ -423,7 +425,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   /** The dashboard's HTML with its frame for a signed-in request, or null: the client's page then (decision 025). */
   const dashboardPage =
     clientBuild && render
-      ? async (request: FastifyRequest, reply: FastifyReply, path: string): Promise<string | null> => {
+      ? async (
+          request: FastifyRequest,
+          reply: FastifyReply,
+          path: string,
+        ): Promise<{ html: string; locale: Locale } | null> => {
           if (!request.cookies[SESSION_COOKIE]) return null;
           try {
             const auth = await resolveAuth(database.db, request, reply);
@@ -435,13 +441,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
               auth.user.id,
             );
             if (!allowed) return null;
-            return await renderDashboardPage(toUserResponse(auth.user), {
+            const locale = requestLocale(request);
+            const html = await renderDashboardPage(toUserResponse(auth.user), {
               index: clientBuild,
               render,
               origin: config.publicUrl.replace(/\/+$/, ""),
               preload: dashboardPreload,
               code: dashboardCode,
+              locale,
             });
+            return html === null ? null : { html, locale };
           } catch (error) {
             // The database away, a render fault: the client's page (its own calls say what is wrong).
             request.log.error(
@@ -512,7 +521,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
       }
       const dashboard =
         dashboardPage && isDashboardPath(path) ? await dashboardPage(request, reply, path) : null;
-      if (dashboard !== null) return sendRenderedHtml(request, reply, dashboard, 200);
+      if (dashboard !== null) return sendRenderedHtml(request, reply, dashboard.html, 200, dashboard.locale);
       if (!pageHtml) return sendIndexHtml(request, reply, clientBuild, isClientRoute(path) ? 200 : 404);
       const page = await pageHtml(request, path);
       return sendIndexHtml(request, reply, page.html, page.status);

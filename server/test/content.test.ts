@@ -388,6 +388,14 @@ describe("served HTML", () => {
     expect(template).toContain('<link rel="modulepreload" crossorigin href="/assets/merchant-Ef3.js" />');
     // No prefetches: their responses would come in the middle of the dashboard's own loading.
     expect(template).not.toContain('rel="prefetch"');
+    // In the reader's language (decision 038): rendered in it, and the answer says so (and varies with it).
+    expect(signedIn.headers["content-language"]).toBe("en");
+    const arabic = await app.inject({
+      url: "/merchant",
+      headers: { cookie, "accept-language": "ar-EG,ar;q=0.9" },
+    });
+    expect(arabic.headers["content-language"]).toBe("ar");
+    expect(arabic.headers.vary).toContain("Accept-Language");
     // A session cookie that is no session, and none at all: the client's page (it sends the visitor to /auth).
     for (const headers of [{ cookie: "cpxtb_session=not-a-session" }, {}]) {
       const plain = await app.inject({ url: "/merchant", headers });

@@ -36,19 +36,33 @@ function lazyPage(
 const CHECKOUT_AREAS: readonly MessageArea[] = ["pay", "wallet"];
 /** Buying CPXTB and its orders (their copy buttons speak the checkout's words); the claim card's words are in "buy". */
 const BUY_AREAS: readonly MessageArea[] = ["buy", "wallet", "pay"];
-/** The counter: its own words, and the checkout's where its customer screen says the same (statuses, errors). */
-const POS_AREAS: readonly MessageArea[] = ["pos", "pay"];
-/** The team, an invitation and the audit log: their own words, and the checkout's generic errors (network, server). */
-const TEAM_AREAS: readonly MessageArea[] = ["team", "pay"];
-/** The merchant's reports and payment history: their own words, and the checkout's status names and errors. */
-const REPORTS_AREAS: readonly MessageArea[] = ["reports", "pay"];
+/**
+ * The counter: its own words, the checkout's where its customer screen says the same (statuses, errors), and the
+ * business's loading and refused states of "merchant".
+ */
+const POS_AREAS: readonly MessageArea[] = ["pos", "pay", "merchant"];
+/**
+ * The team, an invitation and the audit log: their own words, the checkout's generic errors (network, server), and
+ * the business's loading and refused states of "merchant" (`merchantQueryState`).
+ */
+const TEAM_AREAS: readonly MessageArea[] = ["team", "pay", "merchant"];
+/**
+ * The merchant's reports and payment history: their own words, the checkout's status names and errors, and the
+ * payment's detail panel (and the business's loading states) of "merchant".
+ */
+const REPORTS_AREAS: readonly MessageArea[] = ["reports", "pay", "merchant"];
+/** The merchant dashboard: its own words, the payment history's of "reports", the checkout's statuses and errors. */
+const MERCHANT_AREAS: readonly MessageArea[] = ["merchant", "reports", "pay"];
 /**
  * Signing in and the account: their own words, the social sign-in buttons' of the wallet-less path ("wallet"), and
  * the checkout's generic errors, language menu and copy button ("pay").
  */
 const ACCOUNT_AREAS: readonly MessageArea[] = ["account", "wallet", "pay"];
-/** API keys, the pay button, webhooks and the payment links list: their own words, the checkout's copy and errors. */
-const DEVELOPERS_AREAS: readonly MessageArea[] = ["developers", "pay"];
+/**
+ * API keys, the pay button, webhooks and the payment links list: their own words, the checkout's copy and errors,
+ * and the business's loading and refused states of "merchant".
+ */
+const DEVELOPERS_AREAS: readonly MessageArea[] = ["developers", "pay", "merchant"];
 
 // Every screen is its own chunk (spec section 2: all pages load lazily).
 export const HomePage = lazyPage(() => import("./routes/home"), "shell");
@@ -64,7 +78,7 @@ export const AuthPage = lazyPage(() => import("./routes/auth"), "data", ACCOUNT_
 export const ForgotPasswordPage = lazyPage(() => import("./routes/forgot-password"), "data", ACCOUNT_AREAS);
 export const ResetPasswordPage = lazyPage(() => import("./routes/reset-password"), "data", ACCOUNT_AREAS);
 export const ProfilePage = lazyPage(() => import("./routes/profile"), "data", ACCOUNT_AREAS);
-export const MerchantDashboardPage = lazyPage(() => import("./routes/merchant"), "protected");
+export const MerchantDashboardPage = lazyPage(() => import("./routes/merchant"), "protected", MERCHANT_AREAS);
 export const PaymentPage = lazyPage(() => import("./routes/payment"), "data", CHECKOUT_AREAS);
 export const EasyPaymentPage = lazyPage(() => import("./routes/easy-payment"), "data", CHECKOUT_AREAS);
 export const SocialLoginTestPage = lazyPage(() => import("./routes/social-login-test"));

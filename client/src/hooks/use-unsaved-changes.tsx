@@ -7,6 +7,9 @@ const ConfirmDialog = React.lazy(() =>
   import("@/components/ui/confirm-dialog").then((m) => ({ default: m.ConfirmDialog })),
 );
 
+/** The "discard your changes?" question's words, for a translated screen. */
+export type UnsavedWords = { title: string; description: string; confirm: string; cancel: string };
+
 type FieldElement = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 /** What a field holds now, as one comparable string. */
@@ -76,9 +79,6 @@ function onPopState() {
   guard.ask(() => guard.navigate(target, { replace: true }));
 }
 
-/** The discard question's words, for a translated page. */
-export type UnsavedChangesWords = { title: string; description: string; discard: string; keep: string };
-
 /**
  * Keeps a half-filled form from being lost without a word (issue 36): while the form holds typing that was not
  * saved, leaving for another page of the app (a link, or the browser's Back and Forward), closing the sheet or dialog it sits in (`confirmDiscard`),
@@ -86,15 +86,15 @@ export type UnsavedChangesWords = { title: string; description: string; discard:
  *
  * Works with any form, controlled or not: attach `formRef`; a field counts as changed when its value differs from
  * the one it had when it appeared or was first focused. Call `markSaved()` once the form's values are saved (or
- * reset), and render `dialog`. Its words are English unless a translated page passes its own (`words`).
+ * reset), and render `dialog`.
  */
 export function useUnsavedChanges({
   what = "this form",
   words,
 }: {
   what?: string;
-  /** The question's words in the page's language (`what` is then unused). */
-  words?: UnsavedChangesWords;
+  /** The question's words in a translated screen's language (English by default: it guards English forms too). */
+  words?: UnsavedWords;
 } = {}) {
   const [form, setForm] = React.useState<HTMLFormElement | null>(null);
   const [dirty, setDirty] = React.useState(false);
@@ -206,8 +206,8 @@ export function useUnsavedChanges({
         description={
           words?.description ?? `What you typed in ${what} has not been saved. If you leave now, it is lost.`
         }
-        confirmLabel={words?.discard ?? "Discard changes"}
-        cancelLabel={words?.keep ?? "Keep editing"}
+        confirmLabel={words?.confirm ?? "Discard changes"}
+        cancelLabel={words?.cancel ?? "Keep editing"}
         onCancel={() => setPending(null)}
         onConfirm={() => {
           const leave = pending;

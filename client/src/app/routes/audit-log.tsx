@@ -15,7 +15,7 @@ import { useDocumentLanguage, useT } from "@/i18n/i18n";
 function MemberAuditLog() {
   const merchant = useMerchant();
   const t = useT();
-  const fallback = merchantQueryState(merchant);
+  const fallback = merchantQueryState(merchant, t);
   if (fallback) return fallback;
   if (merchant.data && !mayUse(merchant.data.role, MANAGER_ROLES)) {
     return (

@@ -102,7 +102,7 @@ function MerchantDevelopers() {
   const t = useT();
   // Staff may not list keys: only owners and admins ask (the list says which kind this install makes).
   const keys = useApiKeys(merchant.data ? mayUse(merchant.data.role, MANAGER_ROLES) : false);
-  const fallback = merchantQueryState(merchant);
+  const fallback = merchantQueryState(merchant, t);
   if (fallback) return fallback;
   if (!merchant.data) {
     return (

@@ -25,7 +25,7 @@ const toItem = (link: Link): PosItem => ({
 function Counter() {
   const merchant = useMerchant();
   const t = useT();
-  const fallback = merchantQueryState(merchant);
+  const fallback = merchantQueryState(merchant, t);
   if (fallback) return fallback;
   if (!merchant.data) {
     return (

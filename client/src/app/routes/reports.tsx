@@ -24,7 +24,7 @@ function LiveReports() {
 function MerchantReports() {
   const merchant = useMerchant();
   const t = useT();
-  const fallback = merchantQueryState(merchant);
+  const fallback = merchantQueryState(merchant, t);
   if (fallback) return fallback;
   if (!merchant.data) {
     return (

@@ -1,4 +1,5 @@
 import { type User, userResponse } from "@common/auth.ts";
+import type { Locale } from "@common/locales.ts";
 import type { PageMeta } from "@common/page-meta.ts";
 import type { IndexHtml } from "./index-html.ts";
 import { pageHtmlText } from "./page-meta.ts";
@@ -23,6 +24,11 @@ export type DashboardPageSources = {
   preload: string;
   /** The dashboard's own code (modulepreload links): it waits with the entry's until the page has painted. */
   code: string;
+  /**
+   * The reader's language (decision 038, `requestLocale`): the frame is rendered in it and the HTML says so, so the
+   * browser hydrates it in the same words.
+   */
+  locale?: Locale;
 };
 
 /**
@@ -34,11 +40,12 @@ export type DashboardPageSources = {
 export async function renderDashboardPage(user: User, sources: DashboardPageSources): Promise<string | null> {
   // The answer of GET /api/user exactly: the schema drops whatever else the caller's value carries.
   const data = { "/api/user": userResponse.parse(user) };
-  const markup = await sources.render("/merchant", data);
+  const markup = await sources.render("/merchant", data, sources.locale);
   if (markup === null) return null;
   return pageHtmlText(sources.index, DASHBOARD_META, `${sources.origin}/merchant`, sources.origin, {
     body: { markup, data },
     head: sources.code,
     preload: sources.preload,
+    locale: sources.locale,
   });
 }

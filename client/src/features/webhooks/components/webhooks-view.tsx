@@ -201,8 +201,8 @@ function AddEndpointForm({
     words: {
       title: t("developers.unsaved.title"),
       description: t("developers.unsaved.endpoint"),
-      discard: t("developers.unsaved.discard"),
-      keep: t("developers.unsaved.keep"),
+      confirm: t("developers.unsaved.discard"),
+      cancel: t("developers.unsaved.keep"),
     },
   });
   const submit = (event: React.FormEvent<HTMLFormElement>) => {

@@ -6,21 +6,24 @@ import * as React from "react";
 import { Field } from "@/components/ui/field";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
+import { useT } from "@/i18n/i18n";
 
+/** The business types' names: ids of the "merchant" area. */
 const TYPE_LABELS: Record<(typeof BUSINESS_TYPES)[number], string> = {
-  retail: "Retail shop",
-  ecommerce: "Online shop",
-  services: "Services",
-  food: "Food & drink",
-  digital: "Digital goods",
-  nonprofit: "Non-profit",
-  other: "Other",
+  retail: "merchant.business.type.retail",
+  ecommerce: "merchant.business.type.ecommerce",
+  services: "merchant.business.type.services",
+  food: "merchant.business.type.food",
+  digital: "merchant.business.type.digital",
+  nonprofit: "merchant.business.type.nonprofit",
+  other: "merchant.business.type.other",
 };
 
+/** The pay page's themes: their names and hints are ids of the "merchant" area. */
 const THEMES: Record<PageTheme, { label: string; hint: string; icon: typeof Sun }> = {
-  auto: { label: "Auto", hint: "The payer's own theme", icon: Monitor },
-  light: { label: "Light", hint: "Always light", icon: Sun },
-  dark: { label: "Dark", hint: "Always dark", icon: Moon },
+  auto: { label: "merchant.business.theme.auto", hint: "merchant.business.theme.autoHint", icon: Monitor },
+  light: { label: "merchant.business.theme.light", hint: "merchant.business.theme.lightHint", icon: Sun },
+  dark: { label: "merchant.business.theme.dark", hint: "merchant.business.theme.darkHint", icon: Moon },
 };
 
 export type BusinessFieldValues = Pick<
@@ -81,20 +84,21 @@ export function BusinessFields({
   idPrefix?: string;
 }) {
   const [brand, setBrand] = React.useState(defaults?.brandColor ?? "");
+  const t = useT();
   const validBrand = /^#[0-9a-fA-F]{6}$/.test(brand);
   return (
     <>
       <Field
         id={`${idPrefix}name`}
         name="name"
-        label="Business name"
+        label={t("merchant.business.name")}
         required
         error={errors.name}
         autoComplete="organization"
         defaultValue={defaults?.name}
       />
       <div className="flex flex-col gap-2">
-        <Label htmlFor={`${idPrefix}businessType`}>Business type</Label>
+        <Label htmlFor={`${idPrefix}businessType`}>{t("merchant.business.typeLabel")}</Label>
         <select
           id={`${idPrefix}businessType`}
           name="businessType"
@@ -103,7 +107,7 @@ export function BusinessFields({
         >
           {BUSINESS_TYPES.map((type) => (
             <option key={type} value={type}>
-              {TYPE_LABELS[type]}
+              {t(TYPE_LABELS[type])}
             </option>
           ))}
         </select>
@@ -111,8 +115,9 @@ export function BusinessFields({
       <Field
         id={`${idPrefix}contactEmail`}
         name="contactEmail"
+        dir="ltr"
         type="email"
-        label="Contact email"
+        label={t("merchant.business.contactEmail")}
         required
         error={errors.contactEmail}
         defaultValue={defaults?.contactEmail}
@@ -120,8 +125,9 @@ export function BusinessFields({
       <Field
         id={`${idPrefix}website`}
         name="website"
+        dir="ltr"
         type="url"
-        label="Website (optional)"
+        label={t("merchant.business.website")}
         placeholder="https://"
         error={errors.website}
         defaultValue={defaults?.website ?? ""}
@@ -130,24 +136,25 @@ export function BusinessFields({
         id={`${idPrefix}tipPresets`}
         name="tipPresets"
         inputMode="numeric"
-        label="Tips at the counter, in % (optional)"
-        placeholder="e.g. 10, 15, 20"
-        hint="Up to 4 percentages the counter offers the customer. Empty: no tips."
+        label={t("merchant.business.tips")}
+        placeholder={t("merchant.business.tipsPlaceholder")}
+        hint={t("merchant.business.tipsHint")}
         error={errors.tipPresets}
         defaultValue={defaults?.tipPresets?.join(", ") ?? ""}
       />
       <Field
         id={`${idPrefix}logoUrl`}
         name="logoUrl"
+        dir="ltr"
         type="url"
-        label="Logo URL (optional)"
+        label={t("merchant.business.logoUrl")}
         placeholder="https://"
         error={errors.logoUrl}
         defaultValue={defaults?.logoUrl ?? ""}
         className="sm:col-span-2"
       />
       <div className="flex flex-col gap-2 sm:col-span-2">
-        <Label htmlFor={`${idPrefix}description`}>Description (optional)</Label>
+        <Label htmlFor={`${idPrefix}description`}>{t("merchant.business.description")}</Label>
         <Textarea
           id={`${idPrefix}description`}
           name="description"
@@ -157,12 +164,13 @@ export function BusinessFields({
         />
       </div>
       <fieldset className="flex min-w-0 flex-col gap-3 rounded-lg border border-border p-3 sm:col-span-2">
-        <legend className="px-1 font-medium text-sm">Payment page appearance</legend>
+        <legend className="px-1 font-medium text-sm">{t("merchant.business.appearance")}</legend>
         <div className="flex items-start gap-2">
           <Field
             id={`${idPrefix}brandColor`}
             name="brandColor"
-            label="Brand colour (optional)"
+            dir="ltr"
+            label={t("merchant.business.brandColor")}
             placeholder="#1a7f5a"
             maxLength={7}
             spellCheck={false}
@@ -170,19 +178,23 @@ export function BusinessFields({
             value={brand}
             onChange={(event) => setBrand(event.target.value)}
             error={errors.brandColor}
-            hint="Buttons and accents of your payment page. Leave empty for the CPXTB blue."
+            hint={t("merchant.business.brandColorHint")}
             className="flex-1"
           />
           <input
             type="color"
-            aria-label="Pick the brand colour"
+            aria-label={t("merchant.business.pickColor")}
             value={validBrand ? brand.toLowerCase() : "#2f5bd3"}
             onChange={(event) => setBrand(event.target.value)}
             // Level with the text input: below its label (one line of text-sm plus the field's gap).
             className="mt-[1.375rem] h-11 w-14 shrink-0 cursor-pointer rounded-md border border-input bg-background p-1"
           />
         </div>
-        <div role="radiogroup" aria-label="Theme of the payment page" className="grid grid-cols-3 gap-2">
+        <div
+          role="radiogroup"
+          aria-label={t("merchant.business.themeLabel")}
+          className="grid grid-cols-3 gap-2"
+        >
           {PAGE_THEMES.map((theme) => {
             const info = THEMES[theme];
             return (
@@ -199,15 +211,15 @@ export function BusinessFields({
                 />
                 <info.icon aria-hidden="true" className="size-4 shrink-0" />
                 <span className="flex flex-col">
-                  <span className="font-medium">{info.label}</span>
-                  <span className="hidden text-muted-foreground text-xs sm:block">{info.hint}</span>
+                  <span className="font-medium">{t(info.label)}</span>
+                  <span className="hidden text-muted-foreground text-xs sm:block">{t(info.hint)}</span>
                 </span>
               </label>
             );
           })}
         </div>
         <div className="flex flex-col gap-2">
-          <Label htmlFor={`${idPrefix}payLanguage`}>Language of the payment page</Label>
+          <Label htmlFor={`${idPrefix}payLanguage`}>{t("merchant.business.payLanguage")}</Label>
           <select
             id={`${idPrefix}payLanguage`}
             name="payLanguage"
@@ -215,7 +227,7 @@ export function BusinessFields({
             defaultValue={defaults?.payLanguage ?? ""}
             aria-describedby={`${idPrefix}payLanguage-hint`}
           >
-            <option value="">The payer's browser language</option>
+            <option value="">{t("merchant.business.payLanguageBrowser")}</option>
             {LOCALES.map((locale) => (
               <option key={locale} value={locale} lang={locale}>
                 {LOCALE_NAMES[locale]}
@@ -223,7 +235,7 @@ export function BusinessFields({
             ))}
           </select>
           <p id={`${idPrefix}payLanguage-hint`} className="text-muted-foreground text-sm">
-            The language your payment pages open in. Payers can still pick another.
+            {t("merchant.business.payLanguageHint")}
           </p>
         </div>
       </fieldset>

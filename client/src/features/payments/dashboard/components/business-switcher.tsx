@@ -1,8 +1,13 @@
 import { Building2 } from "lucide-react";
+import { useT } from "@/i18n/i18n";
 import { useBusinesses, useSwitchBusiness } from "../api/businesses";
 import { useMerchant } from "../api/get-merchant";
 
-const ROLE_LABEL = { owner: "Owner", admin: "Admin", staff: "Staff" } as const;
+const ROLE_LABEL = {
+  owner: "merchant.role.owner",
+  admin: "merchant.role.admin",
+  staff: "merchant.role.staff",
+} as const;
 
 /** Shown only to someone who works for more than one business: which one the dashboard shows. */
 export function BusinessSwitcher() {
@@ -10,6 +15,7 @@ export function BusinessSwitcher() {
   // Asked only of someone in two businesses or more: a dashboard load stays one request per thing.
   const businesses = useBusinesses((merchant.data?.businessCount ?? 0) > 1);
   const switching = useSwitchBusiness();
+  const t = useT();
   const items = businesses.data ?? [];
   if (items.length < 2) return null;
   const active = items.find((b) => b.active);
@@ -17,7 +23,7 @@ export function BusinessSwitcher() {
     <div className="flex flex-wrap items-center gap-2 text-sm">
       <Building2 aria-hidden="true" className="size-4 text-muted-foreground" />
       <label htmlFor="business-switcher" className="text-muted-foreground">
-        Business
+        {t("merchant.switcher.label")}
       </label>
       <select
         id="business-switcher"
@@ -28,7 +34,7 @@ export function BusinessSwitcher() {
       >
         {items.map((b) => (
           <option key={b.merchantId} value={b.merchantId}>
-            {b.name} ({ROLE_LABEL[b.role]})
+            {t("merchant.switcher.option", { name: b.name, role: t(ROLE_LABEL[b.role]) })}
           </option>
         ))}
       </select>

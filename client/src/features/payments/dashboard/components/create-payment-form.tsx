@@ -1,3 +1,4 @@
+import type { PaymentStatus } from "@common/payment-values";
 import { EXPIRY_MINUTES } from "@common/payment-values";
 import type { Payment } from "@common/payments";
 import { ChevronDown, Download, FileSearch, Plus } from "lucide-react";
@@ -6,17 +7,22 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
+import { formatDateTime } from "@/features/payments/format";
 import { useUnsavedChanges } from "@/hooks/use-unsaved-changes";
+import { type t as translate, useLocale, useT } from "@/i18n/i18n";
+import { isolate, Ltr } from "@/i18n/ltr";
 import { usePublicPayment } from "../../api/get-public-payment";
 import { CopyButton } from "../../components/copy-button";
 import { downloadQr, QrCode } from "../../components/qr-code";
-import { errorText } from "../../error-text";
-import { formatTokenAmount, formatUsd } from "../../format";
-import { closedMessage, isPayable } from "../../payable";
-import { PaymentStatusBadge } from "../../payment-status";
+import { useCopyWords } from "../../copy-words";
+import { formatTokenAmount, formatUsdAmount } from "../../format";
+import { isPayable } from "../../payable";
+import { PaymentStatusBadge, STATUS_LABEL_ID } from "../../payment-status";
 import { useLivePayment } from "../../use-live-payment";
 import { useNow } from "../../use-now";
 import { useCreatePayment } from "../api/payments";
+import { merchantErrorText } from "../merchant-error-text";
+import { useUnsavedWords } from "../unsaved-words";
 import { UsdPreview } from "./usd-preview";
 
 /**
@@ -29,8 +35,34 @@ const loadSchema = () => import("@common/payments").then((m) => m.createPaymentR
 /** The fields a quick sale rarely needs: folded under "More options" on a phone, always shown from 640 px. */
 const MORE_OPTIONS = ["expiresInMinutes", "successUrl", "payerEmail"];
 
+/**
+ * What a refused field needs, in the reader's words: by the field, not by the schema's English sentence (each field
+ * has one rule a person must meet).
+ */
+function fieldError(field: string, currency: string, t: typeof translate): string {
+  switch (field) {
+    case "amount":
+      return t(
+        currency === "USD" ? "merchant.create.invalid.amountUsd" : "merchant.create.invalid.amountCpxtb",
+      );
+    case "description":
+      return t("merchant.create.invalid.tooLong", { max: 500 });
+    case "orderId":
+      return t("merchant.create.invalid.tooLong", { max: 100 });
+    case "expiresInMinutes":
+      return t("merchant.create.invalid.expiry", { min: EXPIRY_MINUTES.min, max: EXPIRY_MINUTES.max });
+    case "successUrl":
+      return t("merchant.create.invalid.successUrl");
+    case "payerEmail":
+      return t("merchant.create.invalid.payerEmail");
+    default:
+      return t("merchant.create.invalid.other");
+  }
+}
+
 export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) {
   const create = useCreatePayment();
+  const t = useT();
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const [created, setCreated] = React.useState<Payment | null>(null);
   const [checking, setChecking] = React.useState(false);
@@ -41,7 +73,7 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
     const data = new FormData(form);
     setDraft({ amount: String(data.get("amount") ?? ""), currency: String(data.get("currency") ?? "USD") });
   };
-  const unsaved = useUnsavedChanges({ what: "New payment" });
+  const unsaved = useUnsavedChanges(useUnsavedWords(t("merchant.create.title")));
   const setFormRef = unsaved.formRef;
   const formRefs = React.useCallback(
     (form: HTMLFormElement | null) => {
@@ -68,7 +100,7 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
     setChecking(true);
     const schema = await loadSchema()
       .catch((error: unknown) => {
-        setErrors({ form: errorText(error) });
+        setErrors({ form: merchantErrorText(error) });
         return null;
       })
       .finally(() => setChecking(false));
@@ -76,7 +108,10 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
     const parsed = schema.safeParse(values);
     if (!parsed.success) {
       const found: Record<string, string> = Object.fromEntries(
-        parsed.error.issues.map((i) => [String(i.path[0]), i.message]),
+        parsed.error.issues.map((i) => [
+          String(i.path[0]),
+          fieldError(String(i.path[0]), values.currency, t),
+        ]),
       );
       setErrors(found);
       // A problem in a folded field is shown, not hidden under "More options".
@@ -99,7 +134,7 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
 
   return (
     <section className="rounded-xl border border-border bg-card p-4 sm:p-6">
-      <h2 className="font-semibold text-xl">New payment</h2>
+      <h2 className="font-semibold text-xl">{t("merchant.create.title")}</h2>
       {unsaved.dialog}
       <form
         ref={formRefs}
@@ -113,14 +148,14 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
         <div className="flex gap-2">
           <Field
             name="amount"
-            label="Amount"
+            label={t("merchant.create.amount")}
             inputMode="decimal"
             required
             error={errors.amount}
             className="flex-1"
           />
           <div className="flex flex-col gap-2">
-            <Label htmlFor="currency">Currency</Label>
+            <Label htmlFor="currency">{t("merchant.create.currency")}</Label>
             <select
               id="currency"
               name="currency"
@@ -137,11 +172,15 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
           </div>
         ) : null}
         <p className="text-muted-foreground text-sm sm:col-span-2" id="amount-tag-hint">
-          A few millionths of a CPXTB are added to the amount: the last digits identify this payment, so the
-          payer must send exactly the amount shown.
+          {t("merchant.create.tagHint")}
         </p>
-        <Field name="description" label="Description (optional)" maxLength={500} error={errors.description} />
-        <Field name="orderId" label="Order id (optional)" maxLength={100} error={errors.orderId} />
+        <Field
+          name="description"
+          label={t("merchant.create.description")}
+          maxLength={500}
+          error={errors.description}
+        />
+        <Field name="orderId" label={t("merchant.create.orderId")} maxLength={100} error={errors.orderId} />
         <Button
           type="button"
           variant="ghost"
@@ -154,7 +193,7 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
             aria-hidden="true"
             className={moreOpen ? "rotate-180 transition-transform" : "transition-transform"}
           />
-          More options
+          {t("merchant.create.moreOptions")}
         </Button>
         {/* Folded fields are only hidden: their values (and defaults) are still sent. */}
         <div
@@ -168,28 +207,51 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
           <Field
             name="expiresInMinutes"
             type="number"
-            label="Expires after (minutes)"
+            label={t("merchant.create.expiresAfter")}
             min={EXPIRY_MINUTES.min}
             max={EXPIRY_MINUTES.max}
             defaultValue={EXPIRY_MINUTES.default}
             error={errors.expiresInMinutes}
           />
-          <Field name="successUrl" type="url" label="Success URL (optional)" error={errors.successUrl} />
-          <Field name="payerEmail" type="email" label="Payer email (optional)" error={errors.payerEmail} />
+          <Field
+            name="successUrl"
+            type="url"
+            dir="ltr"
+            label={t("merchant.create.successUrl")}
+            error={errors.successUrl}
+          />
+          <Field
+            name="payerEmail"
+            type="email"
+            dir="ltr"
+            label={t("merchant.create.payerEmail")}
+            error={errors.payerEmail}
+          />
         </div>
         {create.isError || errors.form ? (
           <p role="alert" className="font-medium text-destructive-emphasis text-sm sm:col-span-2">
-            The payment was not created: {errors.form ?? errorText(create.error)}
+            {t("merchant.create.notCreated", { error: errors.form ?? merchantErrorText(create.error) })}
           </p>
         ) : null}
         <Button type="submit" disabled={checking || create.isPending} className="sm:justify-self-start">
-          {checking || create.isPending ? <Spinner size="sm" /> : <Plus aria-hidden="true" />} Create payment
+          {checking || create.isPending ? <Spinner size="sm" /> : <Plus aria-hidden="true" />}{" "}
+          {t("merchant.create.submit")}
         </Button>
       </form>
       {created ? <NewPayment payment={created} onOpen={onOpen} /> : null}
     </section>
   );
 }
+
+/** What the card says of a payment that can no longer be paid (the dashboard's words of `closedMessage`). */
+const CLOSED_MESSAGE_ID = {
+  completed: "merchant.created.closed.completed",
+  paid_late: "merchant.created.closed.paidLate",
+  processing: "merchant.created.closed.processing",
+  expired: "merchant.created.closed.expired",
+  cancelled: "merchant.created.closed.cancelled",
+  invalid: "merchant.created.closed.invalid",
+} as const satisfies Record<Exclude<PaymentStatus, "pending" | "partial">, string>;
 
 /**
  * The payment just created, with its live status (the pay page's live hook): its QR code and link are offered only
@@ -206,11 +268,18 @@ function NewPayment({ payment, onOpen }: { payment: Payment; onOpen: (id: string
   const now = useNow();
   const current = { status: live?.status ?? payment.status, expiresAt: payment.expiresAt };
   const payable = isPayable(current, now);
+  const t = useT();
+  const locale = useLocale();
+  const copyWords = useCopyWords();
+  const amount = `${formatTokenAmount(payment.amountDue, locale)} CPXTB`;
+  const shownStatus = payable || current.status !== "pending" ? current.status : "expired";
+  // Not payable any more: pending or partly paid means its time ran out.
+  const closed = current.status === "pending" || current.status === "partial" ? "expired" : current.status;
   return (
     <section
       ref={region}
       tabIndex={-1}
-      aria-label={`New payment of ${formatTokenAmount(payment.amountDue)} CPXTB`}
+      aria-label={t("merchant.created.label", { amount: isolate(amount, locale) })}
       className="mt-6 flex flex-col gap-4 rounded-md border-border border-t pt-6 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60 sm:flex-row sm:items-start"
       data-testid="new-payment"
       data-payable={payable}
@@ -218,36 +287,40 @@ function NewPayment({ payment, onOpen }: { payment: Payment; onOpen: (id: string
       {payable ? (
         <QrCode
           value={live?.paymentUri ?? payment.paymentUri}
-          label="QR code of the new payment"
+          label={t("merchant.created.qrLabel")}
           className="w-40 shrink-0"
         />
       ) : null}
       <div className="flex min-w-0 flex-col gap-3">
         <div className="flex flex-wrap items-center gap-2">
-          <p className="font-bold text-2xl tabular-nums">{formatTokenAmount(payment.amountDue)} CPXTB</p>
+          <p className="font-bold text-2xl tabular-nums">
+            <Ltr>{amount}</Ltr>
+          </p>
           <PaymentStatusBadge
-            status={payable || current.status !== "pending" ? current.status : "expired"}
+            status={shownStatus}
+            label={t(STATUS_LABEL_ID[shownStatus])}
             data-testid="new-payment-status"
           />
         </div>
         {payable ? null : (
           <p className="font-medium" role="status">
-            {closedMessage(current, now)} Its QR code is no longer shown.
+            {t(CLOSED_MESSAGE_ID[closed])} {t("merchant.created.qrHidden")}
           </p>
         )}
         {payment.amountUsd && payment.price ? (
-          <p
-            className="text-muted-foreground text-sm tabular-nums"
-            title={`Rate ${payment.price.usdPerToken} USD per CPXTB at ${new Date(payment.price.at).toLocaleString()}`}
-          >
-            {formatUsd(payment.amountUsd)} USD at {payment.price.usdPerToken} USD/CPXTB, locked{" "}
-            {new Date(payment.price.at).toLocaleTimeString()}
+          <p className="text-muted-foreground text-sm tabular-nums">
+            {t("merchant.created.usdAtRate", {
+              usd: isolate(formatUsdAmount(payment.amountUsd, locale), locale),
+              rate: isolate(`${formatTokenAmount(payment.price.usdPerToken, locale, 18)} USD/CPXTB`, locale),
+              time: isolate(formatDateTime(payment.price.at, locale), locale),
+            })}
           </p>
         ) : null}
         {payable ? (
           <a
             href={payment.paymentUrl}
-            className="break-all font-mono text-primary text-sm underline-offset-4 hover:underline"
+            dir="ltr"
+            className="break-all text-start font-mono text-primary text-sm underline-offset-4 hover:underline"
           >
             {payment.paymentUrl}
           </a>
@@ -255,7 +328,11 @@ function NewPayment({ payment, onOpen }: { payment: Payment; onOpen: (id: string
         <div className="flex flex-wrap gap-2">
           {payable ? (
             <>
-              <CopyButton value={payment.paymentUrl} label="Payment link" />
+              <CopyButton
+                value={payment.paymentUrl}
+                label={t("merchant.common.paymentLink")}
+                words={copyWords}
+              />
               <Button
                 variant="outline"
                 size="sm"
@@ -263,12 +340,13 @@ function NewPayment({ payment, onOpen }: { payment: Payment; onOpen: (id: string
                   downloadQr(payment.paymentUri, `cpxtb-payment-${payment.reference.slice(0, 8)}.png`)
                 }
               >
-                <Download aria-hidden="true" /> Download QR
+                <Download aria-hidden="true" /> {t("merchant.created.downloadQr")}
               </Button>
             </>
           ) : null}
           <Button variant="outline" size="sm" onClick={() => onOpen(payment.id)}>
-            <FileSearch aria-hidden="true" /> {payable ? "Details, poster" : "Details"}
+            <FileSearch aria-hidden="true" />{" "}
+            {t(payable ? "merchant.created.detailsPoster" : "merchant.created.details")}
           </Button>
         </div>
       </div>

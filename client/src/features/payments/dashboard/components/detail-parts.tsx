@@ -2,23 +2,29 @@ import type { ChainConfigResponse } from "@common/chain";
 import { useQuery } from "@tanstack/react-query";
 import { ExternalLink } from "lucide-react";
 import * as React from "react";
+import { useLocale, useT } from "@/i18n/i18n";
 import { CopyButton } from "../../components/copy-button";
-import { shortAddress } from "../../format";
+import { useCopyWords } from "../../copy-words";
+import { formatDateTime, shortAddress } from "../../format";
 
 export function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="flex items-baseline justify-between gap-4 py-2">
       <dt className="shrink-0 text-muted-foreground">{label}</dt>
-      <dd className="min-w-0 text-right tabular-nums">{children}</dd>
+      <dd className="min-w-0 text-end tabular-nums">{children}</dd>
     </div>
   );
 }
 
+/** A moment in the reader's language and local time (`formatDateTime`), kept whole in right-to-left text. */
 export function Time({ iso }: { iso: string }) {
+  const locale = useLocale();
   return (
-    <time dateTime={iso} title={iso}>
-      {new Date(iso).toLocaleString()}
-    </time>
+    <bdi>
+      <time dateTime={iso} title={iso}>
+        {formatDateTime(iso, locale)}
+      </time>
+    </bdi>
   );
 }
 
@@ -54,6 +60,8 @@ function useExplorer() {
 
 export function TxHash({ hash }: { hash: string }) {
   const explorer = useExplorer();
+  const t = useT();
+  const copyWords = useCopyWords();
   return (
     <span className="inline-flex items-center gap-1">
       {explorer ? (
@@ -61,17 +69,23 @@ export function TxHash({ hash }: { hash: string }) {
           href={`${explorer}/tx/${hash}`}
           target="_blank"
           rel="noreferrer"
+          dir="ltr"
           className="inline-flex items-center gap-1 font-mono text-primary underline-offset-4 hover:underline"
           title={hash}
         >
           {shortAddress(hash)} <ExternalLink aria-hidden="true" className="size-3.5" />
         </a>
       ) : (
-        <span className="font-mono" title={hash}>
+        <span className="font-mono" dir="ltr" title={hash}>
           {shortAddress(hash)}
         </span>
       )}
-      <CopyButton value={hash} label="Transaction hash" className="size-9 px-0 sm:w-auto sm:px-2" />
+      <CopyButton
+        value={hash}
+        label={t("merchant.common.transactionHash")}
+        words={copyWords}
+        className="size-9 px-0 sm:w-auto sm:px-2"
+      />
     </span>
   );
 }

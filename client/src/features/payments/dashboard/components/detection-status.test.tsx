@@ -1,6 +1,13 @@
 import { render, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { chooseLanguage, loadMessages } from "@/i18n/i18n";
 import { DetectionStatus, detectionStatus } from "./detection-status";
+
+// The dashboard loads its words before it renders (lazy-pages.ts): here, in English.
+beforeAll(async () => {
+  await loadMessages("en", ["merchant"]);
+  await chooseLanguage("en", { remember: false });
+});
 
 describe("detectionStatus", () => {
   it("is connecting, not a warning, until the socket and the server have both answered", () => {

@@ -1,5 +1,6 @@
 import { Activity, CircleAlert, LoaderCircle } from "lucide-react";
 import type * as React from "react";
+import { useT } from "@/i18n/i18n";
 import type { LiveState } from "@/lib/live-socket";
 
 type Status = "active" | "connecting" | "reconnecting" | "catching-up";
@@ -18,10 +19,11 @@ export function detectionStatus(live: LiveState, detecting: boolean | undefined)
 const warning = <CircleAlert aria-hidden="true" className="size-4 shrink-0 text-destructive-emphasis" />;
 
 // "Connecting" takes one line, as "active" does: on a phone the page below does not move when it turns active.
+// `text`: the message's id in the "merchant" area.
 const LINES: Record<Status, { icon: React.ReactNode; text: string }> = {
   active: {
     icon: <Activity aria-hidden="true" className="size-4 shrink-0 text-success" />,
-    text: "Automatic Payment Detection Active",
+    text: "merchant.detection.active",
   },
   connecting: {
     icon: (
@@ -30,18 +32,19 @@ const LINES: Record<Status, { icon: React.ReactNode; text: string }> = {
         className="size-4 shrink-0 animate-spin text-muted-foreground motion-reduce:animate-none"
       />
     ),
-    text: "Connecting to payment detection…",
+    text: "merchant.detection.connecting",
   },
-  reconnecting: { icon: warning, text: "Reconnecting live updates…" },
-  "catching-up": { icon: warning, text: "Payment detection is catching up: new payments may show late." },
+  reconnecting: { icon: warning, text: "merchant.detection.reconnecting" },
+  "catching-up": { icon: warning, text: "merchant.detection.catchingUp" },
 };
 
 /** The dashboard's line on payment detection. */
 export function DetectionStatus({ live, detecting }: { live: LiveState; detecting: boolean | undefined }) {
   const { icon, text } = LINES[detectionStatus(live, detecting)];
+  const t = useT();
   return (
     <p className="flex items-center gap-2 text-sm" role="status" data-testid="detection-status">
-      {icon} {text}
+      {icon} {t(text)}
     </p>
   );
 }

@@ -1,10 +1,17 @@
 import type { Merchant } from "@common/merchant";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { chooseLanguage, loadMessages } from "@/i18n/i18n";
 import { createQueryClient } from "@/lib/query-client";
 import type { SignOwnership } from "./business-setup-form";
 import { EditBusinessForm } from "./edit-business-form";
+
+// The dashboard loads its words before it renders (lazy-pages.ts): here, in English.
+beforeAll(async () => {
+  await loadMessages("en", ["merchant", "pay"]);
+  await chooseLanguage("en", { remember: false });
+});
 
 const OLD = "0x1111111111111111111111111111111111111111";
 const NEW = "0x2222222222222222222222222222222222222222";
@@ -70,7 +77,7 @@ describe("EditBusinessForm", () => {
     const { fetchMock } = setup(vi.fn());
     fireEvent.change(screen.getByLabelText("Brand colour (optional)"), { target: { value: "teal" } });
     fireEvent.click(screen.getByRole("button", { name: "Save changes" }));
-    expect(await screen.findByText(/Enter a colour like/)).toBeTruthy();
+    expect(await screen.findByText(/Enter a colour like #1a7f5a/)).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 

@@ -5,10 +5,14 @@ import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/hooks/use-toast";
 import { useUnsavedChanges } from "@/hooks/use-unsaved-changes";
-import { errorText } from "../../error-text";
+import { Rich, useLocale, useT } from "@/i18n/i18n";
+import { isolate, Ltr } from "@/i18n/ltr";
 import { shortAddress } from "../../format";
+import { payToastWords } from "../../toast-words";
 import { getWalletChallenge } from "../api/register-merchant";
 import { useUpdateMerchant } from "../api/update-merchant";
+import { merchantErrorText } from "../merchant-error-text";
+import { useUnsavedWords } from "../unsaved-words";
 import { BusinessFields, readBusinessFields } from "./business-fields";
 import { fieldErrors, type SignOwnership } from "./business-setup-form";
 
@@ -33,7 +37,9 @@ export function EditBusinessForm({
   confirmCloseRef?: React.RefObject<((close: () => void) => void) | null>;
 }) {
   const update = useUpdateMerchant();
-  const unsaved = useUnsavedChanges({ what: "Edit business" });
+  const t = useT();
+  const locale = useLocale();
+  const unsaved = useUnsavedChanges(useUnsavedWords(t("merchant.edit.title")));
   React.useEffect(() => {
     if (!confirmCloseRef) return;
     confirmCloseRef.current = unsaved.confirmDiscard;
@@ -51,7 +57,7 @@ export function EditBusinessForm({
     setProblem(undefined);
     const check = updateMerchantRequest.safeParse(readBusinessFields(event.currentTarget));
     if (!check.success) {
-      setErrors(fieldErrors(check.error.issues));
+      setErrors(fieldErrors(check.error.issues, t));
       return;
     }
     setErrors({});
@@ -61,9 +67,7 @@ export function EditBusinessForm({
         setStep("signing");
         const proof = await signOwnership(getWalletChallenge);
         if (proof.address.toLowerCase() === merchant.walletAddress.toLowerCase()) {
-          setProblem(
-            "Your wallet is connected with the address that already receives your payments. Switch to the new account in your wallet, then save again.",
-          );
+          setProblem(t("merchant.edit.sameWallet"));
           return;
         }
         body = {
@@ -76,15 +80,16 @@ export function EditBusinessForm({
       const saved = await update.mutateAsync(body);
       unsaved.markSaved();
       toast({
-        title: "Business details saved",
+        title: t("merchant.edit.saved"),
         description:
           saved.walletAddress !== merchant.walletAddress
-            ? `New payments go to ${shortAddress(saved.walletAddress)}.`
+            ? t("merchant.edit.savedWallet", { address: isolate(shortAddress(saved.walletAddress), locale) })
             : undefined,
+        ...payToastWords(t, locale),
       });
       onDone();
     } catch (error) {
-      setProblem(errorText(error));
+      setProblem(merchantErrorText(error));
     } finally {
       setStep(null);
     }
@@ -96,18 +101,25 @@ export function EditBusinessForm({
       onSubmit={submit}
       noValidate
       className="grid gap-4 sm:grid-cols-2"
-      aria-label="Edit business"
+      aria-label={t("merchant.edit.title")}
     >
       {unsaved.dialog}
       <BusinessFields errors={errors} defaults={merchant} idPrefix="edit-" />
       <fieldset className="flex min-w-0 flex-col gap-2 rounded-lg border border-border p-3 text-sm sm:col-span-2">
-        <legend className="px-1 font-medium">Receiving wallet</legend>
+        <legend className="px-1 font-medium">{t("merchant.common.receivingWallet")}</legend>
         <p>
-          Payments go to{" "}
-          <span className="break-all font-mono" data-testid="current-wallet">
-            {merchant.walletAddress}
-          </span>
-          .
+          <Rich
+            id="merchant.edit.paymentsGoTo"
+            values={{
+              address: (
+                <Ltr>
+                  <span className="break-all font-mono" data-testid="current-wallet">
+                    {merchant.walletAddress}
+                  </span>
+                </Ltr>
+              ),
+            }}
+          />
         </p>
         <label className="flex min-h-11 cursor-pointer items-center gap-3">
           <input
@@ -116,13 +128,12 @@ export function EditBusinessForm({
             onChange={(event) => setChangeWallet(event.target.checked)}
             className="size-5 accent-primary"
           />
-          Receive at the wallet connected in my browser instead
+          {t("merchant.edit.changeWallet")}
         </label>
         {changeWallet ? (
           <p className="flex gap-2 text-muted-foreground">
             <Wallet aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-            When you save, your wallet asks you to sign a message proving the new address is yours (no
-            transaction, no fee). Payments already created keep the address they were made with.
+            {t("merchant.edit.changeWalletHint")}
           </p>
         ) : null}
       </fieldset>
@@ -134,10 +145,16 @@ export function EditBusinessForm({
       <div className="flex flex-wrap gap-2 sm:col-span-2">
         <Button type="submit" disabled={step !== null}>
           {step ? <Spinner size="sm" /> : <Save aria-hidden="true" />}
-          {step === "signing" ? "Waiting for your wallet…" : step === "saving" ? "Saving…" : "Save changes"}
+          {t(
+            step === "signing"
+              ? "merchant.common.waitingForWallet"
+              : step === "saving"
+                ? "merchant.edit.saving"
+                : "merchant.edit.save",
+          )}
         </Button>
         <Button type="button" variant="outline" onClick={onCancel}>
-          Cancel
+          {t("merchant.edit.cancel")}
         </Button>
       </div>
     </form>

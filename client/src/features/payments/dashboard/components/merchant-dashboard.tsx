@@ -6,6 +6,8 @@ import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { useHydrated } from "@/hooks/use-hydrated";
+import { Rich, useT } from "@/i18n/i18n";
+import { Ltr } from "@/i18n/ltr";
 import { shortAddress } from "../../format";
 import { useDetectionHealthy } from "../api/get-detection-health";
 import { useMerchant } from "../api/get-merchant";
@@ -18,6 +20,7 @@ import { LoadingPart } from "./loading-part";
 import { merchantQueryState } from "./merchant-query-state";
 import { PaymentDetailSheet } from "./payment-detail-sheet";
 import { PaymentHistory } from "./payment-history";
+import { useHistoryWords } from "./payment-history-panel";
 import { PaymentNotification } from "./payment-notification";
 import { UnattributedInbox } from "./unattributed-inbox";
 
@@ -42,7 +45,8 @@ export function MerchantDashboard({ signOwnership }: { signOwnership: SignOwners
   // busy phone the business (or its 404) can arrive before hydration reaches this part, and rendering it there
   // would not match the server's markup (React's error 418, and the part rendered again).
   const merchant = React.useDeferredValue(useMerchant(), useHydrated() ? undefined : AS_SERVER_RENDERED);
-  const fallback = merchantQueryState(merchant);
+  const t = useT();
+  const fallback = merchantQueryState(merchant, t);
   if (fallback) return fallback;
   if (!merchant.data) {
     return (
@@ -76,6 +80,8 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
   const live = useLiveMerchant(onPayment);
   const detecting = useDetectionHealthy();
   const sound = useSound();
+  const t = useT();
+  const historyWords = useHistoryWords();
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -86,40 +92,52 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
             </span>{" "}
             {merchant.role === "owner" ? null : (
               <span className="text-muted-foreground" data-testid="business-role">
-                (you are {merchant.role === "admin" ? "an admin" : "staff"}){" "}
+                {t(
+                  merchant.role === "admin"
+                    ? "merchant.dashboard.youAreAdmin"
+                    : "merchant.dashboard.youAreStaff",
+                )}{" "}
               </span>
             )}
             <span className="text-muted-foreground">
-              receives to{" "}
-              <span className="font-mono" title={merchant.walletAddress}>
-                {shortAddress(merchant.walletAddress)}
-              </span>
+              <Rich
+                id="merchant.dashboard.receivesTo"
+                values={{
+                  address: (
+                    <Ltr>
+                      <span className="font-mono" title={merchant.walletAddress}>
+                        {shortAddress(merchant.walletAddress)}
+                      </span>
+                    </Ltr>
+                  ),
+                }}
+              />
             </span>
           </p>
           {merchant.role === "staff" ? null : (
             <>
               <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
-                <Pencil aria-hidden="true" /> Edit business
+                <Pencil aria-hidden="true" /> {t("merchant.dashboard.editBusiness")}
               </Button>
               <Button variant="outline" size="sm" asChild>
                 <Link href="/team">
-                  <Users aria-hidden="true" /> Team
+                  <Users aria-hidden="true" /> {t("merchant.dashboard.team")}
                 </Link>
               </Button>
             </>
           )}
           <Button variant="outline" size="sm" asChild>
             <Link href="/pos">
-              <Calculator aria-hidden="true" /> Counter
+              <Calculator aria-hidden="true" /> {t("merchant.dashboard.counter")}
             </Link>
           </Button>
           {sound.on ? (
             <Button variant="ghost" size="sm" aria-pressed="true" onClick={sound.disable}>
-              <Volume2 aria-hidden="true" /> Sound on
+              <Volume2 aria-hidden="true" /> {t("merchant.dashboard.soundOn")}
             </Button>
           ) : (
             <Button variant="outline" size="sm" onClick={sound.enable}>
-              <VolumeX aria-hidden="true" /> Enable sound
+              <VolumeX aria-hidden="true" /> {t("merchant.dashboard.enableSound")}
             </Button>
           )}
         </div>
@@ -127,20 +145,18 @@ function Dashboard({ merchant, signOwnership }: { merchant: Merchant; signOwners
       </div>
       <CreatePaymentForm onOpen={setOpenId} />
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-        <PaymentHistory onOpen={setOpenId} />
+        <PaymentHistory onOpen={setOpenId} emptyText={t("merchant.history.empty")} words={historyWords} />
         <UnattributedInbox />
       </div>
       <Sheet open={editing} onOpenChange={(open) => (open ? setEditing(true) : closeEditing())}>
         <SheetContent
           side="right"
-          closeLabel="Close without saving"
+          closeLabel={t("merchant.edit.closeWithoutSaving")}
           className="w-full overflow-y-auto sm:max-w-xl"
         >
           <SheetHeader>
-            <SheetTitle>Edit business</SheetTitle>
-            <SheetDescription>
-              Your details, your payment page's look, and the wallet that receives your payments.
-            </SheetDescription>
+            <SheetTitle>{t("merchant.edit.title")}</SheetTitle>
+            <SheetDescription>{t("merchant.edit.description")}</SheetDescription>
           </SheetHeader>
           <div className="px-4 pb-8">
             <React.Suspense fallback={<LoadingPart />}>

@@ -1,5 +1,6 @@
 import * as React from "react";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import { useT } from "@/i18n/i18n";
 import { LoadingPart } from "./loading-part";
 import type { PosterMerchant } from "./payment-detail";
 
@@ -23,6 +24,7 @@ export function PaymentDetailSheet({
   // The last payment shown: its row takes the focus back when the sheet closes (the list may have re-rendered,
   // and the sheet may have been opened from elsewhere, e.g. the new payment's "Details" button).
   const shown = React.useRef<string | null>(null);
+  const t = useT();
   if (id) shown.current = id;
   return (
     <Sheet open={id !== null} onOpenChange={(open) => !open && onClose()}>
@@ -34,17 +36,12 @@ export function PaymentDetailSheet({
           row.focus();
         }}
         side="right"
-        // Its words are still English, also when /payments around it is in the reader's language (issue 37).
-        lang="en"
-        dir="ltr"
-        closeLabel="Close payment details"
+        closeLabel={t("merchant.detail.close")}
         className="w-full overflow-y-auto sm:max-w-xl"
       >
         <SheetHeader>
-          <SheetTitle>Payment details</SheetTitle>
-          <SheetDescription>
-            Amounts, link and QR code, transactions and every status change.
-          </SheetDescription>
+          <SheetTitle>{t("merchant.detail.title")}</SheetTitle>
+          <SheetDescription>{t("merchant.detail.description")}</SheetDescription>
         </SheetHeader>
         <div className="px-4 pb-8">
           {id ? (

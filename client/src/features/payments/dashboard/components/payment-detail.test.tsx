@@ -1,10 +1,17 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import * as React from "react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { chooseLanguage, loadMessages } from "@/i18n/i18n";
 import { queryClient } from "@/lib/query-client";
 import type { PaymentDetail } from "../api/get-payment-detail";
 import { PaymentDetailView } from "./payment-detail";
+
+// The dashboard loads its words before it renders (lazy-pages.ts): here, in English.
+beforeAll(async () => {
+  await loadMessages("en", ["merchant", "pay"]);
+  await chooseLanguage("en", { remember: false });
+});
 
 const OLD = `pay_${"0".repeat(25)}1`;
 const NEW = `pay_${"0".repeat(25)}2`;
@@ -126,7 +133,7 @@ describe("PaymentDetailView", () => {
     render(<Harness />);
     fireEvent.change(await screen.findByLabelText("Transaction hash"), { target: { value: "0x12" } });
     fireEvent.click(screen.getByRole("button", { name: "Verify" }));
-    expect(await screen.findByText(/Enter a transaction hash/)).toBeTruthy();
+    expect(await screen.findByText(/Enter the transaction hash: 0x followed by 64/)).toBeTruthy();
     fireEvent.change(screen.getByLabelText("Transaction hash"), {
       target: { value: `0x${"ab".repeat(32)}` },
     });

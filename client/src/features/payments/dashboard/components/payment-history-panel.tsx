@@ -13,8 +13,11 @@ import { type HistoryWords, PaymentHistory } from "./payment-history";
 
 const ignore = () => {};
 
-/** The list's words in the reader's language (the "reports" area, with the checkout's status names from "pay"). */
-function useHistoryWords(): HistoryWords {
+/**
+ * The list's words in the reader's language (the "reports" area, with the checkout's status names from "pay"), on
+ * /payments and on the dashboard.
+ */
+export function useHistoryWords(): HistoryWords {
   const locale = useLocale();
   const t = useT();
   return React.useMemo(
@@ -51,15 +54,15 @@ function useHistoryWords(): HistoryWords {
 }
 
 /**
- * The /payments page: the business's whole history with its detail view, kept live; no creation form. The list
- * speaks the reader's language; the detail sheet, shared with the dashboard, is still English (and says so).
+ * The /payments page: the business's whole history with its detail view, kept live; no creation form, all in the
+ * reader's language (the detail sheet's words are in the "merchant" area, which the page loads too).
  */
 export function PaymentHistoryPanel() {
   const merchant = useMerchant();
   const t = useT();
   const words = useHistoryWords();
   const [openId, setOpenId] = React.useState<string | null>(null);
-  const fallback = merchantQueryState(merchant);
+  const fallback = merchantQueryState(merchant, t);
   if (fallback) return fallback;
   if (!merchant.data) {
     return (

@@ -1,27 +1,32 @@
-import { REFUNDABLE_PAYMENT_STATUSES } from "@common/refund-values";
+import { REFUND_LINK_DAYS, REFUNDABLE_PAYMENT_STATUSES } from "@common/refund-values";
 import { CircleCheck, Link2, TriangleAlert, Undo2 } from "lucide-react";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
+import { Rich, useLocale, useT } from "@/i18n/i18n";
+import { isolate } from "@/i18n/ltr";
 import { isApiError } from "@/lib/api-client";
 import { sendWithBrowserWallet } from "../../browser-wallet-transfer";
 import { CopyButton } from "../../components/copy-button";
 import type { TransferStep } from "../../components/pay-view";
-import { errorText } from "../../error-text";
+import { useCopyWords } from "../../copy-words";
 import { formatTokenAmount, plainTokenAmount, shortAddress } from "../../format";
+import { errorBodyOf } from "../../pay-error-text";
 import { useCreateRefundLink } from "../api/create-refund-link";
 import type { PaymentDetail } from "../api/get-payment-detail";
 import { recordRefund, showRefundedPayment } from "../api/record-refund";
+import { merchantErrorText } from "../merchant-error-text";
 import { baseToTokens, decimalsOf, Section, Time, TxHash } from "./detail-parts";
 
 type Step = TransferStep | "recording";
+/** The refund's steps: ids of the "merchant" area. */
 const STEP_LABEL: Record<Step, string> = {
-  connecting: "Connecting your wallet…",
-  switching: "Switching network…",
-  confirm: "Confirm the refund in your wallet…",
-  mining: "Waiting for the transaction…",
-  recording: "Verifying the refund on chain…",
+  connecting: "merchant.refund.step.connecting",
+  switching: "merchant.refund.step.switching",
+  confirm: "merchant.refund.step.confirm",
+  mining: "merchant.refund.step.mining",
+  recording: "merchant.refund.step.recording",
 };
 /** A refund still short of the confirmations is asked about again this often, for at most this long. */
 const CONFIRMATION_RETRY_MS = 3000;
@@ -49,10 +54,11 @@ function defaultAmount(payment: PaymentDetail): bigint {
   return refundable;
 }
 
+/** Where a refund address comes from: ids of the "merchant" area. */
 const SOURCE_LABEL = {
-  payer: "paid this payment",
-  refund_link: "given by the payer (refund link)",
-};
+  payer: "merchant.refund.source.payer",
+  refund_link: "merchant.refund.source.link",
+} as const;
 
 /**
  * Refunds of a payment (decision 018): what was sent back, with its transaction; a form that sends a refund from
@@ -61,9 +67,10 @@ const SOURCE_LABEL = {
 export function RefundSection({ payment }: { payment: PaymentDetail }) {
   const refundable = BigInt(payment.refundableBase);
   const allowed = (REFUNDABLE_PAYMENT_STATUSES as readonly string[]).includes(payment.status);
+  const t = useT();
   if (!allowed && payment.refunds.length === 0) return null;
   return (
-    <Section title="Refunds">
+    <Section title={t("merchant.refund.title")}>
       <RefundList payment={payment} />
       {refundable > 0n ? <RefundForm payment={payment} refundable={refundable} /> : null}
       {refundable > 0n || payment.refundLinks.length > 0 ? (
@@ -74,17 +81,33 @@ export function RefundSection({ payment }: { payment: PaymentDetail }) {
 }
 
 function RefundList({ payment }: { payment: PaymentDetail }) {
+  const t = useT();
+  const locale = useLocale();
   if (payment.refunds.length === 0) {
-    return <p className="text-muted-foreground">No refund sent yet.</p>;
+    return <p className="text-muted-foreground">{t("merchant.refund.none")}</p>;
   }
   return (
     <ul className="flex flex-col divide-y divide-border" data-testid="detail-refunds">
       {payment.refunds.map((r) => (
         <li key={r.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
           <div className="min-w-0">
-            <p className="font-medium tabular-nums">Refunded {formatTokenAmount(r.amount)} CPXTB</p>
+            <p className="font-medium tabular-nums">
+              {t("merchant.refund.refunded", {
+                amount: isolate(`${formatTokenAmount(r.amount, locale)} CPXTB`, locale),
+              })}
+            </p>
             <p className="text-muted-foreground">
-              to <span className="font-mono">{shortAddress(r.to)}</span> · <Time iso={r.createdAt} />
+              <Rich
+                id="merchant.refund.toAt"
+                values={{
+                  address: (
+                    <bdi dir="ltr" className="font-mono">
+                      {shortAddress(r.to)}
+                    </bdi>
+                  ),
+                  time: <Time iso={r.createdAt} />,
+                }}
+              />
             </p>
           </div>
           <TxHash hash={r.txHash} />
@@ -108,6 +131,10 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
     null,
   );
   const id = React.useId();
+  const t = useT();
+  const locale = useLocale();
+  const cpxtb = (base: bigint) =>
+    isolate(`${formatTokenAmount(tokens(base, decimals), locale)} CPXTB`, locale);
   const excessLeft = BigInt(payment.overpaidBase) - BigInt(payment.amountRefundedBase);
   React.useEffect(() => {
     if (!addresses.some((a) => a.address === to) && addresses[0]) setTo(addresses[0].address);
@@ -126,13 +153,12 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
         setUnrecorded(null);
         // The next refund starts from what is left now.
         setAmountText(tokens(defaultAmount(detail), decimals));
-        setDone(
-          `Refund of ${formatTokenAmount(tokens(sent.amount, decimals))} CPXTB verified on chain and recorded.`,
-        );
+        setDone(t("merchant.refund.done", { amount: cpxtb(sent.amount) }));
         showRefundedPayment(payment.id, detail);
         return;
       } catch (error) {
-        const waiting = isApiError(error) && error.status === 409 && /confirmations/.test(errorText(error));
+        const waiting =
+          isApiError(error) && error.status === 409 && /confirmations/.test(errorBodyOf(error.body).message);
         if (!waiting || Date.now() - started > CONFIRMATION_WAIT_MS) throw error;
         await new Promise((resolve) => setTimeout(resolve, CONFIRMATION_RETRY_MS));
       }
@@ -145,11 +171,13 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
     setDone(null);
     const amount = parseTokenInput(amountText, decimals);
     if (amount === null) {
-      setAmountError(`Enter an amount in CPXTB, like ${tokens(refundable, decimals)}.`);
+      setAmountError(
+        t("merchant.refund.amountInvalid", { example: isolate(tokens(refundable, decimals), locale) }),
+      );
       return;
     }
     if (amount > refundable) {
-      setAmountError(`At most ${formatTokenAmount(tokens(refundable, decimals))} CPXTB can be refunded.`);
+      setAmountError(t("merchant.refund.amountTooMuch", { amount: cpxtb(refundable) }));
       return;
     }
     setAmountError(undefined);
@@ -170,8 +198,8 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
       setStep(null);
       setProblem(
         (error as Error).name === "InsufficientBalanceError"
-          ? "Your receiving wallet holds less CPXTB than this refund."
-          : errorText(error),
+          ? t("merchant.refund.insufficient")
+          : merchantErrorText(error),
       );
       return;
     }
@@ -180,7 +208,7 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
     try {
       await record(sent);
     } catch (error) {
-      setProblem(errorText(error));
+      setProblem(merchantErrorText(error));
     } finally {
       setStep(null);
     }
@@ -192,7 +220,7 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
     try {
       await record(unrecorded);
     } catch (error) {
-      setProblem(errorText(error));
+      setProblem(merchantErrorText(error));
     } finally {
       setStep(null);
     }
@@ -201,27 +229,38 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
   if (addresses.length === 0) {
     return (
       <p className="text-muted-foreground" data-testid="refund-no-address">
-        No address of the payer is known yet. Create a refund link below and send it to the payer: once they
-        give their address, you can send the refund here.
+        {t("merchant.refund.noAddress")}
       </p>
     );
   }
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-3" aria-label="Send a refund">
+    <form
+      onSubmit={submit}
+      noValidate
+      className="flex flex-col gap-3"
+      aria-label={t("merchant.refund.formLabel")}
+    >
       <p className="text-muted-foreground">
-        Up to{" "}
-        <span className="font-medium text-foreground tabular-nums">
-          {formatTokenAmount(tokens(refundable, decimals))} CPXTB
-        </span>{" "}
-        can be refunded. You send it from your receiving wallet{" "}
-        <span className="font-mono" title={payment.receivingAddress}>
-          {shortAddress(payment.receivingAddress)}
-        </span>{" "}
-        in your browser wallet; it is recorded once the server has verified it on chain.
+        <Rich
+          id="merchant.refund.upTo"
+          values={{
+            amount: (
+              <bdi dir="ltr" className="font-medium text-foreground tabular-nums">
+                {formatTokenAmount(tokens(refundable, decimals), locale)} CPXTB
+              </bdi>
+            ),
+            wallet: (
+              <bdi dir="ltr" className="font-mono" title={payment.receivingAddress}>
+                {shortAddress(payment.receivingAddress)}
+              </bdi>
+            ),
+          }}
+        />
       </p>
       <Field
         name="refundAmount"
-        label="Amount to refund (CPXTB)"
+        label={t("merchant.refund.amountLabel")}
+        dir="ltr"
         inputMode="decimal"
         autoComplete="off"
         value={amountText}
@@ -229,13 +268,18 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
         error={amountError}
         hint={
           payment.overpaid && excessLeft > 0n
-            ? `The payer sent ${formatTokenAmount(tokens(BigInt(payment.overpaidBase), decimals))} CPXTB more than due: ${payment.amountRefundedBase === "0" ? "that excess" : `the ${formatTokenAmount(tokens(excessLeft, decimals))} CPXTB not yet refunded of it`} is offered first.`
+            ? payment.amountRefundedBase === "0"
+              ? t("merchant.refund.excessHint", { excess: cpxtb(BigInt(payment.overpaidBase)) })
+              : t("merchant.refund.excessLeftHint", {
+                  excess: cpxtb(BigInt(payment.overpaidBase)),
+                  left: cpxtb(excessLeft),
+                })
             : undefined
         }
         disabled={step !== null}
       />
       <fieldset className="flex flex-col gap-2">
-        <legend className="mb-1 font-medium">Refund to</legend>
+        <legend className="mb-1 font-medium">{t("merchant.refund.to")}</legend>
         {addresses.map((a) => (
           <label
             key={a.address}
@@ -251,20 +295,22 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
               className="size-4 accent-[var(--primary)]"
             />
             <span className="min-w-0">
-              <span className="block break-all font-mono text-xs sm:text-sm">{a.address}</span>
-              <span className="block text-muted-foreground text-xs">{SOURCE_LABEL[a.source]}</span>
+              <span className="block break-all text-start font-mono text-xs sm:text-sm" dir="ltr">
+                {a.address}
+              </span>
+              <span className="block text-muted-foreground text-xs">{t(SOURCE_LABEL[a.source])}</span>
             </span>
           </label>
         ))}
       </fieldset>
       <Button type="submit" disabled={step !== null || unrecorded !== null} data-testid="send-refund">
         {step ? <Spinner size="sm" /> : <Undo2 aria-hidden="true" />}
-        {step ? STEP_LABEL[step] : "Send refund from wallet"}
+        {t(step ? STEP_LABEL[step] : "merchant.refund.submit")}
       </Button>
       <p role="status" className="empty:hidden font-medium text-success" data-testid="refund-result">
         {done ? (
           <>
-            <CircleCheck aria-hidden="true" className="mr-1 inline size-4 align-[-0.2em]" />
+            <CircleCheck aria-hidden="true" className="me-1 inline size-4 align-[-0.2em]" />
             {done}
           </>
         ) : null}
@@ -279,17 +325,26 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
           <div className="flex min-w-0 flex-col gap-2">
             <p>
               <span className="font-semibold">
-                {unrecorded ? "Sent, but not recorded: " : "No refund was sent: "}
+                {t(unrecorded ? "merchant.refund.notRecorded" : "merchant.refund.notSent")}{" "}
               </span>
               {problem}
             </p>
             {unrecorded ? (
               <>
                 <p className="break-all text-muted-foreground">
-                  Transaction {unrecorded.txHash}. Do not send it again: record this one.
+                  <Rich
+                    id="merchant.refund.unrecordedTx"
+                    values={{
+                      tx: (
+                        <bdi dir="ltr" className="font-mono">
+                          {unrecorded.txHash}
+                        </bdi>
+                      ),
+                    }}
+                  />
                 </p>
                 <Button type="button" variant="outline" size="sm" onClick={retry} className="self-start">
-                  Try recording again
+                  {t("merchant.refund.retryRecord")}
                 </Button>
               </>
             ) : null}
@@ -300,35 +355,35 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
   );
 }
 
+/** A refund link's state: ids of the "merchant" area. */
 const LINK_STATE = {
-  waiting: "Waiting for the payer",
-  submitted: "Address received",
-  expired: "Expired",
-};
+  waiting: "merchant.refundLink.waiting",
+  submitted: "merchant.refundLink.submitted",
+  expired: "merchant.refundLink.expired",
+} as const;
 
 function RefundLinks({ payment, canCreate }: { payment: PaymentDetail; canCreate: boolean }) {
   const create = useCreateRefundLink(payment.id);
+  const t = useT();
+  const copyWords = useCopyWords();
   return (
     <div className="flex flex-col gap-2 rounded-lg border border-border p-3">
       <h4 className="flex items-center gap-2 font-medium">
-        <Link2 aria-hidden="true" className="size-4" /> Refund link
+        <Link2 aria-hidden="true" className="size-4" /> {t("merchant.refundLink.title")}
       </h4>
-      <p className="text-muted-foreground">
-        Paid from an exchange, or the payer wants the refund elsewhere? Send them a refund link: they enter
-        the address to refund to (valid for 14 days, once), and it appears here.
-      </p>
+      <p className="text-muted-foreground">{t("merchant.refundLink.intro", { days: REFUND_LINK_DAYS })}</p>
       {payment.refundLinks.length > 0 ? (
         <ul className="flex flex-col gap-1" data-testid="refund-links">
           {payment.refundLinks.map((l) => (
             <li key={l.id} className="flex flex-wrap items-baseline justify-between gap-x-3">
-              <span className="font-medium">{LINK_STATE[l.state]}</span>
+              <span className="font-medium">{t(LINK_STATE[l.state])}</span>
               <span className="text-muted-foreground text-xs">
                 {l.address ? (
-                  <span className="break-all font-mono">{l.address}</span>
+                  <span className="break-all font-mono" dir="ltr">
+                    {l.address}
+                  </span>
                 ) : l.state === "waiting" ? (
-                  <>
-                    until <Time iso={l.expiresAt} />
-                  </>
+                  <Rich id="merchant.refundLink.until" values={{ time: <Time iso={l.expiresAt} /> }} />
                 ) : (
                   <Time iso={l.expiresAt} />
                 )}
@@ -339,10 +394,12 @@ function RefundLinks({ payment, canCreate }: { payment: PaymentDetail; canCreate
       ) : null}
       {create.data ? (
         <div className="flex flex-col gap-2 rounded-md bg-muted p-2" data-testid="refund-link-created">
-          <p className="font-medium">Copy it now: for the payer's safety it is shown only once.</p>
+          <p className="font-medium">{t("merchant.refundLink.copyNow")}</p>
           <div className="flex items-center gap-2">
-            <span className="min-w-0 flex-1 break-all font-mono text-xs">{create.data.url}</span>
-            <CopyButton value={create.data.url} label="Refund link" />
+            <span className="min-w-0 flex-1 break-all text-start font-mono text-xs" dir="ltr">
+              {create.data.url}
+            </span>
+            <CopyButton value={create.data.url} label={t("merchant.refundLink.title")} words={copyWords} />
           </div>
         </div>
       ) : canCreate ? (
@@ -354,12 +411,13 @@ function RefundLinks({ payment, canCreate }: { payment: PaymentDetail; canCreate
           disabled={create.isPending}
           onClick={() => create.mutate()}
         >
-          {create.isPending ? <Spinner size="sm" /> : <Link2 aria-hidden="true" />} Create a refund link
+          {create.isPending ? <Spinner size="sm" /> : <Link2 aria-hidden="true" />}{" "}
+          {t("merchant.refundLink.create")}
         </Button>
       ) : null}
       {create.isError ? (
         <p role="alert" className="text-destructive-emphasis">
-          No link was made: {errorText(create.error)}
+          {t("merchant.refundLink.notMade", { error: merchantErrorText(create.error) })}
         </p>
       ) : null}
     </div>

@@ -1,16 +1,31 @@
+import type { Locale } from "@common/locales";
 import type { InboxSuggestion } from "@common/payments";
 import { Ban, Inbox } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { errorText } from "../../error-text";
+import { Rich, type t as translate, useLocale, useT } from "@/i18n/i18n";
+import { isolate, Ltr } from "@/i18n/ltr";
 import { formatTokenAmount, shortAddress } from "../../format";
 import { useAssignTransfer, useDismissTransfer, useInbox } from "../api/payments";
+import { merchantErrorText } from "../merchant-error-text";
 
 /** How a proposed payment reads in the list: what it still asks for, and what it is. */
-function suggestionLabel(p: InboxSuggestion): string {
-  const what = p.description ?? (p.orderId ? `order ${p.orderId}` : p.reference.slice(0, 8));
-  return p.status === "partial"
-    ? `${formatTokenAmount(p.amountToPay)} left of ${formatTokenAmount(p.amountDue)} · partly paid · ${what}`
-    : `${formatTokenAmount(p.amountDue)} · ${p.status === "expired" ? "expired · " : ""}${what}`;
+function suggestionLabel(p: InboxSuggestion, t: typeof translate, locale: Locale): string {
+  const amount = (value: string) => isolate(formatTokenAmount(value, locale), locale);
+  const what =
+    p.description ??
+    (p.orderId
+      ? t("merchant.inbox.order", { orderId: isolate(p.orderId, locale) })
+      : p.reference.slice(0, 8));
+  if (p.status === "partial")
+    return t("merchant.inbox.suggestionPartial", {
+      left: amount(p.amountToPay),
+      due: amount(p.amountDue),
+      what,
+    });
+  return t(p.status === "expired" ? "merchant.inbox.suggestionExpired" : "merchant.inbox.suggestion", {
+    due: amount(p.amountDue),
+    what,
+  });
 }
 
 /**
@@ -22,12 +37,18 @@ export function UnattributedInbox() {
   const inbox = useInbox();
   const assign = useAssignTransfer();
   const dismiss = useDismissTransfer();
-  const error = assign.isError ? `Not assigned: ${errorText(assign.error)}` : null;
-  const dismissError = dismiss.isError ? `Not dismissed: ${errorText(dismiss.error)}` : null;
+  const t = useT();
+  const locale = useLocale();
+  const error = assign.isError
+    ? t("merchant.inbox.notAssigned", { error: merchantErrorText(assign.error) })
+    : null;
+  const dismissError = dismiss.isError
+    ? t("merchant.inbox.notDismissed", { error: merchantErrorText(dismiss.error) })
+    : null;
   return (
     <section className="rounded-xl border border-border bg-card p-4 sm:p-6" aria-labelledby="inbox-title">
       <h2 id="inbox-title" className="flex items-center gap-2 font-semibold text-xl">
-        <Inbox aria-hidden="true" className="size-5" /> Unmatched transfers
+        <Inbox aria-hidden="true" className="size-5" /> {t("merchant.inbox.title")}
       </h2>
       {inbox.isPending ? (
         <div
@@ -35,19 +56,32 @@ export function UnattributedInbox() {
           className="mt-4 h-16 animate-pulse rounded-lg bg-muted motion-reduce:animate-none"
         />
       ) : !inbox.data?.items.length ? (
-        <p className="mt-2 text-muted-foreground text-sm">
-          Nothing here. A transfer whose amount matches none of your payments lands here, for you to assign.
-        </p>
+        <p className="mt-2 text-muted-foreground text-sm">{t("merchant.inbox.empty")}</p>
       ) : (
         <ul className="mt-4 divide-y divide-border">
           {inbox.data.items.map((transfer) => (
             // A narrow column on a desktop, the full width on a phone: stacked in both.
             <li key={transfer.id} className="flex flex-col gap-2 py-3" data-testid="inbox-transfer">
               <div className="min-w-0">
-                <p className="font-medium tabular-nums">{formatTokenAmount(transfer.value)} CPXTB</p>
+                <p className="font-medium tabular-nums">
+                  <Ltr>{formatTokenAmount(transfer.value, locale)} CPXTB</Ltr>
+                </p>
                 <p className="text-muted-foreground text-sm">
-                  from <span className="font-mono">{shortAddress(transfer.from)}</span> · tx{" "}
-                  <span className="font-mono">{shortAddress(transfer.txHash)}</span>
+                  <Rich
+                    id="merchant.inbox.fromTx"
+                    values={{
+                      from: (
+                        <bdi dir="ltr" className="font-mono">
+                          {shortAddress(transfer.from)}
+                        </bdi>
+                      ),
+                      tx: (
+                        <bdi dir="ltr" className="font-mono">
+                          {shortAddress(transfer.txHash)}
+                        </bdi>
+                      ),
+                    }}
+                  />
                 </p>
               </div>
               <form
@@ -59,7 +93,7 @@ export function UnattributedInbox() {
                 }}
               >
                 <label className="sr-only" htmlFor={`assign-${transfer.id}`}>
-                  Payment to assign this transfer to
+                  {t("merchant.inbox.assignLabel")}
                 </label>
                 {transfer.suggestions.length ? (
                   <select
@@ -69,13 +103,13 @@ export function UnattributedInbox() {
                   >
                     {transfer.suggestions.map((p) => (
                       <option key={p.id} value={p.id}>
-                        {suggestionLabel(p)}
+                        {suggestionLabel(p, t, locale)}
                       </option>
                     ))}
                   </select>
                 ) : (
                   <p className="min-w-0 flex-1 basis-40 self-center text-muted-foreground text-sm">
-                    No open payment to assign it to.
+                    {t("merchant.inbox.noSuggestion")}
                   </p>
                 )}
                 <Button
@@ -83,7 +117,7 @@ export function UnattributedInbox() {
                   variant="outline"
                   disabled={!transfer.suggestions.length || assign.isPending}
                 >
-                  Assign to payment
+                  {t("merchant.inbox.assign")}
                 </Button>
                 <Button
                   type="button"
@@ -91,7 +125,7 @@ export function UnattributedInbox() {
                   disabled={dismiss.isPending}
                   onClick={() => dismiss.mutate(transfer.id)}
                 >
-                  <Ban aria-hidden="true" /> Not a payment
+                  <Ban aria-hidden="true" /> {t("merchant.inbox.dismiss")}
                 </Button>
               </form>
             </li>

@@ -1,5 +1,7 @@
 import type { PriceResponse } from "@common/price";
 import { useQuery } from "@tanstack/react-query";
+import { useLocale, useT } from "@/i18n/i18n";
+import { isolate } from "@/i18n/ltr";
 import { formatTokenAmount } from "../../format";
 
 /** A USD amount as whole cents, or null for anything the create request would refuse. */
@@ -25,6 +27,8 @@ export function previewTokens(cents: bigint, priceE18: bigint): string {
  */
 export function UsdPreview({ amount }: { amount: string }) {
   const cents = usdCents(amount);
+  const t = useT();
+  const locale = useLocale();
   // Asked for once an amount is typed: opening the dashboard does not cost a price read.
   const price = useQuery<PriceResponse>({
     queryKey: ["/api/price"],
@@ -32,23 +36,25 @@ export function UsdPreview({ amount }: { amount: string }) {
     enabled: cents !== null,
   });
   if (cents === null) return null;
-  if (price.isPending) return <p className="text-muted-foreground text-sm">Reading the current rate…</p>;
+  if (price.isPending) return <p className="text-muted-foreground text-sm">{t("merchant.usd.reading")}</p>;
   if (price.isError || price.data.stale) {
     return (
       <p className="text-muted-foreground text-sm" data-testid="usd-preview">
-        The current CPXTB rate cannot be read right now: the amount in CPXTB is set when the payment is
-        created.
+        {t("merchant.usd.unavailable")}
       </p>
     );
   }
   const tokens = previewTokens(cents, BigInt(price.data.priceE18));
   return (
     <p className="text-sm tabular-nums" data-testid="usd-preview" aria-live="polite">
-      ≈ <span className="font-semibold">{formatTokenAmount(tokens)} CPXTB</span>{" "}
+      ≈{" "}
+      <bdi dir="ltr" className="font-semibold">
+        {formatTokenAmount(tokens, locale)} CPXTB
+      </bdi>{" "}
       <span className="text-muted-foreground">
-        at {price.data.usdPerToken} USD per CPXTB (
-        {price.data.source === "fixed" ? "fixed price" : "pool price"}
-        ). The rate is locked when you create the payment.
+        {t(price.data.source === "fixed" ? "merchant.usd.rateFixed" : "merchant.usd.ratePool", {
+          rate: isolate(`${formatTokenAmount(price.data.usdPerToken, locale, 18)} USD`, locale),
+        })}
       </span>
     </p>
   );
