@@ -20,6 +20,33 @@ async function typeAmount(page: Page, keys: string[]) {
   for (const key of keys) await keypad.getByRole("button", { name: key, exact: true }).click();
 }
 
+test("opening the counter asks for its business, products and today's sales once each, with the session", async ({
+  page,
+  request,
+}) => {
+  const merchant = await createMerchant(request, { name: "Early Bird" });
+  await signIn(page, merchant.username);
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/assets/pos-"))
+      asked.push(url.pathname + url.search);
+  });
+  await page.goto("/pos");
+  await expect(page.getByTestId("pos-counter")).toBeVisible();
+  await expect(page.getByTestId("pos-today")).toContainText("Today: 0 sales");
+  // index.html asked for them beside the session, before the app's code ran; the app took those answers.
+  const times = (match: (url: string) => boolean) => asked.filter(match).length;
+  expect(times((u) => u === "/api/merchant")).toBe(1);
+  expect(times((u) => u === "/api/merchant/links?products=true")).toBe(1);
+  expect(times((u) => u.startsWith("/api/merchant/pos/today?since="))).toBe(1);
+  // Asked before the counter's own code was, not after it ran.
+  const first = (match: (url: string) => boolean) => asked.findIndex(match);
+  expect(first((u) => u.startsWith("/api/merchant/pos/today?"))).toBeLessThan(
+    first((u) => u.startsWith("/assets/pos-")),
+  );
+});
+
 for (const width of [390, 1024]) {
   test(`at ${width} px: keypad → charge → paid from another device → Paid → back to the keypad`, async ({
     page,
