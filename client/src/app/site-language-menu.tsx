@@ -1,6 +1,6 @@
-import { DEFAULT_LOCALE, isLocale, LOCALE_NAMES, LOCALES, type Locale } from "@common/locales";
-import { Languages } from "lucide-react";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "@common/locales";
 import * as React from "react";
+import { LanguageSelect } from "@/i18n/language-select";
 
 /** The language of the page shown: a translated page sets `<html lang>` to its reader's (decision 038). */
 function pageLocale(): Locale {
@@ -26,28 +26,17 @@ export function SiteLanguageMenu() {
     return () => observer.disconnect();
   }, []);
   return (
-    <span className="relative inline-flex min-h-11 items-center rounded-md focus-within:ring-[3px] focus-within:ring-ring/60 hover:text-foreground">
-      <Languages aria-hidden="true" className="pointer-events-none absolute start-2 size-4" />
-      <select
-        aria-label="Language"
-        value={locale}
-        onChange={(event) => {
-          const next = event.target.value;
-          if (!isLocale(next)) return;
-          setLocale(next);
-          import("@/i18n/i18n")
-            .then((i18n) => i18n.chooseLanguage(next))
-            .catch((error) => console.warn("The language could not be loaded:", error));
-        }}
-        className="min-h-11 cursor-pointer appearance-none rounded-md border border-border bg-transparent ps-8 pe-3 text-sm outline-none"
-        data-testid="site-language-menu"
-      >
-        {LOCALES.map((option) => (
-          <option key={option} value={option} lang={option} className="bg-background text-foreground">
-            {LOCALE_NAMES[option]}
-          </option>
-        ))}
-      </select>
-    </span>
+    <LanguageSelect
+      label="Language"
+      value={locale}
+      onSelect={(next) => {
+        setLocale(next);
+        import("@/i18n/i18n")
+          .then((i18n) => i18n.chooseLanguage(next))
+          .catch((error) => console.warn("The language could not be loaded:", error));
+      }}
+      textClassName="text-sm"
+      testId="site-language-menu"
+    />
   );
 }

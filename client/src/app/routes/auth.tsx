@@ -21,7 +21,8 @@ import { safeNextPath } from "@/features/auth/next-path";
 import { merchantQueryOptions } from "@/features/payments/dashboard/api/get-merchant";
 import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { SocialAccountCard } from "@/features/social/components/social-account-card";
-import { type SignInWords, SocialSignIn } from "@/features/social/components/social-sign-in";
+import { SocialSignIn } from "@/features/social/components/social-sign-in";
+import { signInWords } from "@/features/social/sign-in-words";
 import { useT } from "@/i18n/i18n";
 
 /** Loads the wallet code only when asked (it stays out of this page's chunk too). */
@@ -35,23 +36,6 @@ const REDIRECT_DELAY_MS = 500;
 
 const tabClass =
   "flex-1 rounded-md px-3 py-2.5 font-medium text-muted-foreground text-sm transition-colors hover:text-foreground data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm min-h-11";
-
-/** The social sign-in buttons' words in the reader's language (the wallet-less path's, where they are also shown). */
-function signInWords(t: ReturnType<typeof useT>): SignInWords {
-  return {
-    orContinueWith: t("wallet.signIn.orContinueWith"),
-    continueWith: (provider) => t("wallet.signIn.continueWith", { provider }),
-    redirecting: t("wallet.signIn.redirecting"),
-    redirectingLabel: t("wallet.signIn.redirectingLabel"),
-    redirectingTo: (provider) => t("wallet.signIn.redirectingTo", { provider }),
-    notConfigured: t("wallet.signIn.notConfigured"),
-    waiting: t("wallet.signIn.waiting"),
-    finishInWindow: (provider) => t("wallet.signIn.finishInWindow", { provider }),
-    cancel: t("wallet.signIn.cancel"),
-    developmentNote: t("wallet.signIn.developmentNote"),
-    custodialNote: t("wallet.signIn.custodialNote"),
-  };
-}
 
 /** /auth, in the reader's language (issue 37): sign in, register, the two-factor step, wallet and passkey sign-in. */
 export default function AuthPage() {

@@ -9,9 +9,9 @@ import { useHydrated } from "@/hooks/use-hydrated";
 import { useT } from "@/i18n/i18n";
 import { cn } from "@/lib/utils";
 import { managedWalletQueryOptions } from "../api/social";
+import { signInWords } from "../sign-in-words";
 import { socialStateAtStart } from "../social-keys";
 import type { DemoNoticeWords } from "./social-account-card";
-import type { SignInWords } from "./social-sign-in";
 
 // Neither is part of the pay page's first load: the sign-in buttons load on the tap that asks for them, the
 // managed wallet's card once the signed-in account turns out to have one.
@@ -76,23 +76,6 @@ export function PayWithoutWallet({ payment, remainingText, browserWallet }: PayO
       </div>
     </>
   );
-}
-
-/** The sign-in buttons' words in the payer's language (the component is English on the English-only screens). */
-function signInWords(t: ReturnType<typeof useT>): SignInWords {
-  return {
-    orContinueWith: t("wallet.signIn.orContinueWith"),
-    continueWith: (provider) => t("wallet.signIn.continueWith", { provider }),
-    redirecting: t("wallet.signIn.redirecting"),
-    redirectingLabel: t("wallet.signIn.redirectingLabel"),
-    redirectingTo: (provider) => t("wallet.signIn.redirectingTo", { provider }),
-    notConfigured: t("wallet.signIn.notConfigured"),
-    waiting: t("wallet.signIn.waiting"),
-    finishInWindow: (provider) => t("wallet.signIn.finishInWindow", { provider }),
-    cancel: t("wallet.signIn.cancel"),
-    developmentNote: t("wallet.signIn.developmentNote"),
-    custodialNote: t("wallet.signIn.custodialNote"),
-  };
 }
 
 function demoWords(t: ReturnType<typeof useT>): DemoNoticeWords {
