@@ -99,13 +99,33 @@ export async function sendSigned(
   }
 }
 
-/** An ERC-20 transfer of the token from the payer account (anvil key #0). */
+/**
+ * An ERC-20 transfer of the token from the payer account (anvil key #0), returned once it is in a block, as a
+ * payer's wallet shows it confirmed: a test that then names the transaction to the server (the pay page's hash
+ * form) must not race its mining, which a busy machine can delay past the next request.
+ */
 export async function payFromDevAccount(request: APIRequestContext, to: string, amountBase: bigint) {
   const config = await (await request.get("/api/chain-config")).json();
-  return sendSigned(request, PAYER_KEY, {
+  const hash = await sendSigned(request, PAYER_KEY, {
     to: config.token.address as Hex,
     data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to as Hex, amountBase] }),
   });
+  await waitForReceipt(request, hash);
+  return hash;
+}
+
+/** Polls the chain (through the app's RPC proxy, as the server reads it) until the transaction has a receipt. */
+async function waitForReceipt(request: APIRequestContext, hash: Hex, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
+    const response = await request.post("/api/chain/rpc", {
+      data: { jsonrpc: "2.0", id: 1, method: "eth_getTransactionReceipt", params: [hash] },
+    });
+    const body = await response.json().catch(() => ({}));
+    if (body?.result?.blockNumber) return;
+    if (Date.now() > deadline) throw new Error(`transaction ${hash} not mined after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
 }
 
 /**
