@@ -58,12 +58,18 @@ export async function createPayment(
   return response.json();
 }
 
-/** Signs a transaction with `key` and sends it raw through the app's RPC proxy (the only way to the dev chain). */
+/**
+ * Signs a transaction with `key` and sends it raw through the app's RPC proxy (the only way to the dev chain), and
+ * returns its hash once it is in a block, as a wallet shows it confirmed: anvil mines a moment after it answers, and
+ * a test's next step (naming the transaction to the server, spending the gas it funded) must not race that on a
+ * busy machine. `mined: false` answers at once, as a browser wallet does to the page that asked.
+ */
 export async function sendSigned(
   request: APIRequestContext,
   key: Hex,
   tx: { to: Hex; data?: Hex | undefined; value?: bigint | undefined },
-) {
+  { mined = true }: { mined?: boolean } = {},
+): Promise<Hex> {
   const config = await (await request.get("/api/chain-config")).json();
   let id = 1;
   const rpc = async (method: string, params: unknown[] = []) => {
@@ -90,28 +96,26 @@ export async function sendSigned(
   for (let attempt = 1; ; attempt++) {
     const prepared = await client.prepareTransactionRequest(tx);
     const raw = await client.signTransaction(prepared);
+    let hash: Hex;
     try {
-      return (await rpc("eth_sendRawTransaction", [raw])) as Hex;
+      hash = (await rpc("eth_sendRawTransaction", [raw])) as Hex;
     } catch (error) {
       const nonceTaken = /nonce|already known|underpriced/i.test((error as Error).message);
       if (!nonceTaken || attempt >= 8) throw error;
+      continue;
     }
+    if (mined) await waitForReceipt(request, hash);
+    return hash;
   }
 }
 
-/**
- * An ERC-20 transfer of the token from the payer account (anvil key #0), returned once it is in a block, as a
- * payer's wallet shows it confirmed: a test that then names the transaction to the server (the pay page's hash
- * form) must not race its mining, which a busy machine can delay past the next request.
- */
+/** An ERC-20 transfer of the token from the payer account (anvil key #0), returned once it is in a block. */
 export async function payFromDevAccount(request: APIRequestContext, to: string, amountBase: bigint) {
   const config = await (await request.get("/api/chain-config")).json();
-  const hash = await sendSigned(request, PAYER_KEY, {
+  return sendSigned(request, PAYER_KEY, {
     to: config.token.address as Hex,
     data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to as Hex, amountBase] }),
   });
-  await waitForReceipt(request, hash);
-  return hash;
 }
 
 /** Polls the chain (through the app's RPC proxy, as the server reads it) until the transaction has a receipt. */
@@ -137,11 +141,12 @@ export async function installWallet(page: Page, key: Hex) {
   const { chainId } = await (await page.request.get("/api/chain-config")).json();
   await page.exposeFunction("__walletSign", (data: Hex) => account.signMessage({ message: { raw: data } }));
   await page.exposeFunction("__walletSend", (tx: { to: Hex; data?: Hex; value?: Hex }) =>
-    sendSigned(page.request, key, {
-      to: tx.to,
-      data: tx.data,
-      value: tx.value ? BigInt(tx.value) : undefined,
-    }),
+    sendSigned(
+      page.request,
+      key,
+      { to: tx.to, data: tx.data, value: tx.value ? BigInt(tx.value) : undefined },
+      { mined: false },
+    ),
   );
   await page.addInitScript(
     ({ address, chainIdHex }) => {
