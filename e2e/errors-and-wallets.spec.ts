@@ -59,7 +59,7 @@ for (const theme of ["dark", "light"] as const) {
     );
     await page.goto("/merchant");
     await page.getByRole("button", { name: "Sign with wallet and register" }).click();
-    await expect(page.getByText("The business name needs at least 2 characters.")).toBeVisible();
+    await expect(page.getByText("The business name needs 2 to 100 characters.")).toBeVisible();
     await expectContrast(page, `/merchant registration errors (${theme})`);
 
     // A reset link that does not exist.
@@ -81,7 +81,7 @@ for (const theme of ["dark", "light"] as const) {
     // New payment: sent empty.
     await page.goto("/merchant");
     await page.getByRole("button", { name: "Create payment" }).click();
-    await expect(page.getByText("Enter a USD amount like 12.50, with at most 2 decimals.")).toBeVisible();
+    await expect(page.getByText("Enter an amount in USD with at most 2 decimals, like 12.50.")).toBeVisible();
     await expectContrast(page, `/merchant new payment error (${theme})`);
 
     // A key without a name.

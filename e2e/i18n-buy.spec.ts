@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { LOCALES, type Locale } from "../common/src/locales";
 import { expect, test, toast } from "./fixtures";
+import { catalogOf } from "./support/i18n";
 import { installWallet } from "./support/payments";
 
 /**
@@ -122,10 +123,11 @@ test.describe("a signed-in claim", () => {
     const key = generatePrivateKey();
     const address = privateKeyToAccount(key).address;
     await installWallet(page, key);
-    // The sign-in screen is English (a merchant's screen): the claim is on the buy page.
+    // Signed in with the wallet on the sign-in page (in Arabic too: the account area); the claim is on the buy page.
+    const account = catalogOf("ar", ["account"]);
     await page.goto("/auth");
-    await page.getByRole("button", { name: "Sign in with Ethereum" }).click();
-    await expect(toast(page, "Login successful")).toBeVisible();
+    await page.getByRole("button", { name: account["account.wallet.signIn"] }).click();
+    await expect(toast(page, account["account.toast.signedIn"]!)).toBeVisible();
     await expect(page).toHaveURL(/\/merchant$/);
 
     await page.goto("/buy-cpxtb");

@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import type { Locale } from "../common/src/locales";
 import { expect, test } from "./fixtures";
+import { catalogOf } from "./support/i18n";
 import { startOwnServer } from "./support/own-server";
 
 /**
@@ -121,7 +122,7 @@ async function solveIn(overlay: Locator, locale: Locale) {
   await expect(overlay).toBeHidden();
 }
 
-test.describe("German browser on an English page", () => {
+test.describe("German browser on the sign-up page", () => {
   test.use({ locale: "de-DE" });
 
   test("the sign-up's security check is in German, and solving it completes the sign-up", async ({
@@ -133,13 +134,17 @@ test.describe("German browser on an English page", () => {
     );
     const server = await startOwnServer({ RATE_LIMIT_GENERAL: "40/60s", RATE_LIMIT_AUTH: "40/60s" });
     try {
+      // The sign-up page speaks German too (the account area): its words from its catalog.
+      const account = catalogOf("de", ["account"]);
       await page.goto(`${server.url}/auth`);
-      await page.getByRole("tab", { name: "Register" }).click();
-      const form = page.getByRole("form", { name: "Register" });
+      await page.getByRole("tab", { name: account["account.auth.registerTab"] }).click();
+      const form = page.getByRole("form", { name: account["account.register.formLabel"] });
       const username = `chde${Date.now().toString(36)}`;
-      await form.getByLabel("Username").fill(username);
-      await form.getByLabel("Password", { exact: true }).fill("a long enough passphrase 42");
-      await form.getByLabel("Confirm password").fill("a long enough passphrase 42");
+      await form.getByLabel(account["account.register.username"]!).fill(username);
+      await form
+        .getByLabel(account["account.register.password"]!, { exact: true })
+        .fill("a long enough passphrase 42");
+      await form.getByLabel(account["account.register.confirm"]!).fill("a long enough passphrase 42");
       for (let i = 0; i < 100; i++) {
         const res = await page.request.post(`${server.url}/api/register`, {
           data: {},
@@ -147,7 +152,7 @@ test.describe("German browser on an English page", () => {
         });
         if (res.status() === 429) break;
       }
-      await form.getByRole("button", { name: /register|create/i }).click();
+      await form.getByRole("button", { name: account["account.register.submit"] }).click();
 
       const overlay = page.getByRole("dialog", { name: catalog("de")["challenge.title"] });
       await expect(overlay).toBeVisible();

@@ -482,7 +482,7 @@ export function LinksView({ canEdit }: { canEdit: boolean }) {
           {t("developers.links.empty")}
         </p>
       ) : (
-        <ul className="grid gap-3 lg:grid-cols-2" data-testid="links-list">
+        <ul className="grid grid-cols-1 gap-3 lg:grid-cols-2" data-testid="links-list">
           {links.data.items.map((link) => (
             <LinkCard key={link.id} link={link} canEdit={canEdit} />
           ))}
