@@ -247,7 +247,7 @@ describe.skipIf(!onPostgres)("history at scale (PostgreSQL)", () => {
       // a term outside ASCII is also tested exactly on the rows the key finds.)
       if (q === "POS-12345") {
         expect(readsOf(found.plans.at(-1)!).join(", "), q).toContain(
-          "Bitmap Index Scan payments_search_key_trgm_idx",
+          "Bitmap Index Scan payments_merchant_search_trgm_idx",
         );
       }
     }

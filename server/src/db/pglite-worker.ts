@@ -5,6 +5,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { WorkerData, WorkerReply, WorkerRequest } from "./pglite-worker-protocol.ts";
 import { describeError } from "./pglite-worker-protocol.ts";
@@ -51,7 +52,7 @@ try {
   // Contrib extensions the migrations create (the history search's trigram index).
   pg = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, btree_gin },
     startParams: START_PARAMS,
   });
   reply({ id: 0, result: null });

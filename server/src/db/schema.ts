@@ -293,8 +293,14 @@ export const payments = pgTable(
     // Reports: a merchant's payments by creation time (range scans for totals, buckets and the CSV).
     index("payments_merchant_created_at_idx").on(t.merchantId, t.createdAt, t.id),
     // The history search `q` (a substring of description, order id or reference): trigrams (pg_trgm) of the
-    // search key, which also finds 2-letter terms (`paymentSearchKey`).
-    index("payments_search_key_trgm_idx").using("gin", sql`(${paymentSearchKey(t)}) gin_trgm_ops`),
+    // search key, which also finds 2-letter terms (`paymentSearchKey`), beside the merchant (btree_gin), so a
+    // search reads only its business's entries (decision 037: a 2-letter term's trigrams over every business
+    // intersected with the business's 100,000 rows cost 60 ms; 2-10 ms in one index).
+    index("payments_merchant_search_trgm_idx").using(
+      "gin",
+      t.merchantId,
+      sql`(${paymentSearchKey(t)}) gin_trgm_ops`,
+    ),
     // The indexer's watched addresses: distinct receiving addresses of matchable payments (MATCHABLE_STATUSES).
     index("payments_matchable_address_idx")
       .on(t.receivingAddress)

@@ -80,12 +80,20 @@ export async function listPaymentsOfOwner(
   },
 ): Promise<PaymentRow[]> {
   const search = filter.q ? searchCondition(filter.q) : undefined;
+  // A search names the business as a value, not as the membership subquery: the planner then knows how many
+  // payments it has and whether walking its newest rows or reading the search index is cheaper (decision 037).
+  let merchantId: SQL<string> | string = merchantIdOf(scope);
+  if (search) {
+    const [row] = rowsOf<{ id: string | null }>(await db.execute(sql`select ${merchantId} as id`));
+    if (!row?.id) return [];
+    merchantId = row.id;
+  }
   const rows = await db
     .select({ payment: payments })
     .from(payments)
     .where(
       and(
-        eq(payments.merchantId, merchantIdOf(scope)),
+        eq(payments.merchantId, merchantId),
         filter.status ? eq(payments.status, filter.status) : undefined,
         filter.orderId ? eq(payments.orderId, filter.orderId) : undefined,
         filter.linkId ? eq(payments.linkId, filter.linkId) : undefined,
