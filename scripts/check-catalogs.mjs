@@ -153,7 +153,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     async () => {
       // Plain Node (no TypeScript loader): read the two lists from the source.
       const text = readFileSync(new URL("../common/src/locales.ts", import.meta.url), "utf8");
-      const list = (name) => JSON.parse(text.match(new RegExp(`${name} = (\\[[^\\]]*\\])`))[1]);
+      // The lists may end with a comma (the formatter's style): drop it before reading them as JSON.
+      const list = (name) =>
+        JSON.parse(text.match(new RegExp(`${name} = (\\[[^\\]]*\\])`))[1].replace(/,(\s*)\]$/, "$1]"));
       return {
         LOCALES: list("LOCALES"),
         MESSAGE_AREAS: list("MESSAGE_AREAS"),

@@ -260,8 +260,8 @@ export const payments = pgTable(
     successUrl: text("success_url"),
     payerEmail: text("payer_email"),
     /**
-     * The language the payer read the checkout in when they gave their email there (a payment link's page): their
-     * receipt is written in it (issue 37). Null for a payment created by the business or its API.
+     * The language the payer read a payment link's page in when it made this payment (with or without their email):
+     * their receipt is written in it (issue 37). Null for a payment created by the business or its API.
      */
     payerLocale: text("payer_locale").$type<Locale>(),
     status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
