@@ -243,7 +243,7 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
   );
 }
 
-/** What the card says of a payment that can no longer be paid (the dashboard's words of `closedMessage`). */
+/** What the card says of a payment that can no longer be paid, by its status. */
 const CLOSED_MESSAGE_ID = {
   completed: "merchant.created.closed.completed",
   paid_late: "merchant.created.closed.paidLate",

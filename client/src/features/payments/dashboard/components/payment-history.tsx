@@ -7,17 +7,16 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
-import { errorText } from "../../error-text";
 import { formatDateTime, formatRelative, formatTokenAmount, formatUsd } from "../../format";
-import { PaymentStatusBadge, STATUS_INFO } from "../../payment-status";
-import { REFUND_LABEL, RefundBadge } from "../../refund-status";
+import { PaymentStatusBadge } from "../../payment-status";
+import { RefundBadge } from "../../refund-status";
 import { type HistoryFilter, usePaymentHistory } from "../api/get-payment-history";
 
 const SEARCH_DELAY_MS = 300;
 
 /**
- * The list's words and formats: English on the dashboard (still English), the reader's language on /payments,
- * which passes its own (decision 038: a shared component takes its words as props).
+ * The list's words and formats in the reader's language, passed by the dashboard and /payments (decision 038: a
+ * shared component takes its words as props).
  */
 export type HistoryWords = {
   locale: Locale;
@@ -42,40 +41,16 @@ export type HistoryWords = {
   openPage: string;
 };
 
-export const ENGLISH_HISTORY_WORDS: HistoryWords = {
-  locale: "en",
-  title: "Payments",
-  search: "Search payments",
-  searchPlaceholder: "Description, order id, reference",
-  status: "Status",
-  allStatuses: "All statuses",
-  statusName: (status) => STATUS_INFO[status].label,
-  refundName: (status) => REFUND_LABEL[status],
-  loading: "Loading payments…",
-  loadFailed: (error) => `Your payments could not be loaded: ${errorText(error)}`,
-  tryAgain: "Try again",
-  noMatch: (query, status) =>
-    `No payment matches${query ? ` “${query}”` : ""}${status ? ` with the status ${status}` : ""}.`,
-  clear: "Clear search and filter",
-  count: (count, more) => `${count} payment${count === 1 ? "" : "s"}${more ? " shown" : ""}`,
-  showMore: "Show more",
-  order: (orderId) => `Order ${orderId}`,
-  payment: "Payment",
-  received: (received, due) => `Received ${received} of ${due} CPXTB`,
-  partlyExpired: "Partly paid, then expired",
-  openPage: "Open the payment page",
-};
-
 /** The merchant's payments, newest first: search, status filter, "Show more" pages; live like the rest. */
 export function PaymentHistory({
   onOpen,
-  emptyText = "No payments yet. Create one above and show its QR code to your customer.",
-  words = ENGLISH_HISTORY_WORDS,
+  emptyText,
+  words,
 }: {
   onOpen: (id: string) => void;
   /** What to say (and what to do next) when the business has no payment at all. */
-  emptyText?: string;
-  words?: HistoryWords;
+  emptyText: string;
+  words: HistoryWords;
 }) {
   const [text, setText] = React.useState("");
   const [filter, setFilter] = React.useState<HistoryFilter>({ q: "", status: "" });
