@@ -27,7 +27,8 @@ export function thousandthsOf(decimal: string): bigint {
 
 /** Thousandths as the currency writes them: 2 decimals, a third only for CPXTB when it is not 0; grouped. */
 export function formatThousandths(value: bigint): string {
-  const whole = (value / 1000n).toLocaleString("en-US");
+  // By hand, as the keypad's amount: no `Intl` call (keypad.ts).
+  const whole = formatDecimal(String(value / 1000n), numberShape("en"));
   const rest = (value % 1000n).toString().padStart(3, "0");
   return `${whole}.${rest.endsWith("0") ? rest.slice(0, 2) : rest}`;
 }

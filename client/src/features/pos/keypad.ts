@@ -21,11 +21,14 @@ export function hundredthsOf(digits: string): bigint {
   return digits === "" ? 0n : BigInt(digits);
 }
 
-/** "1234" → "12.34"; "" → "0.00". */
+/**
+ * "123456" → "1,234.56"; "" → "0.00". Grouped by hand: `toLocaleString` loads ICU's locale data at its first call,
+ * some 40 ms of CPU inside the counter's first render (over 150 ms at a phone's speed; decision 036).
+ */
 export function formatHundredths(value: bigint): string {
-  const whole = value / 100n;
+  const whole = formatDecimal(String(value / 100n), numberShape("en"));
   const rest = (value % 100n).toString().padStart(2, "0");
-  return `${whole.toLocaleString("en-US")}.${rest}`;
+  return `${whole}.${rest}`;
 }
 
 /** The same in the reader's language ("1.234,50" in de); English keeps the hand-written path (no `Intl` call). */
