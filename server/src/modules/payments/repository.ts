@@ -83,7 +83,8 @@ export async function listPaymentsOfOwner(
   // A search names the business as a value, not as the membership subquery: the planner then knows how many
   // payments it has and whether walking its newest rows or reading the search index is cheaper (decision 037).
   let merchantId: SQL<string> | string = merchantIdOf(scope);
-  if (search) {
+  if (search && typeof scope === "object" && "merchantId" in scope) merchantId = scope.merchantId;
+  else if (search) {
     const [row] = rowsOf<{ id: string | null }>(await db.execute(sql`select ${merchantId} as id`));
     if (!row?.id) return [];
     merchantId = row.id;
