@@ -1,14 +1,17 @@
 import type { Locale } from "@common/locales";
 import type { PublicPayment } from "@common/payments";
-import { type Messages, setupI18n } from "@lingui/core";
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
-import { t as activeT, type Values } from "@/i18n/i18n";
+import { PDFDocument, type PDFPage, rgb } from "pdf-lib";
+import { t } from "@/i18n/i18n";
+import { embedPdfFonts } from "@/lib/pdf-fonts";
+import { type Direction, drawPieces, type FontStack, linePieces, widthOf, wrapText } from "@/lib/pdf-text";
 import { saveFile } from "./components/qr-code";
 import { formatTokenAmount, formatUsdAmount } from "./format";
 
 /**
- * The payer's receipt of a paid payment as an A4 PDF, made in the browser from the public view. This module and
- * pdf-lib load only when the payer asks for the receipt (a dynamic import of this file).
+ * The payer's receipt of a paid payment as an A4 PDF, made in the browser from the public view, in the payer's
+ * language. This module and pdf-lib load only when the payer asks for the receipt (a dynamic import of this file);
+ * a Turkish, Chinese or Arabic receipt also fetches its fonts then (`lib/pdf-fonts.ts`). An Arabic receipt is laid
+ * out right to left; amounts, addresses, hashes and the reference stay left to right, as the chain writes them.
  */
 export type ReceiptInput = {
   payment: PublicPayment;
@@ -16,72 +19,21 @@ export type ReceiptInput = {
   network: string;
   /** The page that shows this receipt online: <origin>/payment/<reference>. */
   receiptUrl: string;
-  /** The payer's language (the active one): the receipt's words are in it when the PDF's fonts can draw them. */
+  /** The payer's language (the active one, whose catalog is loaded): the receipt's words are in it. */
   locale?: Locale;
 };
-
-/**
- * The languages the standard PDF fonts (WinAnsi, about Latin-1) can write. Turkish (ğ ş ı İ), Simplified Chinese
- * and Arabic cannot be drawn without embedding a font, and @pdf-lib/fontkit (needed to embed one) is not a
- * dependency: their payers get the receipt in English, which every character of it can be drawn in, rather than a
- * page of "?". Adding fontkit and a Noto font subset per script would lift this (issue 37).
- */
-const PDF_LOCALES: ReadonlySet<Locale> = new Set(["en", "es", "pt-BR", "fr", "de", "id"]);
-
-const englishCatalog = import.meta.glob<{ messages: Messages }>("../../locales/en/pay.json", {
-  query: "?lingui",
-});
-
-/** The words of the receipt: the active language's, or English for a language the fonts cannot draw. */
-async function receiptTranslator(locale: Locale): Promise<(id: string, values?: Values) => string> {
-  if (PDF_LOCALES.has(locale)) return activeT;
-  const load = Object.values(englishCatalog)[0];
-  if (!load) return activeT;
-  const english = setupI18n({ locale: "en", messages: { en: (await load()).messages } });
-  return (id, values) => english._(id, values as Record<string, unknown> | undefined);
-}
 
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 56;
 const WIDTH = A4.width - 2 * MARGIN;
 const GREY = rgb(0.32, 0.35, 0.42);
 
-/** The standard PDF fonts know Latin-1 only: anything else is shown as "?" rather than failing. */
-function printable(font: PDFFont, text: string): string {
-  const known = new Set(font.getCharacterSet());
-  // Intl's narrow and thin spaces (French digit groups) are not in WinAnsi; a no-break space is.
-  return Array.from(
-    text
-      .replace(/[\u202f\u2009]/g, "\u00a0")
-      .replace(/[\u2018\u2019]/g, "'")
-      .replace(/[\u201c\u201d]/g, '"'),
-  )
-    .map((c) => (known.has(c.codePointAt(0)!) ? c : "?"))
-    .join("");
-}
-
-/** Splits `text` into lines no wider than `width` (long words, such as hashes, are cut). */
-function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of printable(font, text).split(/\s+/)) {
-    let next = line ? `${line} ${word}` : word;
-    while (font.widthOfTextAtSize(next, size) > width && next.length > 1) {
-      if (line) {
-        lines.push(line);
-        line = "";
-        next = word;
-        continue;
-      }
-      let cut = next.length - 1;
-      while (cut > 1 && font.widthOfTextAtSize(next.slice(0, cut), size) > width) cut--;
-      lines.push(next.slice(0, cut));
-      next = next.slice(cut);
-    }
-    line = next;
-  }
-  if (line) lines.push(line);
-  return lines;
+/** Intl's narrow and thin spaces (French digit groups) are not in WinAnsi, a no-break space is; straight quotes. */
+function plain(text: string): string {
+  return text
+    .replace(/[\u202f\u2009]/g, "\u00a0")
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"');
 }
 
 /**
@@ -100,44 +52,101 @@ function utc(iso: string): string {
   return `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
+type Style = "regular" | "bold" | "mono";
+/** A row of the receipt: its label, its value, the value's style, and whether the value is a left-to-right one. */
+type Row = { label: string; value: string; style: Style; ltr?: boolean };
+
 export async function createReceiptPdf({
   payment,
   network,
   receiptUrl,
   locale = "en",
 }: ReceiptInput): Promise<Uint8Array> {
-  const t = await receiptTranslator(locale);
-  // An English receipt (a language the fonts cannot draw) writes its amounts the English way too.
-  const numbers = PDF_LOCALES.has(locale) ? locale : "en";
   const pdf = await PDFDocument.create();
   pdf.setTitle(t("pay.pdf.documentTitle", { merchant: payment.merchant.name }));
   pdf.setSubject(t("pay.pdf.documentSubject", { reference: payment.reference }));
-  if (PDF_LOCALES.has(locale)) pdf.setLanguage(locale);
+  pdf.setLanguage(locale);
   pdf.setCreator("CPXTB Pay");
   pdf.setProducer("CPXTB Pay");
   const page: PDFPage = pdf.addPage([A4.width, A4.height]);
-  const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const mono = await pdf.embedFont(StandardFonts.Courier);
+  const tokens = (amount: string) => `${formatTokenAmount(amount, locale)} ${payment.token.symbol}`;
+
+  const row = (label: string, value: string, style: Style = "regular", ltr = false): Row => ({
+    label: plain(label),
+    value: plain(value),
+    style,
+    ltr,
+  });
+  const rows: Row[] = [
+    row(t("pay.pdf.amountDue"), tokens(payment.amountDue), "regular", true),
+    ...(payment.amountUsd
+      ? [row(t("pay.pdf.price"), formatUsdAmount(payment.amountUsd, locale), "regular", true)]
+      : []),
+    row(t("pay.pdf.amountPaid"), tokens(payment.amountReceived), "regular", true),
+    ...(payment.amountReceivedUsd
+      ? [row(t("pay.pdf.value"), formatUsdAmount(payment.amountReceivedUsd, locale), "regular", true)]
+      : []),
+    ...(payment.description ? [row(t("pay.pdf.for"), payment.description)] : []),
+    ...(payment.orderId ? [row(t("pay.pdf.order"), payment.orderId)] : []),
+    ...(payment.completedAt ? [row(t("pay.pdf.paidOn"), utc(payment.completedAt), "regular", true)] : []),
+    row(t("pay.pdf.network"), network),
+    row(t("pay.pdf.token"), `${payment.token.symbol} ${payment.token.address}`, "mono", true),
+    row(t("pay.pdf.paidTo"), payment.receivingAddress, "mono", true),
+    ...payment.txHashes.map((hash) => row(t("pay.pdf.transaction"), groupedHash(hash), "mono", true)),
+    row(t("pay.pdf.reference"), payment.reference, "mono", true),
+  ];
+  const words = {
+    merchant: plain(payment.merchant.name),
+    heading: plain(t("pay.pdf.heading")),
+    amount: plain(tokens(payment.amountReceived)),
+    status: plain(payment.status === "paid_late" ? t("pay.pdf.paidLate") : t("pay.pdf.paid")),
+    verified: plain(t("pay.pdf.verified")),
+    checkOnline: plain(t("pay.pdf.checkOnline", { url: receiptUrl })),
+    madeBy: plain(t("pay.pdf.madeBy", { date: utc(new Date().toISOString()) })),
+  };
+  const fonts = await embedPdfFonts(pdf, locale, [
+    ...Object.values(words),
+    ...rows.flatMap((row) => [row.label, row.value]),
+  ]);
+  const stacks: Record<Style, FontStack> = { regular: fonts.regular, bold: fonts.bold, mono: fonts.mono };
+  const rtl = fonts.direction === "rtl";
 
   let y = A4.height - MARGIN - 10;
+  /** One line in the column [x, x + width]: at its start (its right end in a right-to-left receipt). */
+  const line = (
+    value: string,
+    stack: FontStack,
+    size: number,
+    color: ReturnType<typeof rgb>,
+    x: number,
+    width: number,
+    at: number,
+    direction: Direction,
+  ) => {
+    const pieces = linePieces(stack, value, size, direction);
+    drawPieces(page, pieces, rtl ? x + width - widthOf(pieces) : x, at, size, color);
+  };
+  /** `value` wrapped in the column, from `y` down. A left-to-right value keeps its order in an Arabic receipt. */
   const text = (
     value: string,
-    font: PDFFont,
+    style: Style,
     size: number,
     color = rgb(0, 0, 0),
     x = MARGIN,
     width = WIDTH,
+    ltr = false,
   ) => {
-    for (const line of value.split("\n").flatMap((part) => wrap(font, part, size, width))) {
-      page.drawText(line, { x, y, size, font, color });
+    const stack = stacks[style];
+    const direction = ltr ? "ltr" : fonts.direction;
+    for (const part of value.split("\n").flatMap((p) => wrapText(stack, p, size, width, direction))) {
+      line(part, stack, size, color, x, width, y, direction);
       y -= size * 1.35;
     }
   };
 
-  text(payment.merchant.name, bold, 24);
+  text(words.merchant, "bold", 24);
   y -= 4;
-  text(t("pay.pdf.heading"), regular, 14, GREY);
+  text(words.heading, "regular", 14, GREY);
   y -= 14;
   page.drawLine({
     start: { x: MARGIN, y },
@@ -146,76 +155,29 @@ export async function createReceiptPdf({
     color: rgb(0.85, 0.87, 0.92),
   });
   y -= 28;
-  text(`${formatTokenAmount(payment.amountReceived, numbers)} ${payment.token.symbol}`, bold, 26);
-  text(payment.status === "paid_late" ? t("pay.pdf.paidLate") : t("pay.pdf.paid"), regular, 13, GREY);
+  text(words.amount, "bold", 26, rgb(0, 0, 0), MARGIN, WIDTH, true);
+  text(words.status, "regular", 13, GREY);
   y -= 18;
 
-  const rows: [string, string, PDFFont][] = [
-    [
-      t("pay.pdf.amountDue"),
-      `${formatTokenAmount(payment.amountDue, numbers)} ${payment.token.symbol}`,
-      regular,
-    ],
-    ...(payment.amountUsd
-      ? [
-          [t("pay.pdf.price"), formatUsdAmount(payment.amountUsd, numbers), regular] as [
-            string,
-            string,
-            PDFFont,
-          ],
-        ]
-      : []),
-    [
-      t("pay.pdf.amountPaid"),
-      `${formatTokenAmount(payment.amountReceived, numbers)} ${payment.token.symbol}`,
-      regular,
-    ],
-    ...(payment.amountReceivedUsd
-      ? [
-          [t("pay.pdf.value"), formatUsdAmount(payment.amountReceivedUsd, numbers), regular] as [
-            string,
-            string,
-            PDFFont,
-          ],
-        ]
-      : []),
-    ...(payment.description
-      ? [[t("pay.pdf.for"), payment.description, regular] as [string, string, PDFFont]]
-      : []),
-    ...(payment.orderId ? [[t("pay.pdf.order"), payment.orderId, regular] as [string, string, PDFFont]] : []),
-    ...(payment.completedAt
-      ? [[t("pay.pdf.paidOn"), utc(payment.completedAt), regular] as [string, string, PDFFont]]
-      : []),
-    [t("pay.pdf.network"), network, regular],
-    [t("pay.pdf.token"), `${payment.token.symbol} ${payment.token.address}`, mono],
-    [t("pay.pdf.paidTo"), payment.receivingAddress, mono],
-    ...payment.txHashes.map(
-      (hash) => [t("pay.pdf.transaction"), groupedHash(hash), mono] as [string, string, PDFFont],
-    ),
-    [t("pay.pdf.reference"), payment.reference, mono],
-  ];
   const labelWidth = 110;
-  for (const [label, value, font] of rows) {
+  // In a right-to-left receipt the labels are the right column and the values the left one.
+  const labelX = rtl ? A4.width - MARGIN - labelWidth + 8 : MARGIN;
+  const valueX = rtl ? MARGIN : MARGIN + labelWidth;
+  for (const { label, value, style, ltr } of rows) {
     const top = y;
     // A label longer than its column ("Montant à payer") wraps within it, and the row grows to hold it.
     let labelY = y;
-    for (const line of wrap(regular, label, 10.5, labelWidth - 8)) {
-      page.drawText(line, { x: MARGIN, y: labelY, size: 10.5, font: regular, color: GREY });
+    for (const part of wrapText(fonts.regular, label, 10.5, labelWidth - 8, fonts.direction)) {
+      line(part, fonts.regular, 10.5, GREY, labelX, labelWidth - 8, labelY, fonts.direction);
       labelY -= 10.5 * 1.35;
     }
-    text(value, font, font === mono ? 9.5 : 10.5, rgb(0, 0, 0), MARGIN + labelWidth, WIDTH - labelWidth);
+    text(value, style, style === "mono" ? 9.5 : 10.5, rgb(0, 0, 0), valueX, WIDTH - labelWidth, ltr);
     y = Math.min(y, labelY + 10.5 * 1.35 - 14, top - 14) - 6;
   }
   y -= 16;
-  text(t("pay.pdf.verified"), regular, 10, GREY);
-  text(t("pay.pdf.checkOnline", { url: receiptUrl }), regular, 10, GREY);
-  page.drawText(printable(regular, t("pay.pdf.madeBy", { date: utc(new Date().toISOString()) })), {
-    x: MARGIN,
-    y: MARGIN - 20,
-    size: 8.5,
-    font: regular,
-    color: GREY,
-  });
+  text(words.verified, "regular", 10, GREY);
+  text(words.checkOnline, "regular", 10, GREY);
+  line(words.madeBy, fonts.regular, 8.5, GREY, MARGIN, WIDTH, MARGIN - 20, fonts.direction);
   return pdf.save();
 }
 
