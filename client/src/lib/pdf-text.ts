@@ -106,9 +106,21 @@ function byDirection(text: string, base: Direction): Run[] {
  * The pieces of one line in visual order. `direction` is the paragraph's; a left-to-right value (an amount, an
  * address, a reference) passes "ltr" and keeps its characters' order whatever the page's direction.
  */
-export function linePieces(stack: FontStack, raw: string, size: number, direction: Direction): Piece[] {
+export function linePieces(
+  stack: FontStack,
+  raw: string,
+  size: number,
+  paragraph: Direction | "auto",
+): Piece[] {
   // Direction marks (Intl puts one before an Arabic price) are not drawn: the runs are ordered here.
   const text = raw.replace(BIDI_CONTROLS, "");
+  // "auto": the direction of the first letter (a name on an English page may be Arabic).
+  const direction =
+    paragraph === "auto"
+      ? RTL.test(Array.from(text).find((c) => RTL.test(c) || LTR.test(c)) ?? "")
+        ? "rtl"
+        : "ltr"
+      : paragraph;
   const measured = (runs: { text: string; font: StackFont }[]) =>
     runs.map((r) => ({ ...r, width: r.font.font.widthOfTextAtSize(r.text, size) }));
   if (direction === "ltr" && !RTL.test(text)) return measured(byFont(stack, text));
@@ -139,7 +151,12 @@ export function widthOf(pieces: readonly Piece[]): number {
   return pieces.reduce((sum, p) => sum + p.width, 0);
 }
 
-export function textWidth(stack: FontStack, text: string, size: number, direction: Direction = "ltr") {
+export function textWidth(
+  stack: FontStack,
+  text: string,
+  size: number,
+  direction: Direction | "auto" = "ltr",
+) {
   return widthOf(linePieces(stack, text, size, direction));
 }
 
@@ -177,7 +194,7 @@ export function wrapText(
   text: string,
   size: number,
   width: number,
-  direction: Direction = "ltr",
+  direction: Direction | "auto" = "ltr",
 ): string[] {
   const fits = (line: string) => textWidth(stack, line, size, direction) <= width;
   const lines: string[] = [];

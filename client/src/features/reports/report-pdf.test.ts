@@ -1,6 +1,7 @@
 import type { ReportSummary } from "@common/reports";
 import { decodePDFRawStream, PDFDocument, PDFRawStream } from "pdf-lib";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { drawnTexts, serveFontFiles } from "@/test/pdf-text";
 import { addDays } from "./range";
 import { createReportPdf } from "./report-pdf";
 
@@ -67,5 +68,21 @@ describe("report PDF", () => {
     // The status table uses the catalogue's names.
     expect(pages.flat()).toContain("Partly paid");
     expect(pages.flat()).toContain("Partly paid (received)");
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("writes a business's name in Turkish, Chinese or Arabic with the fonts that have its letters", async () => {
+    const asked = serveFontFiles();
+    await createReportPdf(report(31, 2), "Corner Coffee");
+    expect(asked, "a Latin-1 name needs no font fetched").toEqual([]);
+    for (const name of ["Çiğköfteci Şükrü", "东京拉面馆", "مقهى الياسمين"]) {
+      const texts = (await drawnTexts(await createReportPdf(report(31, 2), name))).map((d) => d.text);
+      expect(texts.join("")).toContain(name);
+      expect(texts.join("")).toContain("Payments report");
+      expect(texts.join("")).not.toContain("?");
+    }
   });
 });

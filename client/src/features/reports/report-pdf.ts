@@ -1,7 +1,9 @@
 import type { ReportSummary } from "@common/reports";
 import { PAYMENT_STATUS_NAMES } from "@common/status-names";
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { PDFDocument, type PDFPage, rgb } from "pdf-lib";
 import { formatTokenAmount, formatUsd } from "@/features/payments/format";
+import { embedPdfFonts } from "@/lib/pdf-fonts";
+import { drawPieces, type FontStack, linePieces, widthOf } from "@/lib/pdf-text";
 import { foldQuietBuckets, formatDay, quietLabel } from "./range";
 
 /**
@@ -14,12 +16,9 @@ const GREY = rgb(0.32, 0.35, 0.42);
 const LINE = rgb(0.85, 0.87, 0.92);
 const BAR = rgb(0.184, 0.357, 0.827);
 
-/** The standard PDF fonts know Latin-1 only: anything else is shown as "?" rather than failing. */
-function printable(font: PDFFont, text: string): string {
-  const known = new Set(font.getCharacterSet());
-  return Array.from(text.replace(/\u2026/g, "..."))
-    .map((c) => (known.has(c.codePointAt(0)!) ? c : "?"))
-    .join("");
+/** An ellipsis as three dots, as the standard fonts' reports always had. */
+function plain(text: string): string {
+  return text.replace(/\u2026/g, "...");
 }
 
 class Writer {
@@ -27,8 +26,8 @@ class Writer {
   y = 0;
   constructor(
     private readonly pdf: PDFDocument,
-    readonly regular: PDFFont,
-    readonly bold: PDFFont,
+    readonly regular: FontStack,
+    readonly bold: FontStack,
   ) {
     this.newPage();
   }
@@ -43,11 +42,11 @@ class Writer {
     return true;
   }
   text(text: string, x: number, size = 10, font = this.regular, color = rgb(0, 0, 0)) {
-    this.page.drawText(printable(font, text), { x, y: this.y, size, font, color });
+    drawPieces(this.page, linePieces(font, plain(text), size, "auto"), x, this.y, size, color);
   }
   right(text: string, xRight: number, size = 10, font = this.regular) {
-    const t = printable(font, text);
-    this.page.drawText(t, { x: xRight - font.widthOfTextAtSize(t, size), y: this.y, size, font });
+    const pieces = linePieces(font, plain(text), size, "auto");
+    drawPieces(this.page, pieces, xRight - widthOf(pieces), this.y, size, rgb(0, 0, 0));
   }
   rule() {
     this.page.drawLine({
@@ -62,7 +61,7 @@ class Writer {
    * drawn again at the top of every page the table continues on. A row with one cell spans the table (grey).
    */
   table(head: string[], rows: string[][], columns: number[]) {
-    const row = (cells: string[], font: PDFFont) => {
+    const row = (cells: string[], font: FontStack) => {
       if (cells.length === 1) {
         this.text(cells[0]!, MARGIN, 9.5, font, GREY);
         return;
@@ -88,7 +87,7 @@ class Writer {
   }
 }
 
-/** "Week of 2 Nov 2026" or "2 Nov 2026": the PDF's words stay English (its standard fonts are Latin-1 only). */
+/** "Week of 2 Nov 2026" or "2 Nov 2026": the PDF's words are English (decision 038). */
 function bucketLabel(start: string, bucket: ReportSummary["bucket"]): string {
   return bucket === "week" ? `Week of ${formatDay(start)}` : formatDay(start);
 }
@@ -106,11 +105,9 @@ export async function createReportPdf(
   pdf.setTitle(`Payments report ${report.from} to ${report.to}`);
   pdf.setCreator("CPXTB Pay");
   pdf.setProducer("CPXTB Pay");
-  const w = new Writer(
-    pdf,
-    await pdf.embedFont(StandardFonts.Helvetica),
-    await pdf.embedFont(StandardFonts.HelveticaBold),
-  );
+  // The report's words are English; the business's name may be in any script.
+  const fonts = await embedPdfFonts(pdf, "en", [plain(businessName ?? "")]);
+  const w = new Writer(pdf, fonts.regular, fonts.bold);
   const symbol = report.token.symbol;
   const tokens = (v: string) => `${formatTokenAmount(v)} ${symbol}`;
 

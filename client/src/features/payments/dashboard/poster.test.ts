@@ -1,5 +1,6 @@
 import { PDFDocument } from "pdf-lib";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { drawnTexts, serveFontFiles } from "@/test/pdf-text";
 import { createPosterPdf } from "./poster";
 
 const payment = {
@@ -26,7 +27,25 @@ describe("payment poster", () => {
     expect(pdf.getSubject()).toBe(`CPXTB payment ${payment.reference}`);
   });
 
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("draws a name in Turkish, Chinese or Arabic with the fonts that have its letters, the amount exact", async () => {
+    serveFontFiles();
+    for (const name of ["Çiğköfteci Şükrü", "东京拉面馆", "مقهى الياسمين"]) {
+      const drawn = await drawnTexts(
+        await createPosterPdf({ payment, merchant: { name, brandColor: null } }),
+      );
+      const texts = drawn.map((d) => d.text);
+      expect(texts.join("")).toContain(name);
+      expect(texts).toContain("1,234.500123 CPXTB");
+      expect(texts).toContain("Scan to pay with CPXTB");
+    }
+  });
+
   it("does not fail on names the standard fonts cannot draw, or very long ones", async () => {
+    serveFontFiles();
     const bytes = await createPosterPdf({
       payment: { ...payment, description: "Café ☕ 東京 ".repeat(20), amountUsd: null },
       merchant: { name: "Ramen 東京 🍜 — the best noodles in town, open all night long", brandColor: null },

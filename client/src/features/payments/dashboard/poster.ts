@@ -1,5 +1,7 @@
 import type { Payment } from "@common/payments";
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { PDFDocument, type PDFPage, rgb } from "pdf-lib";
+import { embedPdfFonts } from "@/lib/pdf-fonts";
+import { drawPieces, type FontStack, linePieces, textWidth, widthOf } from "@/lib/pdf-text";
 import { qrMatrix, saveFile } from "../components/qr-code";
 import { formatTokenAmount, formatUsd } from "../format";
 
@@ -24,26 +26,31 @@ function hexToRgb(hex: string | null) {
   return rgb(n(1), n(3), n(5));
 }
 
-/** The standard PDF fonts know Latin-1 only: anything else is shown as "?" rather than failing. */
-function printable(font: PDFFont, text: string): string {
-  const known = new Set(font.getCharacterSet());
-  return Array.from(text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"'))
-    .map((c) => (known.has(c.codePointAt(0)!) ? c : "?"))
-    .join("");
+/** Straight quotes, as the standard fonts' posters always had. */
+function plain(text: string): string {
+  return text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"');
 }
 
 /** Shrinks `text` to fit `maxWidth` (down to `minSize`), then cuts it with an ellipsis. */
-function fitted(font: PDFFont, text: string, size: number, maxWidth: number, minSize = 9) {
+function fitted(stack: FontStack, text: string, size: number, maxWidth: number, minSize = 9) {
   let s = size;
-  while (s > minSize && font.widthOfTextAtSize(text, s) > maxWidth) s -= 0.5;
+  while (s > minSize && textWidth(stack, text, s, "auto") > maxWidth) s -= 0.5;
   let t = text;
-  while (t.length > 1 && font.widthOfTextAtSize(t, s) > maxWidth) t = `${t.slice(0, -4)}...`;
+  while (t.length > 1 && textWidth(stack, t, s, "auto") > maxWidth) t = `${t.slice(0, -4)}...`;
   return { text: t, size: s };
 }
 
-function centered(page: PDFPage, font: PDFFont, raw: string, y: number, size: number, color = rgb(0, 0, 0)) {
-  const { text, size: s } = fitted(font, printable(font, raw), size, A4.width - 2 * MARGIN);
-  page.drawText(text, { x: (A4.width - font.widthOfTextAtSize(text, s)) / 2, y, size: s, font, color });
+function centered(
+  page: PDFPage,
+  stack: FontStack,
+  raw: string,
+  y: number,
+  size: number,
+  color = rgb(0, 0, 0),
+) {
+  const { text, size: s } = fitted(stack, plain(raw), size, A4.width - 2 * MARGIN);
+  const pieces = linePieces(stack, text, s, "auto");
+  drawPieces(page, pieces, (A4.width - widthOf(pieces)) / 2, y, s, color);
 }
 
 export async function createPosterPdf({ payment, merchant }: PosterInput): Promise<Uint8Array> {
@@ -53,9 +60,11 @@ export async function createPosterPdf({ payment, merchant }: PosterInput): Promi
   pdf.setCreator("CPXTB Pay");
   pdf.setProducer("CPXTB Pay");
   const page = pdf.addPage([A4.width, A4.height]);
-  const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const mono = await pdf.embedFont(StandardFonts.Courier);
+  // The poster's words are English; the merchant's name and the description may be in any script.
+  const { regular, bold, mono } = await embedPdfFonts(pdf, "en", [
+    plain(merchant.name),
+    plain(payment.description ?? ""),
+  ]);
   const brand = hexToRgb(merchant.brandColor);
   const grey = rgb(0.3, 0.33, 0.4);
 
