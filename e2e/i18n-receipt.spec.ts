@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
 import { expect, test } from "./fixtures";
 import { createMerchant, createPayment, payFromDevAccount } from "./support/payments";
 
@@ -99,7 +100,7 @@ async function paidPayment(request: APIRequestContext) {
   return payment;
 }
 
-test("a paid payment's receipt speaks German, Chinese and Arabic at 390 px, and its PDF downloads", async ({
+test("a paid payment's receipt speaks German, Chinese and Arabic at 390 px, and so does its PDF", async ({
   page,
   browser,
 }) => {
@@ -131,11 +132,32 @@ test("a paid payment's receipt speaks German, Chinese and Arabic at 390 px, and 
     await expectNoSidewaysScroll(payer);
     await expectAccessible(payer, `receipt in ${locale}`);
 
+    // Chinese and Arabic are written with Noto subsets fetched for the PDF only; German with the standard fonts.
+    const fonts: string[] = [];
+    payer.on("request", (request) => {
+      if (/\/assets\/noto-sans-.*\.ttf$/.test(request.url())) fonts.push(request.url().replace(/^.*\//, ""));
+    });
+    expect(fonts).toEqual([]);
     const [file] = await Promise.all([payer.waitForEvent("download"), download.click()]);
     expect(file.suggestedFilename()).toMatch(/^receipt-.+\.pdf$/);
     const bytes = readFileSync(await file.path());
     expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
-    expect(bytes.length).toBeGreaterThan(1000);
+    const pdf = await PDFDocument.load(bytes);
+    expect(pdf.getTitle()).toBe(words("pay.pdf.documentTitle").replace("{merchant}", "Corner Coffee"));
+    expect(pdf.getPageCount()).toBe(1);
+    const embedded = pdf.context
+      .enumerateIndirectObjects()
+      .some(([, object]) => object instanceof PDFDict && object.has(PDFName.of("FontFile2")));
+    if (locale === "de") {
+      expect(fonts).toEqual([]);
+      expect(embedded).toBe(false);
+    } else {
+      expect(fonts.length).toBeGreaterThan(0);
+      expect(fonts.every((name) => name.startsWith(locale === "ar" ? "noto-sans-" : "noto-sans-sc-"))).toBe(
+        true,
+      );
+      expect(embedded).toBe(true);
+    }
     await payer.context().close();
   }
 });

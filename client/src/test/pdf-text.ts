@@ -81,3 +81,15 @@ export async function drawnTexts(bytes: Uint8Array): Promise<DrawnText[]> {
   }
   return drawn;
 }
+
+/** The names of the fonts embedded in the PDF (their files inside it; the standard fonts have none). */
+export async function embeddedFonts(bytes: Uint8Array): Promise<string[]> {
+  const pdf = await PDFDocument.load(bytes);
+  return pdf.context
+    .enumerateIndirectObjects()
+    .flatMap(([, object]) =>
+      object instanceof PDFDict && object.has(PDFName.of("FontFile2"))
+        ? [object.get(PDFName.of("FontName"))!.toString().slice(1)]
+        : [],
+    );
+}
