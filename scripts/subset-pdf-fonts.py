@@ -45,8 +45,8 @@ ARABIC = (
     + [0x670, 0x671, 0x67E, 0x686, 0x6A4, 0x6A9, 0x6AF, 0x6CC]
     + list(range(0x200C, 0x2010))
 )
-# The catalogs' words a PDF draws: the receipt's (pay.pdf.*).
-PDF_KEYS = re.compile(r"^pay\.pdf\.")
+# The catalogs' words a PDF draws: the receipt's (pay.pdf.*) and the payment poster's (merchant.poster.*).
+PDF_KEYS = re.compile(r"^(pay\.pdf|merchant\.poster)\.")
 # CJK punctuation and full-width forms Chinese text uses around the catalogs' words and in names.
 CJK_PUNCTUATION = list(range(0x3000, 0x3012)) + [0xFF01, 0xFF08, 0xFF09, 0xFF0C, 0xFF1A, 0xFF1B, 0xFF1F]
 
@@ -138,6 +138,8 @@ def make(source: TTFont, unicodes: list[int], out: str, features: str, cff: bool
     # Every glyph record an even number of bytes (4): @pdf-lib/fontkit's subsetter writes a short loca (offsets
     # halved) without padding the records it copies, so one odd-length record shifted every glyph after it.
     source["glyf"].padding = 4
+    # The same files from the same sources: no save time in them.
+    source.recalcTimestamp = False
     source.save(OUT / out)
     print(f"{out}: {(OUT / out).stat().st_size} bytes, {len(source.getGlyphOrder())} glyphs")
 

@@ -31,6 +31,9 @@ const ARABIC = /[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufefc]/;
 const HANZI = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
 const LATIN = /[\u0100-\u024f\u1e00-\u1eff\u2000-\u206f\u20a0-\u20cf]/;
 
+/** Direction marks and isolates: never drawn (`pdf-text.ts` orders the runs). */
+const BIDI_CONTROL = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/;
+
 const fetched = new Map<string, Promise<ArrayBuffer>>();
 
 /** A font file, fetched once per page (a failed fetch is asked again next time). */
@@ -59,7 +62,8 @@ async function embedNoto(pdf: PDFDocument, url: string): Promise<PDFFont> {
 function missing(stack: FontStack, texts: readonly string[]): string {
   const chars = new Set<string>();
   for (const text of texts)
-    for (const char of text) if (!stack.some((f) => f.chars.has(char.codePointAt(0)!))) chars.add(char);
+    for (const char of text)
+      if (!BIDI_CONTROL.test(char) && !stack.some((f) => f.chars.has(char.codePointAt(0)!))) chars.add(char);
   return [...chars].join("");
 }
 

@@ -34,7 +34,14 @@ export function stackFont(font: PDFFont, fauxBold = false): StackFont {
 
 const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 const LTR = /[\p{L}\p{N}]/u;
-const BIDI_CONTROLS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
+const BIDI_CONTROLS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/;
+const BIDI_CONTROLS_ALL = new RegExp(BIDI_CONTROLS.source, "g");
+/** Left-to-right isolate and its end: `isolateLtr` wraps a value (a price) that keeps its order in any sentence. */
+const LRI = "\u2066";
+const PDI = "\u2069";
+export function isolateLtr(value: string): string {
+  return `${LRI}${value}${PDI}`;
+}
 const MIRRORED: Record<string, string> = {
   "(": ")",
   ")": "(",
@@ -81,8 +88,19 @@ type Run = { text: string; rtl: boolean };
 
 /** Runs of one direction, in logical order (neutrals take their neighbours' direction when both agree). */
 function byDirection(text: string, base: Direction): Run[] {
-  const chars = Array.from(text);
-  const strong = chars.map((c) => (RTL.test(c) ? "r" : LTR.test(c) ? "l" : null));
+  // A left-to-right isolate (U+2066 ... U+2069 around a price inside a sentence) is one left-to-right unit.
+  let isolated = false;
+  const marked = Array.from(text).flatMap((c) => {
+    if (c === LRI || c === PDI) {
+      isolated = c === LRI;
+      return [];
+    }
+    return [{ c, isolated }];
+  });
+  const chars = marked.map((m) => m.c).filter((c) => !BIDI_CONTROLS.test(c));
+  const strong = marked
+    .filter((m) => !BIDI_CONTROLS.test(m.c))
+    .map(({ c, isolated }) => (isolated ? "l" : RTL.test(c) ? "r" : LTR.test(c) ? "l" : null));
   const baseDir = base === "rtl" ? "r" : "l";
   const resolved = strong.map((dir, i) => {
     if (dir) return dir;
@@ -113,7 +131,7 @@ export function linePieces(
   paragraph: Direction | "auto",
 ): Piece[] {
   // Direction marks (Intl puts one before an Arabic price) are not drawn: the runs are ordered here.
-  const text = raw.replace(BIDI_CONTROLS, "");
+  const text = raw.replace(BIDI_CONTROLS_ALL, "");
   // "auto": the direction of the first letter (a name on an English page may be Arabic).
   const direction =
     paragraph === "auto"
@@ -124,7 +142,7 @@ export function linePieces(
   const measured = (runs: { text: string; font: StackFont }[]) =>
     runs.map((r) => ({ ...r, width: r.font.font.widthOfTextAtSize(r.text, size) }));
   if (direction === "ltr" && !RTL.test(text)) return measured(byFont(stack, text));
-  let runs = byDirection(text, direction);
+  let runs = byDirection(raw, direction);
   if (direction === "rtl") runs = runs.reverse();
   return measured(
     runs.flatMap((run) => {

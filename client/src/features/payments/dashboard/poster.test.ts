@@ -1,5 +1,8 @@
+import type { Locale } from "@common/locales";
+import { i18n } from "@lingui/core";
 import { PDFDocument } from "pdf-lib";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadMessages } from "@/i18n/i18n";
 import { drawnTexts, serveFontFiles } from "@/test/pdf-text";
 import { createPosterPdf } from "./poster";
 
@@ -14,7 +17,14 @@ const payment = {
   expiresAt: "2026-11-22T05:00:00.000Z",
 };
 
+async function speak(locale: Locale) {
+  await loadMessages(locale, ["merchant"]);
+  i18n.activate(locale);
+}
+
 describe("payment poster", () => {
+  beforeEach(() => speak("en"));
+
   it("is a one-page PDF titled with the merchant", async () => {
     const bytes = await createPosterPdf({
       payment,
@@ -41,6 +51,32 @@ describe("payment poster", () => {
       expect(texts.join("")).toContain(name);
       expect(texts).toContain("1,234.500123 CPXTB");
       expect(texts).toContain("Scan to pay with CPXTB");
+    }
+  });
+
+  it("speaks the merchant's language: Turkish, Chinese and Arabic too, the amount and link left to right", async () => {
+    serveFontFiles();
+    for (const [locale, amount] of [
+      ["tr", "1.234,500123 CPXTB"],
+      ["zh-CN", "1,234.500123 CPXTB"],
+      ["ar", "1,234.500123 CPXTB"],
+    ] as const) {
+      await speak(locale);
+      const bytes = await createPosterPdf({
+        payment,
+        merchant: { name: "Corner Coffee", brandColor: null },
+        locale,
+      });
+      const texts = (await drawnTexts(bytes)).map((d) => d.text);
+      // Every word of the message (an Arabic line's runs are drawn in visual order).
+      for (const word of i18n._("merchant.poster.scanToPay").split(" "))
+        expect(texts.join("")).toContain(word);
+      expect(texts).toContain(amount);
+      expect(texts).toContain(payment.paymentUrl);
+      expect(texts.join("")).not.toContain("?");
+      expect((await PDFDocument.load(bytes)).getTitle()).toBe(
+        i18n._("merchant.poster.documentTitle", { merchant: "Corner Coffee" }),
+      );
     }
   });
 

@@ -1,9 +1,19 @@
+import type { Locale } from "@common/locales";
 import type { Payment } from "@common/payments";
 import { PDFDocument, type PDFPage, rgb } from "pdf-lib";
+import { t } from "@/i18n/i18n";
 import { embedPdfFonts } from "@/lib/pdf-fonts";
-import { drawPieces, type FontStack, linePieces, textWidth, widthOf } from "@/lib/pdf-text";
+import {
+  type Direction,
+  drawPieces,
+  type FontStack,
+  isolateLtr,
+  linePieces,
+  textWidth,
+  widthOf,
+} from "@/lib/pdf-text";
 import { qrMatrix, saveFile } from "../components/qr-code";
-import { formatTokenAmount, formatUsd } from "../format";
+import { formatDateTime, formatTokenAmount, formatUsdAmount } from "../format";
 
 /**
  * A printable A4 poster of one payment (QR code, amount, merchant, reference, link), made in the browser. This
@@ -15,6 +25,8 @@ export type PosterInput = {
     "reference" | "amountDue" | "amountUsd" | "paymentUri" | "paymentUrl" | "description" | "expiresAt"
   >;
   merchant: { name: string; brandColor: string | null };
+  /** The language of its words: the merchant's (the active one, whose merchant catalog is loaded). */
+  locale?: Locale;
 };
 
 const A4 = { width: 595.28, height: 841.89 };
@@ -47,32 +59,48 @@ function centered(
   y: number,
   size: number,
   color = rgb(0, 0, 0),
+  direction: Direction | "auto" = "auto",
 ) {
   const { text, size: s } = fitted(stack, plain(raw), size, A4.width - 2 * MARGIN);
-  const pieces = linePieces(stack, text, s, "auto");
+  const pieces = linePieces(stack, text, s, direction);
   drawPieces(page, pieces, (A4.width - widthOf(pieces)) / 2, y, s, color);
 }
 
-export async function createPosterPdf({ payment, merchant }: PosterInput): Promise<Uint8Array> {
+export async function createPosterPdf({
+  payment,
+  merchant,
+  locale = "en",
+}: PosterInput): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  pdf.setTitle(`Payment poster - ${merchant.name}`);
-  pdf.setSubject(`CPXTB payment ${payment.reference}`);
+  pdf.setTitle(t("merchant.poster.documentTitle", { merchant: merchant.name }));
+  pdf.setSubject(t("merchant.poster.documentSubject", { reference: payment.reference }));
+  pdf.setLanguage(locale);
   pdf.setCreator("CPXTB Pay");
   pdf.setProducer("CPXTB Pay");
   const page = pdf.addPage([A4.width, A4.height]);
-  // The poster's words are English; the merchant's name and the description may be in any script.
-  const { regular, bold, mono } = await embedPdfFonts(pdf, "en", [
-    plain(merchant.name),
-    plain(payment.description ?? ""),
-  ]);
+  const words = {
+    name: merchant.name,
+    scan: t("merchant.poster.scanToPay"),
+    amount: `${formatTokenAmount(payment.amountDue, locale)} CPXTB`,
+    usd: payment.amountUsd
+      ? t("merchant.poster.approx", { usd: isolateLtr(formatUsdAmount(payment.amountUsd, locale)) })
+      : "",
+    description: payment.description ?? "",
+    openLink: t("merchant.poster.openLink"),
+    reference: t("merchant.poster.reference", { reference: payment.reference }),
+    validUntil: t("merchant.poster.validUntil", { date: formatDateTime(payment.expiresAt, locale) }),
+    footer: t("merchant.poster.footer"),
+  };
+  // The fonts that write the merchant's language, and the merchant's name and description in whatever script.
+  const { regular, bold, mono } = await embedPdfFonts(pdf, locale, Object.values(words).map(plain));
   const brand = hexToRgb(merchant.brandColor);
   const grey = rgb(0.3, 0.33, 0.4);
 
   page.drawRectangle({ x: 0, y: A4.height - 14, width: A4.width, height: 14, color: brand });
   let y = A4.height - 90;
-  centered(page, bold, merchant.name, y, 30);
+  centered(page, bold, words.name, y, 30);
   y -= 34;
-  centered(page, regular, "Scan to pay with CPXTB", y, 16, grey);
+  centered(page, regular, words.scan, y, 16, grey);
 
   // The QR code, module by module (vector: sharp at any print size).
   const { data, size } = await qrMatrix(payment.paymentUri);
@@ -104,31 +132,25 @@ export async function createPosterPdf({ payment, merchant }: PosterInput): Promi
   });
 
   y -= 50;
-  centered(page, bold, `${formatTokenAmount(payment.amountDue)} CPXTB`, y, 28);
-  if (payment.amountUsd) {
+  // The amount and the link are left to right in every language.
+  centered(page, bold, words.amount, y, 28, rgb(0, 0, 0), "ltr");
+  if (words.usd) {
     y -= 24;
-    centered(page, regular, `approx. ${formatUsd(payment.amountUsd)} USD`, y, 14, grey);
+    centered(page, regular, words.usd, y, 14, grey);
   }
-  if (payment.description) {
+  if (words.description) {
     y -= 28;
-    centered(page, regular, payment.description, y, 14);
+    centered(page, regular, words.description, y, 14);
   }
   y -= 36;
-  centered(page, regular, "Or open this link on your phone:", y, 11, grey);
+  centered(page, regular, words.openLink, y, 11, grey);
   y -= 18;
-  centered(page, mono, payment.paymentUrl, y, 11, brand);
+  centered(page, mono, payment.paymentUrl, y, 11, brand, "ltr");
   y -= 30;
-  centered(page, regular, `Reference: ${payment.reference}`, y, 10, grey);
+  centered(page, regular, words.reference, y, 10, grey);
   y -= 15;
-  centered(
-    page,
-    regular,
-    `Valid until ${new Date(payment.expiresAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}`,
-    y,
-    10,
-    grey,
-  );
-  centered(page, regular, "Send exactly this amount of CPXTB. Powered by CPXTB Pay", MARGIN - 20, 9, grey);
+  centered(page, regular, words.validUntil, y, 10, grey);
+  centered(page, regular, words.footer, MARGIN - 20, 9, grey);
   return pdf.save();
 }
 

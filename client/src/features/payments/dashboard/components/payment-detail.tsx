@@ -296,7 +296,7 @@ function ShareBlock({ payment, merchant }: { payment: PaymentDetail; merchant: P
     try {
       // pdf-lib and the poster layout load only now, in their own chunk.
       const { downloadPoster } = await import("../poster");
-      await downloadPoster({ payment, merchant });
+      await downloadPoster({ payment, merchant, locale });
     } catch (error) {
       toast({
         variant: "destructive",
