@@ -103,8 +103,12 @@ describe("the receipt in the payer's language", () => {
 
   it("is in Arabic, right to left, with the amounts, addresses and reference left to right", async () => {
     serveFontFiles();
-    const { drawn } = await receipt("ar", { description: "قهوة عربية" } as never);
+    const { drawn, words } = await receipt("ar", { description: "قهوة عربية" } as never);
     const texts = drawn.map((d) => d.text);
+    // "Check it online at <url>": read from the right, so the address is drawn first (leftmost), then the words.
+    const url = texts.indexOf(`https://pay.example/payment/${payment.reference}`);
+    expect(url).toBeGreaterThan(-1);
+    expect(texts[url + 1]?.trim()).toBe(words("pay.pdf.checkOnline").replace("{url}", "").trim());
     for (const word of ["إيصال الدفع", "المبلغ المستحق", "المدفوع إليه", "المرجع", "قهوة عربية"])
       expect(texts).toContain(word);
     expect(drawn.find((d) => d.text === "إيصال الدفع")?.font).toMatch(/NotoSansArabic/);
