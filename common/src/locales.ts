@@ -19,12 +19,8 @@ export const LOCALE_NAMES: Record<Locale, string> = {
   ar: "العربية",
 };
 
-/** Languages written right to left. */
-const RIGHT_TO_LEFT: ReadonlySet<Locale> = new Set(["ar"]);
-
-export function directionOf(locale: Locale): "ltr" | "rtl" {
-  return RIGHT_TO_LEFT.has(locale) ? "rtl" : "ltr";
-}
+/** Languages written right to left: `locale-direction.ts` (the shell's, without the rest of this module). */
+export { directionOf } from "./locale-direction.ts";
 
 /**
  * The catalogs' areas: one catalog per area and language (client/src/locales/{locale}/{area}.json), so a page
@@ -43,7 +39,11 @@ export function directionOf(locale: Locale): "ltr" | "rtl" {
  * links list (/links), with the copy button's, the toasts' and the errors' words of `pay` (code, event names and
  * URLs stay as written); `merchant`: the merchant dashboard (/merchant: creating payment requests, registering and
  * editing the business, the unmatched transfers), a payment's detail panel with its refunds (also on /payments),
- * and the business's loading and refused states that every merchant page shows (`merchantQueryState`).
+ * and the business's loading and refused states that every merchant page shows (`merchantQueryState`); `shell`: the
+ * words of the app's frame in the entry chunk (the skip link, the header's controls, the footer, a page's loading
+ * state); `site`: those of the frame's lazy parts (the side menu, the wallet menu, the live users count, the footer's
+ * language menu, the error and not-found screens). The shell reads its two as plain JSON, without the translation
+ * runtime (`/` never loads it): client/src/i18n/shell-words.tsx.
  */
 export const MESSAGE_AREAS = [
   "pay",
@@ -57,6 +57,8 @@ export const MESSAGE_AREAS = [
   "account",
   "developers",
   "merchant",
+  "shell",
+  "site",
 ] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 

@@ -4,9 +4,10 @@ import { ClientOnly } from "@/components/client-only";
 import { Spinner } from "@/components/ui/spinner";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { WalletControl } from "@/features/wallet/wallet-control";
+import { ShellLanguage, useShellWords } from "@/i18n/shell-words";
 import { lazyComponent } from "@/lib/lazy-component";
 import { ErrorBoundary } from "./error-boundary";
-import { AppRouter } from "./router";
+import { AppRouter, pageFor } from "./router";
 import { SideMenu } from "./side-menu";
 import { TestHooks } from "./test-hooks";
 
@@ -23,10 +24,56 @@ const SiteLanguageMenu = lazyComponent(() =>
 );
 
 function PageFallback() {
+  const { words } = useShellWords();
   return (
     <div className="flex min-h-[60vh] animate-delayed-fade-in items-center justify-center">
-      <Spinner size="lg" label="Loading page" />
+      <Spinner size="lg" label={words["shell.loading"]} />
     </div>
+  );
+}
+
+function SkipLink() {
+  const { words, attributes } = useShellWords();
+  return (
+    <a
+      href="#main"
+      {...attributes}
+      className="sr-only z-[60] rounded-md bg-primary px-4 py-3 text-primary-foreground focus:not-sr-only focus:fixed focus:start-16 focus:top-3"
+    >
+      {words["shell.skip"]}
+    </a>
+  );
+}
+
+/** The header's controls: the side menu, the home link, the live count, the theme and the wallet. */
+function SiteHeader() {
+  const { words, attributes } = useShellWords();
+  return (
+    <header
+      {...attributes}
+      className="fixed inset-x-0 top-0 z-40 flex h-16 items-center justify-between gap-2 border-border/60 border-b bg-background/80 px-3 backdrop-blur-md supports-[backdrop-filter]:bg-background/65 sm:px-4"
+    >
+      <div className="flex items-center gap-2">
+        <SideMenu label={words["shell.menu"]} />
+        <Link
+          href="/"
+          className="flex h-11 items-center gap-2 rounded-md px-2 font-semibold outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60"
+        >
+          <img src="/favicon.svg" alt="" width={28} height={28} className="size-7" />
+          <span className="sr-only sm:not-sr-only">CPXTB Pay</span>
+        </Link>
+      </div>
+      {/* Spans to the brand and packs to the end: the live count appearing after hydration moves nothing. */}
+      <div className="flex flex-1 items-center justify-end gap-2" data-testid="top-right-controls">
+        <ClientOnly>
+          <React.Suspense fallback={null}>
+            <LiveUsersWidget />
+          </React.Suspense>
+        </ClientOnly>
+        <ThemeToggle labels={{ dark: words["shell.dark"], light: words["shell.light"] }} />
+        <WalletControl words={{ connect: words["shell.connect"], connecting: words["shell.connecting"] }} />
+      </div>
+    </header>
   );
 }
 
@@ -52,68 +99,43 @@ export function AppLayout() {
     SiteLanguageMenu.preload().catch(() => {});
   }
   return (
-    <div className="flex min-h-dvh flex-col">
-      {/* A checkout is in its payer's language and has its own footer: nothing of the English site around it. */}
-      {checkout ? null : (
-        <a
-          href="#main"
-          className="sr-only z-[60] rounded-md bg-primary px-4 py-3 text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-16"
-        >
-          Skip to content
-        </a>
-      )}
-      {/* Not rendered on a checkout, rather than hidden: its menu, live count and wallet menu would each load their
-          code there (the menu's panel alone was ~25 KB of the pay page's scripts) for nothing the payer can see. */}
-      {checkout ? null : (
-        <header className="fixed inset-x-0 top-0 z-40 flex h-16 items-center justify-between gap-2 border-border/60 border-b bg-background/80 px-3 backdrop-blur-md supports-[backdrop-filter]:bg-background/65 sm:px-4">
-          <div className="flex items-center gap-2">
-            <SideMenu />
-            <Link
-              href="/"
-              className="flex h-11 items-center gap-2 rounded-md px-2 font-semibold outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60"
-            >
-              <img src="/favicon.svg" alt="" width={28} height={28} className="size-7" />
-              <span className="sr-only sm:not-sr-only">CPXTB Pay</span>
-            </Link>
-          </div>
-          {/* Spans to the brand and packs to the right: the live count appearing after hydration moves nothing. */}
-          <div className="flex flex-1 items-center justify-end gap-2" data-testid="top-right-controls">
-            <ClientOnly>
-              <React.Suspense fallback={null}>
-                <LiveUsersWidget />
-              </React.Suspense>
-            </ClientOnly>
-            <ThemeToggle />
-            <WalletControl />
-          </div>
-        </header>
-      )}
-      {/* At least a screen tall: the footer starts below the fold, so a page arriving lazily shifts nothing. */}
-      <main id="main" tabIndex={-1} className={`min-h-dvh flex-1 outline-none ${checkout ? "" : "pt-16"}`}>
-        {/* Keyed by location so that leaving a broken page clears the error. */}
-        <ErrorBoundary key={location}>
-          <TestHooks />
-          <React.Suspense fallback={<PageFallback />}>
-            <AppRouter />
-          </React.Suspense>
-        </ErrorBoundary>
-      </main>
-      {/* The counter fills the device's screen; a checkout has its own footer (with its language menu). */}
-      {checkout ? null : <SiteFooter />}
-    </div>
+    // The shell speaks the page's language when the page has words of its own (shell-words.tsx).
+    <ShellLanguage withWords={pageFor(location).areas.length > 0}>
+      <div className="flex min-h-dvh flex-col">
+        {/* A checkout is in its payer's language and has its own footer: nothing of the site around it. */}
+        {checkout ? null : <SkipLink />}
+        {/* Not rendered on a checkout, rather than hidden: its menu, live count and wallet menu would each load
+            their code there (the menu's panel alone was ~25 KB of the pay page's scripts) for nothing the payer
+            can see. */}
+        {checkout ? null : <SiteHeader />}
+        {/* At least a screen tall: the footer starts below the fold, so a page arriving lazily shifts nothing. */}
+        <main id="main" tabIndex={-1} className={`min-h-dvh flex-1 outline-none ${checkout ? "" : "pt-16"}`}>
+          {/* Keyed by location so that leaving a broken page clears the error. */}
+          <ErrorBoundary key={location}>
+            <TestHooks />
+            <React.Suspense fallback={<PageFallback />}>
+              <AppRouter />
+            </React.Suspense>
+          </ErrorBoundary>
+        </main>
+        {/* The counter fills the device's screen; a checkout has its own footer (with its language menu). */}
+        {checkout ? null : <SiteFooter />}
+      </div>
+    </ShellLanguage>
   );
 }
 
 function SiteFooter() {
+  const { words, attributes } = useShellWords();
   return (
-    <footer className="border-border border-t">
+    <footer {...attributes} className="border-border border-t">
       <div className="mx-auto flex max-w-6xl flex-col gap-3 px-4 py-6 text-muted-foreground text-sm sm:flex-row sm:items-center sm:justify-between sm:px-6">
-        <p>CPXTB Pay · payments in the CPXTB token</p>
-        <nav aria-label="Footer" className="-mx-2 flex flex-wrap">
+        <p>{words["shell.tagline"]}</p>
+        <nav aria-label={words["shell.footer"]} className="-mx-2 flex flex-wrap">
           {[
-            ["/privacy-policy", "Privacy"],
-            ["/terms-of-service", "Terms"],
-            ["/contact", "Contact"],
+            ["/privacy-policy", words["shell.privacy"]],
+            ["/terms-of-service", words["shell.terms"]],
+            ["/contact", words["shell.contact"]],
           ].map(([href, label]) => (
             <Link
               key={href}

@@ -1,4 +1,5 @@
 import * as React from "react";
+import { useShellWords } from "@/i18n/shell-words";
 import { lazyComponent } from "@/lib/lazy-component";
 
 /**
@@ -50,11 +51,16 @@ class ScreenUnavailableBoundary extends React.Component<{ children: React.ReactN
 
   override render() {
     if (!this.state.failed) return this.props.children;
-    return (
-      <div role="alert" className="px-4 py-16 text-center">
-        <h1 className="font-bold text-2xl tracking-tight">Something went wrong</h1>
-        <p className="mt-2 text-muted-foreground">Check your connection, then reload the page.</p>
-      </div>
-    );
+    return <ScreenUnavailable />;
   }
+}
+
+function ScreenUnavailable() {
+  const { words } = useShellWords();
+  return (
+    <div role="alert" className="px-4 py-16 text-center">
+      <h1 className="font-bold text-2xl tracking-tight">{words["shell.errorTitle"]}</h1>
+      <p className="mt-2 text-muted-foreground">{words["shell.offline"]}</p>
+    </div>
+  );
 }

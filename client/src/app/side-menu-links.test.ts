@@ -39,7 +39,9 @@ describe("the menu of a payer-only account (no business; issue 34)", () => {
       "/contact",
       "/presentation",
     ]);
-    expect(payerLinks(true).find((link) => link.href === "/merchant")?.label).toBe("Register a Business");
+    expect(payerLinks(true).find((link) => link.href === "/merchant")?.label).toBe(
+      "site.menu.registerBusiness",
+    );
     for (const href of [
       "/webhooks",
       "/developers",

@@ -1,3 +1,4 @@
+import { directionOf } from "@common/locales";
 import { useQuery } from "@tanstack/react-query";
 import {
   ChartColumn,
@@ -34,11 +35,13 @@ import { useAuth } from "@/features/auth/auth-provider";
 import { merchantQueryOptions } from "@/features/payments/dashboard/api/get-merchant";
 import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { useTheme } from "@/features/theme/theme-provider";
+import { type SiteId, useSiteT } from "@/i18n/site-words";
 import { cn } from "@/lib/utils";
 
 interface MenuLink {
   href: string;
-  label: string;
+  /** Its words' id (catalog area `site`, in the shell's language). */
+  label: SiteId;
   icon: LucideIcon;
   /** The path it is "current" on, when `href` carries a query. */
   path?: string;
@@ -46,24 +49,24 @@ interface MenuLink {
 
 // Spec section 2: these links, these labels, this order.
 export const MAIN_LINKS: MenuLink[] = [
-  { href: "/", label: "Home", icon: House },
-  { href: "/merchant", label: "Merchant Dashboard", icon: Store },
-  { href: "/buy-cpxtb", label: "Buy CPXTB Tokens", icon: Coins },
-  { href: "/payments", label: "Payment History", icon: History },
-  { href: "/reports", label: "Reports & Analytics", icon: ChartColumn },
-  { href: "/webhooks", label: "Webhooks", icon: Webhook },
-  { href: "/developers", label: "Developers", icon: Code },
-  { href: "/audit-log", label: "Audit Log", icon: ScrollText },
-  { href: "/settings", label: "Settings", icon: Settings },
-  { href: "/blog", label: "Blog", icon: Newspaper },
-  { href: "/contact", label: "Contact Us", icon: Mail },
-  { href: "/presentation", label: "Platform Presentation", icon: Presentation },
+  { href: "/", label: "site.menu.home", icon: House },
+  { href: "/merchant", label: "site.menu.merchant", icon: Store },
+  { href: "/buy-cpxtb", label: "site.menu.buy", icon: Coins },
+  { href: "/payments", label: "site.menu.payments", icon: History },
+  { href: "/reports", label: "site.menu.reports", icon: ChartColumn },
+  { href: "/webhooks", label: "site.menu.webhooks", icon: Webhook },
+  { href: "/developers", label: "site.menu.developers", icon: Code },
+  { href: "/audit-log", label: "site.menu.auditLog", icon: ScrollText },
+  { href: "/settings", label: "site.menu.settings", icon: Settings },
+  { href: "/blog", label: "site.menu.blog", icon: Newspaper },
+  { href: "/contact", label: "site.menu.contact", icon: Mail },
+  { href: "/presentation", label: "site.menu.presentation", icon: Presentation },
 ];
 
 /** What a staff member cannot use (decision 021): the menu does not offer it; the server refuses it anyway. */
 const NOT_FOR_STAFF = new Set(["/webhooks", "/developers", "/audit-log"]);
-const TEAM_LINK: MenuLink = { href: "/team", label: "Team", icon: Users };
-const LINKS_LINK: MenuLink = { href: "/links", label: "Payment Links", icon: Link2 };
+const TEAM_LINK: MenuLink = { href: "/team", label: "site.menu.team", icon: Users };
+const LINKS_LINK: MenuLink = { href: "/links", label: "site.menu.links", icon: Link2 };
 
 /** The main links for the signed-in member's role in the business they act for. */
 export function linksForRole(role: "owner" | "admin" | "staff" | undefined): MenuLink[] {
@@ -86,27 +89,28 @@ export function linksForRole(role: "owner" | "admin" | "staff" | undefined): Men
  * registering a business, which then brings the merchant's tools. The server refuses those tools anyway.
  */
 export function payerLinks(hasManagedWallet: boolean): MenuLink[] {
-  return [
-    { href: "/", label: "Home", icon: House },
-    ...(hasManagedWallet ? [{ href: "/profile", label: "My Wallet & Payments Made", icon: Wallet }] : []),
+  const links: MenuLink[] = [
+    { href: "/", label: "site.menu.home", icon: House },
+    ...(hasManagedWallet ? [{ href: "/profile", label: "site.menu.myWallet", icon: Wallet } as const] : []),
     hasManagedWallet
-      ? { href: "/buy-cpxtb?to=managed", path: "/buy-cpxtb", label: "Buy CPXTB Tokens", icon: Coins }
-      : { href: "/buy-cpxtb", label: "Buy CPXTB Tokens", icon: Coins },
-    { href: "/merchant", label: "Register a Business", icon: Store },
-    { href: "/blog", label: "Blog", icon: Newspaper },
-    { href: "/contact", label: "Contact Us", icon: Mail },
-    { href: "/presentation", label: "Platform Presentation", icon: Presentation },
+      ? { href: "/buy-cpxtb?to=managed", path: "/buy-cpxtb", label: "site.menu.buy", icon: Coins }
+      : { href: "/buy-cpxtb", label: "site.menu.buy", icon: Coins },
+    { href: "/merchant", label: "site.menu.registerBusiness", icon: Store },
+    { href: "/blog", label: "site.menu.blog", icon: Newspaper },
+    { href: "/contact", label: "site.menu.contact", icon: Mail },
+    { href: "/presentation", label: "site.menu.presentation", icon: Presentation },
   ];
+  return links;
 }
 
 /** While it is not known yet whether the account has a business: the links everyone has. */
 const COMMON_LINKS = new Set(["/", "/buy-cpxtb", "/blog", "/contact", "/presentation"]);
 
 export const LEGAL_LINKS: MenuLink[] = [
-  { href: "/about-us", label: "About Us", icon: Info },
-  { href: "/privacy-policy", label: "Privacy Policy", icon: Shield },
-  { href: "/terms-of-service", label: "Terms of Service", icon: FileText },
-  { href: "/legal-documents", label: "Legal Documents", icon: Scale },
+  { href: "/about-us", label: "site.menu.aboutUs", icon: Info },
+  { href: "/privacy-policy", label: "site.menu.privacy", icon: Shield },
+  { href: "/terms-of-service", label: "site.menu.terms", icon: FileText },
+  { href: "/legal-documents", label: "site.menu.legalDocuments", icon: Scale },
 ];
 
 const itemClass =
@@ -121,6 +125,7 @@ function MenuItemLink({
   current: boolean;
   onNavigate: () => void;
 }) {
+  const { t } = useSiteT();
   const Icon = link.icon;
   return (
     <li>
@@ -135,7 +140,7 @@ function MenuItemLink({
         )}
       >
         <Icon className="size-4 shrink-0" aria-hidden="true" />
-        {link.label}
+        {t(link.label)}
       </Link>
     </li>
   );
@@ -146,7 +151,7 @@ function MenuGroup({ id, title, children }: { id: string; title: string; childre
     <section
       aria-labelledby={id}
       className="flex flex-col gap-1 border-border border-t pt-3"
-      data-menu-group={title}
+      data-menu-group={id}
     >
       <h2 id={id} className="px-3 pb-1 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
         {title}
@@ -168,6 +173,7 @@ export default function SideMenuPanel({
   returnFocusTo: React.RefObject<HTMLButtonElement | null>;
 }) {
   const [location, navigate] = useLocation();
+  const { t, locale } = useSiteT();
   const { theme, setTheme } = useTheme();
   const { user, logoutMutation } = useAuth();
   const merchant = useQuery({ ...merchantQueryOptions(), enabled: Boolean(user) && open });
@@ -192,8 +198,12 @@ export default function SideMenuPanel({
 
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
+      {/* From the reader's start side: the left (spec section 2), the right in a right-to-left language. */}
       <SheetContent
-        side="left"
+        side={directionOf(locale) === "rtl" ? "right" : "left"}
+        lang={locale}
+        dir={directionOf(locale)}
+        closeLabel={t("site.menu.close")}
         className="w-[300px] sm:w-80"
         data-testid="side-menu"
         onCloseAutoFocus={(event) => {
@@ -206,10 +216,10 @@ export default function SideMenuPanel({
             <img src="/favicon.svg" alt="" width={24} height={24} className="size-6" />
             CPXTB Pay
           </SheetTitle>
-          <SheetDescription>Crypto payments for merchants</SheetDescription>
+          <SheetDescription>{t("site.menu.description")}</SheetDescription>
         </SheetHeader>
         <div className="flex flex-1 flex-col gap-3 overflow-y-auto overscroll-contain p-3">
-          <nav aria-label="Main">
+          <nav aria-label={t("site.menu.main")}>
             <ul className="flex flex-col gap-1">
               {links.map((link) => (
                 <MenuItemLink
@@ -222,7 +232,7 @@ export default function SideMenuPanel({
             </ul>
           </nav>
 
-          <MenuGroup id="menu-legal" title="Legal & Information">
+          <MenuGroup id="menu-legal" title={t("site.menu.legal")}>
             <nav aria-labelledby="menu-legal">
               <ul className="flex flex-col gap-1">
                 {LEGAL_LINKS.map((link) => (
@@ -237,7 +247,7 @@ export default function SideMenuPanel({
             </nav>
           </MenuGroup>
 
-          <MenuGroup id="menu-appearance" title="Appearance">
+          <MenuGroup id="menu-appearance" title={t("site.menu.appearance")}>
             <div className="grid grid-cols-2 gap-2 px-1">
               <Button
                 variant={theme === "light" ? "default" : "outline"}
@@ -245,7 +255,7 @@ export default function SideMenuPanel({
                 onClick={() => setTheme("light")}
               >
                 <Sun aria-hidden="true" />
-                Light
+                {t("site.menu.light")}
               </Button>
               <Button
                 variant={theme === "dark" ? "default" : "outline"}
@@ -253,23 +263,23 @@ export default function SideMenuPanel({
                 onClick={() => setTheme("dark")}
               >
                 <Moon aria-hidden="true" />
-                Dark
+                {t("site.menu.dark")}
               </Button>
             </div>
           </MenuGroup>
 
-          <MenuGroup id="menu-account" title="Account">
+          <MenuGroup id="menu-account" title={t("site.menu.account")}>
             {user ? (
               <div className="flex flex-col gap-1">
                 <p className="px-3 py-1 text-sm">
-                  <span className="text-muted-foreground">Signed in as</span>{" "}
+                  <span className="text-muted-foreground">{t("site.menu.signedInAs")}</span>{" "}
                   <span className="font-semibold break-all" data-testid="menu-username">
                     {user.displayName ?? user.username}
                   </span>
                 </p>
                 <ul className="flex flex-col gap-1">
                   <MenuItemLink
-                    link={{ href: "/profile", label: "My Profile", icon: UserRound }}
+                    link={{ href: "/profile", label: "site.menu.profile", icon: UserRound }}
                     current={location === "/profile"}
                     onNavigate={close}
                   />
@@ -281,13 +291,13 @@ export default function SideMenuPanel({
                   disabled={logoutMutation.isPending}
                 >
                   <LogOut className="size-4 shrink-0" aria-hidden="true" />
-                  {logoutMutation.isPending ? "Signing out..." : "Sign out"}
+                  {logoutMutation.isPending ? t("site.menu.signingOut") : t("site.menu.signOut")}
                 </button>
               </div>
             ) : (
               <ul className="flex flex-col gap-1">
                 <MenuItemLink
-                  link={{ href: "/auth", label: "Sign in / Register", icon: LogIn }}
+                  link={{ href: "/auth", label: "site.menu.signIn", icon: LogIn }}
                   current={location === "/auth"}
                   onNavigate={close}
                 />

@@ -15,7 +15,7 @@ const SideMenuPanel = React.lazy(loadPanel);
  * Spec section 2: the menu button fixed at the top left opens a slide-out menu from the left.
  * The button is in the entry chunk; the panel (Radix Dialog, links, icons) loads in idle time or on first open.
  */
-export function SideMenu() {
+export function SideMenu({ label }: { label: string }) {
   const [open, setOpen] = React.useState(false);
   const [mounted, setMounted] = React.useState(false);
   const [location] = useLocation();
@@ -45,7 +45,7 @@ export function SideMenu() {
         ref={buttonRef}
         type="button"
         className={buttonVariants({ variant: "floating", size: "icon" })}
-        aria-label="Open menu"
+        aria-label={label}
         aria-haspopup="dialog"
         aria-expanded={open}
         onClick={openMenu}

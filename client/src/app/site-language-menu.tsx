@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, isLocale, type Locale } from "@common/locales";
 import * as React from "react";
 import { LanguageSelect } from "@/i18n/language-select";
+import { useSiteT } from "@/i18n/site-words";
 
 /** The language of the page shown: a translated page sets `<html lang>` to its reader's (decision 038). */
 function pageLocale(): Locale {
@@ -20,6 +21,7 @@ export function SiteLanguageMenu() {
   // Shown after hydration only (the server renders every reader the same footer): the page's language, followed
   // when the page changes it.
   const [locale, setLocale] = React.useState<Locale>(pageLocale);
+  const { t } = useSiteT();
   React.useEffect(() => {
     const observer = new MutationObserver(() => setLocale(pageLocale()));
     observer.observe(document.documentElement, { attributeFilter: ["lang"] });
@@ -27,7 +29,7 @@ export function SiteLanguageMenu() {
   }, []);
   return (
     <LanguageSelect
-      label="Language"
+      label={t("site.language.label")}
       value={locale}
       onSelect={(next) => {
         setLocale(next);

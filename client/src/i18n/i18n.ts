@@ -9,6 +9,7 @@ import {
 } from "@common/locales";
 import { i18n, type Messages } from "@lingui/core";
 import * as React from "react";
+import { addShellCatalog, type Catalog, setShellLocale } from "./shell-words";
 
 /**
  * The app's words in the reader's language (issue 37, decision 038). Messages live in catalogs, one per language and
@@ -16,24 +17,56 @@ import * as React from "react";
  * its own, loaded when a page that shows its area is opened in its language. The runtime is not in the shell: a
  * page's chunk brings it, and `/` never loads it.
  */
-const catalogs = import.meta.glob<{ messages: Messages }>("../locales/*/*.json", { query: "?lingui" });
+const catalogs = import.meta.glob<{ messages: Messages }>(
+  ["../locales/*/*.json", "!../locales/*/shell.json", "!../locales/*/site.json"],
+  { query: "?lingui" },
+);
+/**
+ * The shell's words (areas `shell` and `site`, shell-words.tsx): plain JSON, read by the shell without this
+ * runtime; loaded in a page's language beside its areas and handed to the shell. English is the shell's own.
+ */
+const shellCatalogs = import.meta.glob<Catalog>(
+  ["../locales/*/shell.json", "../locales/*/site.json", "!../locales/en/*.json"],
+  { import: "default" },
+);
+const SHELL_AREAS: readonly MessageArea[] = ["shell", "site"];
 
 const loaded = new Set<string>();
 /** The areas the pages opened so far show: a language switch loads these in the new language. */
 const inUse = new Set<MessageArea>();
 
+/**
+ * Loads the areas' words in `locale`. A page shown in the app's frame names `shell` (decision 038): the frame's
+ * words (both its areas) come with its own, as plain JSON for the shell; the checkouts and the counter have none.
+ */
 export function loadMessages(locale: Locale, areas: readonly MessageArea[]): Promise<void> {
   for (const area of areas) inUse.add(area);
   return Promise.all(
-    areas.map(async (area) => {
-      const key = `${locale}/${area}`;
-      if (loaded.has(key)) return;
-      const load = catalogs[`../locales/${key}.json`];
-      if (!load) throw new Error(`No catalog ${key}`);
-      i18n.load(locale, (await load()).messages);
-      loaded.add(key);
-    }),
+    areas
+      .flatMap((area) => (area === "shell" ? SHELL_AREAS : [area]))
+      .map(async (area) => {
+        const key = `${locale}/${area}`;
+        if (loaded.has(key)) return;
+        if (SHELL_AREAS.includes(area)) {
+          // English is the shell's own (the entry's, and its lazy parts').
+          if (locale === DEFAULT_LOCALE) return;
+          const load = shellCatalogs[`../locales/${key}.json`];
+          if (!load) throw new Error(`No catalog ${key}`);
+          addShellCatalog(locale, await load());
+        } else {
+          const load = catalogs[`../locales/${key}.json`];
+          if (!load) throw new Error(`No catalog ${key}`);
+          i18n.load(locale, (await load()).messages);
+        }
+        loaded.add(key);
+      }),
   ).then(() => undefined);
+}
+
+/** Shows `locale`'s words: the page's (Lingui) and the shell's. */
+function activate(locale: Locale) {
+  if (i18n.locale !== locale) i18n.activate(locale);
+  setShellLocale(locale);
 }
 
 function readCookie(): string | null {
@@ -65,7 +98,7 @@ export function startLocale(): Locale {
 export async function prepareMessages(areas: readonly MessageArea[]): Promise<void> {
   const locale = startLocale();
   await loadMessages(locale, areas);
-  if (i18n.locale !== locale) i18n.activate(locale);
+  activate(locale);
 }
 
 /**
@@ -77,7 +110,10 @@ export async function prepareServerRender(
   areas: readonly MessageArea[],
 ): Promise<() => void> {
   await loadMessages(locale, areas);
-  return () => i18n.activate(locale);
+  return () => {
+    i18n.activate(locale);
+    setShellLocale(locale);
+  };
 }
 
 /**
@@ -90,7 +126,7 @@ export async function chooseLanguage(locale: Locale, { remember = true } = {}): 
     // biome-ignore lint/suspicious/noDocumentCookie: one fixed name and an encoded tag; the Cookie Store API is not in every browser a payer has
     document.cookie = `${LOCALE_COOKIE}=${encodeURIComponent(locale)}; Path=/; Max-Age=31536000; SameSite=Lax`;
   await loadMessages(locale, [...inUse]);
-  i18n.activate(locale);
+  activate(locale);
 }
 
 /** A signed-in reader's choice is kept with their account: their emails are written in it (decision 038). */

@@ -33,7 +33,7 @@ export function SheetContent({
       >
         {children}
         <SheetPrimitive.Close
-          className="absolute top-2 right-2 inline-flex size-11 items-center justify-center rounded-md text-muted-foreground outline-none transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:ring-[3px] focus-visible:ring-ring/60"
+          className="absolute end-2 top-2 inline-flex size-11 items-center justify-center rounded-md text-muted-foreground outline-none transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:ring-[3px] focus-visible:ring-ring/60"
           aria-label={closeLabel}
         >
           <XIcon className="size-5" aria-hidden="true" />
@@ -45,7 +45,7 @@ export function SheetContent({
 
 export function SheetHeader({ className, ...props }: React.ComponentProps<"div">) {
   return (
-    <div data-slot="sheet-header" className={cn("flex flex-col gap-1 p-4 pr-14", className)} {...props} />
+    <div data-slot="sheet-header" className={cn("flex flex-col gap-1 p-4 pe-14", className)} {...props} />
   );
 }
 

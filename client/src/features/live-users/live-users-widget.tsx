@@ -1,9 +1,11 @@
 import { UsersIcon } from "lucide-react";
+import { useSiteT } from "@/i18n/site-words";
 import { useLiveUserCount } from "./use-live-user-count";
 
 /** 'N users online', shown only while the live connection is open (spec sections 1 and 4). */
 export function LiveUsersWidget() {
   const count = useLiveUserCount();
+  const { t } = useSiteT();
   if (count === null) return null;
   return (
     <output
@@ -13,7 +15,7 @@ export function LiveUsersWidget() {
     >
       <span className="size-2 rounded-full bg-emerald-500" aria-hidden="true" />
       <UsersIcon className="hidden size-4 sm:block" aria-hidden="true" />
-      <span>{count === 1 ? "1 user online" : `${count} users online`}</span>
+      <span>{t("site.liveUsers", { count })}</span>
     </output>
   );
 }

@@ -5,7 +5,7 @@ import { buttonVariants } from "@/components/ui/button-variants";
 // TanStack Query is not in the entry chunk either (decision 006): it comes with the runtime.
 const WalletRuntime = React.lazy(() =>
   Promise.all([import("./wallet-runtime"), import("@/lib/query-provider")]).then(([runtime, query]) => ({
-    default: (props: { connectNow: boolean }) => (
+    default: (props: { connectNow: boolean; words: WalletControlWords }) => (
       <query.QueryProvider>
         <runtime.default {...props} />
       </query.QueryProvider>
@@ -25,7 +25,10 @@ export const WALLET_CONNECTED_EVENT = "cpxtb:wallet-connected";
  * "disconnected" and nothing of wagmi/viem is loaded; the first click loads them and connects.
  * The idle button is part of the entry chunk, so it styles itself with `buttonVariants` (no tailwind-merge).
  */
-export function WalletControl() {
+/** The idle control's words (the header's, in the shell's language: i18n/shell-words.tsx). */
+export type WalletControlWords = { connect: string; connecting: string };
+
+export function WalletControl({ words }: { words: WalletControlWords }) {
   const [active, setActive] = React.useState(false);
   // Connected elsewhere on the page (the business's wallet proven, a wallet sign-in): show it here too, without
   // asking the wallet again.
@@ -43,17 +46,17 @@ export function WalletControl() {
       data-status={active ? "connecting" : "disconnected"}
       disabled={active}
       onClick={() => setActive(true)}
-      aria-label={active ? "Connecting…" : "Connect Wallet"}
+      aria-label={active ? words.connecting : words.connect}
     >
       {/* On phones the top bar has room for an icon only; the label stays for assistive technology. */}
       <WalletIcon aria-hidden="true" />
-      <span className="hidden sm:inline">{active ? "Connecting…" : "Connect Wallet"}</span>
+      <span className="hidden sm:inline">{active ? words.connecting : words.connect}</span>
     </button>
   );
   if (!active && !connected) return idle;
   return (
     <React.Suspense fallback={idle}>
-      <WalletRuntime connectNow={active} />
+      <WalletRuntime connectNow={active} words={words} />
     </React.Suspense>
   );
 }

@@ -32,11 +32,27 @@ export function isNoWalletError(error: unknown): boolean {
   return false;
 }
 
-export function describeWalletError(error: unknown): string {
-  if (isNoWalletError(error)) return NO_WALLET_ADVICE;
+/** The sentences of `describeWalletError`: English unless a translated screen passes its reader's (the header's). */
+export type WalletErrorWords = {
+  noWallet: string;
+  rejected: string;
+  unknownNetwork: string;
+  incomplete: string;
+};
+
+const ENGLISH: WalletErrorWords = {
+  noWallet: NO_WALLET_ADVICE,
+  rejected: "You rejected the request in your wallet.",
+  unknownNetwork: "Your wallet does not know this network yet.",
+  incomplete: "The wallet did not complete the request.",
+};
+
+/** A wallet's error as a sentence; another error than these known ones is the wallet's own (English) message. */
+export function describeWalletError(error: unknown, words: WalletErrorWords = ENGLISH): string {
+  if (isNoWalletError(error)) return words.noWallet;
   const code = walletErrorCode(error);
-  if (code === USER_REJECTED) return "You rejected the request in your wallet.";
-  if (code === UNRECOGNIZED_CHAIN) return "Your wallet does not know this network yet.";
+  if (code === USER_REJECTED) return words.rejected;
+  if (code === UNRECOGNIZED_CHAIN) return words.unknownNetwork;
   const e = error as { shortMessage?: string; message?: string };
-  return e?.shortMessage ?? e?.message ?? "The wallet did not complete the request.";
+  return e?.shortMessage ?? e?.message ?? words.incomplete;
 }

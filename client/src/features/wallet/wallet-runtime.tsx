@@ -20,17 +20,31 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { toast } from "@/hooks/use-toast";
+import { type SiteT, useSiteT } from "@/i18n/site-words";
 import { groupedAmount, networkName } from "@/lib/network-name";
 import { BALANCE_REFRESH_MS, getBalance } from "./api/get-balance";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
-import { describeWalletError, NO_WALLET_ADVICE, UNRECOGNIZED_CHAIN, walletErrorCode } from "./wallet-errors";
+import type { WalletControlWords } from "./wallet-control";
+import {
+  describeWalletError,
+  UNRECOGNIZED_CHAIN,
+  type WalletErrorWords,
+  walletErrorCode,
+} from "./wallet-errors";
 import { clearWalletKeys, displayBalance, rememberBalance } from "./wallet-storage";
 
 type Eip1193 = { request(args: { method: string; params?: unknown }): Promise<unknown> };
 
 /** Loaded on first use only: wagmi and viem stay out of the entry chunk. */
-export default function WalletRuntime({ connectNow }: { connectNow: boolean }) {
+export default function WalletRuntime({
+  connectNow,
+  words,
+}: {
+  connectNow: boolean;
+  words: WalletControlWords;
+}) {
+  const { t } = useSiteT();
   const chainConfig = useQuery(chainConfigQueryOptions());
   const config = React.useMemo(
     () => (chainConfig.data ? sharedWalletConfig(chainConfig.data) : null),
@@ -38,20 +52,15 @@ export default function WalletRuntime({ connectNow }: { connectNow: boolean }) {
   );
   if (chainConfig.isError) {
     return (
-      <Button
-        variant="outline"
-        size="sm"
-        disabled
-        title="The token's network is not available on this server"
-      >
-        Wallet unavailable
+      <Button variant="outline" size="sm" disabled title={t("site.wallet.unavailableReason")}>
+        {t("site.wallet.unavailable")}
       </Button>
     );
   }
   if (!config || !chainConfig.data)
     return (
       <Button variant="outline" size="sm" disabled>
-        Connecting…
+        {words.connecting}
       </Button>
     );
   return (
@@ -59,12 +68,30 @@ export default function WalletRuntime({ connectNow }: { connectNow: boolean }) {
     // just connected the shared config (connectNow false): mounting with reconnectOnMount off would wipe that
     // connection (wagmi's hydrate), so it is taken over by reconnecting to it, which asks the wallet nothing.
     <WagmiProvider config={config} reconnectOnMount={!connectNow}>
-      <WalletMenu chainConfig={chainConfig.data} connectNow={connectNow} />
+      <WalletMenu chainConfig={chainConfig.data} connectNow={connectNow} words={words} t={t} />
     </WagmiProvider>
   );
 }
 
-function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigResponse; connectNow: boolean }) {
+/** The wallet's errors in the shell's words. */
+const errorWords = (t: SiteT): WalletErrorWords => ({
+  noWallet: t("site.wallet.error.noWallet"),
+  rejected: t("site.wallet.error.rejected"),
+  unknownNetwork: t("site.wallet.error.unknownNetwork"),
+  incomplete: t("site.wallet.error.incomplete"),
+});
+
+function WalletMenu({
+  chainConfig,
+  connectNow,
+  words,
+  t,
+}: {
+  chainConfig: ChainConfigResponse;
+  connectNow: boolean;
+  words: WalletControlWords;
+  t: SiteT;
+}) {
   const connection = useConnection();
   const connectors = useConnectors();
   const { connectAsync, isPending } = useConnect();
@@ -78,8 +105,8 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
       if (!chosen) {
         toast({
           variant: "destructive",
-          title: "Connection Failed",
-          description: NO_WALLET_ADVICE,
+          title: t("site.wallet.connectFailed"),
+          description: t("site.wallet.error.noWallet"),
         });
         return;
       }
@@ -88,12 +115,12 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
       } catch (error) {
         toast({
           variant: "destructive",
-          title: "Connection Failed",
-          description: describeWalletError(error),
+          title: t("site.wallet.connectFailed"),
+          description: describeWalletError(error, errorWords(t)),
         });
       }
     },
-    [connectAsync, connectors],
+    [connectAsync, connectors, t],
   );
 
   React.useEffect(() => {
@@ -148,7 +175,7 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
       await action();
       if (success) toast({ title: success });
     } catch (error) {
-      toast({ variant: "destructive", title, description: describeWalletError(error) });
+      toast({ variant: "destructive", title, description: describeWalletError(error, errorWords(t)) });
     }
   };
 
@@ -156,10 +183,10 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
   if (status !== "connected" || !address) {
     const label =
       status === "connecting"
-        ? "Connecting…"
+        ? words.connecting
         : status === "reconnecting"
-          ? "Reconnecting…"
-          : "Connect Wallet";
+          ? t("site.wallet.reconnecting")
+          : words.connect;
     // Like the idle control: on phones the top bar has room for the icon only; the label stays for assistive technology.
     return (
       <Button
@@ -186,16 +213,17 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
       {/* Not modal: the page stays readable (a modal menu hides the rest with aria-hidden, focusable parts too). */}
       <DropdownMenu open={open} onOpenChange={setOpen} modal={false}>
         <DropdownMenuTrigger asChild>
-          <Button variant="outline" size="sm" aria-label={`Wallet ${short}`}>
+          <Button variant="outline" size="sm" aria-label={t("site.wallet.button", { address: short })}>
             <WalletIcon aria-hidden="true" />
             {/* Like "Connect Wallet": the icon alone on a phone's top bar (the address ran off its edge at 390 px). */}
             <span className="hidden font-mono sm:inline">{short}</span>
           </Button>
         </DropdownMenuTrigger>
-        <DropdownMenuContent align="end" className="w-72" aria-label="Wallet">
+        <DropdownMenuContent align="end" className="w-72" aria-label={t("site.wallet.menu")}>
           <DropdownMenuLabel className="flex flex-col gap-1">
             <span className="flex items-center gap-1.5 text-muted-foreground text-xs">
-              <CircleCheck aria-hidden="true" className="size-3.5 text-success" /> Connected
+              <CircleCheck aria-hidden="true" className="size-3.5 text-success" />{" "}
+              {t("site.wallet.connected")}
             </span>
             <span className="break-all font-mono text-xs" data-testid="wallet-address">
               {address}
@@ -203,15 +231,23 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
           </DropdownMenuLabel>
           <DropdownMenuLabel className="flex flex-col gap-0.5 pt-0">
             <span data-testid="wallet-network">
-              Network: {networkName(connection.chainId ?? chainConfig.chainId, chainConfig)}
+              {t("site.wallet.network", {
+                network: networkName(connection.chainId ?? chainConfig.chainId, chainConfig),
+              })}
             </span>
             <span data-testid="wallet-balance" className="font-semibold tabular-nums">
-              Balance: {shown ? groupedAmount(shown) : "…"} {chainConfig.token.symbol}
+              {t("site.wallet.balance", {
+                amount: shown ? groupedAmount(shown) : "…",
+                symbol: chainConfig.token.symbol,
+              })}
             </span>
             {wrongChain && (
               <span className="text-destructive-emphasis">
-                Your wallet is on {networkName(connection.chainId ?? 0, chainConfig)};{" "}
-                {chainConfig.token.symbol} payments use {tokenNetwork}.
+                {t("site.wallet.wrongNetwork", {
+                  network: networkName(connection.chainId ?? 0, chainConfig),
+                  symbol: chainConfig.token.symbol,
+                  tokenNetwork,
+                })}
               </span>
             )}
           </DropdownMenuLabel>
@@ -219,28 +255,28 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
           <DropdownMenuItem
             onSelect={() =>
               navigator.clipboard.writeText(address).then(
-                () => toast({ title: "Address Copied" }),
-                () => toast({ variant: "destructive", title: "Copy Failed" }),
+                () => toast({ title: t("site.wallet.copied") }),
+                () => toast({ variant: "destructive", title: t("site.wallet.copyFailed") }),
               )
             }
           >
-            <Copy aria-hidden="true" /> Copy address
+            <Copy aria-hidden="true" /> {t("site.wallet.copyAddress")}
           </DropdownMenuItem>
           {wrongChain && (
             <DropdownMenuItem
               onSelect={(event) => {
                 // Stays open: the network line above changes once the wallet has switched.
                 event.preventDefault();
-                void run("Switch Failed", switchToTokenChain);
+                void run(t("site.wallet.switchFailed"), switchToTokenChain);
               }}
             >
-              <ArrowLeftRight aria-hidden="true" /> Switch network
+              <ArrowLeftRight aria-hidden="true" /> {t("site.wallet.switchNetwork")}
             </DropdownMenuItem>
           )}
           <DropdownMenuItem
             onSelect={() =>
               void run(
-                "Watch Token Failed",
+                t("site.wallet.watchFailed"),
                 async () =>
                   (await provider()).request({
                     method: "wallet_watchAsset",
@@ -253,23 +289,24 @@ function WalletMenu({ chainConfig, connectNow }: { chainConfig: ChainConfigRespo
                       },
                     },
                   }),
-                `${chainConfig.token.symbol} added to your wallet`,
+                t("site.wallet.tokenAdded", { symbol: chainConfig.token.symbol }),
               )
             }
           >
-            <CirclePlus aria-hidden="true" /> Add {chainConfig.token.symbol} to wallet
+            <CirclePlus aria-hidden="true" />{" "}
+            {t("site.wallet.addToken", { symbol: chainConfig.token.symbol })}
           </DropdownMenuItem>
           <DropdownMenuSeparator />
           <DropdownMenuItem
             variant="destructive"
             onSelect={() =>
-              void run("Disconnect Failed", async () => {
+              void run(t("site.wallet.disconnectFailed"), async () => {
                 await disconnectAsync();
                 clearWalletKeys(address);
               })
             }
           >
-            <LogOut aria-hidden="true" /> Disconnect
+            <LogOut aria-hidden="true" /> {t("site.wallet.disconnect")}
           </DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
