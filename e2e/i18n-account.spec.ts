@@ -7,11 +7,11 @@ import { createMerchant } from "./support/payments";
  * Signing in and the account in their reader's language (issue 37), at a phone's width, in Arabic (right to left)
  * and Brazilian Portuguese: the sign-in form and a real refused sign-in, registration with the form's own checks,
  * the forgotten-password request, and the profile with its two-factor section and an authenticator set-up. On each
- * screen: no English word of the account's, the sign-in buttons' or the checkout's catalogs in `main` (the shell's
- * header is still English), no sideways scroll, axe clean, <html lang dir> right.
+ * screen: no English word of the account's, the sign-in buttons', the checkout's or the shell's catalogs in the page
+ * (its header and footer too), no sideways scroll, axe clean, <html lang dir> right.
  */
 const expect = baseExpect.configure({ timeout: 30_000 });
-const AREAS = ["account", "wallet", "pay"] as const;
+const AREAS = ["account", "wallet", "pay", "shell", "site"] as const;
 const BUSINESS = "Corner Coffee";
 // Names that are never translated: the providers of the social sign-in, the authenticator apps, the chain.
 const NAMES =
@@ -31,7 +31,7 @@ for (const locale of ["ar", "pt-BR"] as const) {
       const nobody = unique("nobody");
       const allowed = `${NAMES} ${nobody}`;
       const check = (where: string) =>
-        expectTranslated(page, locale, where, { areas: AREAS, allowed, root: "main" });
+        expectTranslated(page, locale, where, { areas: AREAS, allowed, root: "body" });
 
       await page.goto("/auth");
       await expect(page.getByRole("heading", { level: 1, name: t["account.auth.title"] })).toBeVisible({
@@ -96,7 +96,7 @@ for (const locale of ["ar", "pt-BR"] as const) {
       // The test's data, and what is never translated: the receiving wallet's address, the set-up key.
       let allowed = `${NAMES} ${BUSINESS} ${owner.username} ${owner.address}`;
       const check = (where: string) =>
-        expectTranslated(page, locale, where, { areas: AREAS, allowed, root: "main" });
+        expectTranslated(page, locale, where, { areas: AREAS, allowed, root: "body" });
 
       await page.goto("/profile");
       await expect(page.getByRole("heading", { level: 1, name: t["account.profile.title"] })).toBeVisible({
@@ -162,7 +162,7 @@ test("pt-BR at a desktop's width: the sign-in page", async ({ browser }) => {
   await expectTranslated(page, "pt-BR", "the sign-in page on a desktop", {
     areas: AREAS,
     allowed: NAMES,
-    root: "main",
+    root: "body",
   });
   await page.screenshot({ path: test.info().outputPath("auth-pt-BR-desktop.png"), fullPage: true });
   await context.close();

@@ -20,10 +20,10 @@ const MERCHANT = "Corner Coffee";
 const PAID = "Espresso";
 const OPEN = "Croissant";
 /** The words the dashboard shows: its own, the payment history's ("reports") and the checkout's statuses and errors. */
-const AREAS: readonly MessageArea[] = ["merchant", "reports", "pay"];
+const AREAS: readonly MessageArea[] = ["merchant", "reports", "pay", "shell", "site"];
 const ALLOWED = `${MERCHANT} ${PAID} ${OPEN} CPXTB USD owner@example.com`;
-/** The app's header and footer are still English (decision 038): the page's `main`, or the open sheet, is checked. */
-const expectTranslated = (page: Page, locale: Locale, where: string, root = "main", allowed = "") =>
+/** The whole page (its header and footer speak its language too, decision 038), or the open sheet, is checked. */
+const expectTranslated = (page: Page, locale: Locale, where: string, root = "body", allowed = "") =>
   expectIn(page, locale, where, { areas: AREAS, allowed: `${ALLOWED} ${allowed}`, root });
 const SHEET = '[role="dialog"]';
 

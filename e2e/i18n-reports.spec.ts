@@ -18,13 +18,13 @@ const MERCHANT = "Corner Coffee";
 const PAID = "Espresso";
 const OPEN = "Croissant";
 /** The words these pages show: their own area and the checkout's status names and errors. */
-const AREAS: readonly MessageArea[] = ["reports", "pay"];
-/** The app's header and footer around these pages are still English (decision 038): the page's `main` is checked. */
+const AREAS: readonly MessageArea[] = ["reports", "pay", "shell", "site"];
+/** The whole page is checked: the app's header and footer around it speak its language too (decision 038). */
 const expectTranslated = (page: Page, locale: Locale, where: string) =>
   expectIn(page, locale, where, {
     areas: AREAS,
     allowed: `${MERCHANT} ${PAID} ${OPEN} CPXTB USD`,
-    root: "main",
+    root: "body",
   });
 
 /** A message with its placeholders filled (the messages used here have no plural). */

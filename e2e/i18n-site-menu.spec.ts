@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
 import type { Locale } from "../common/src/locales";
 import { expect, test } from "./fixtures";
 
@@ -8,40 +9,47 @@ import { expect, test } from "./fixtures";
  * `/`). A reader on a translated page switches it at once, the choice is remembered (the next visit opens in it),
  * and on an English-only page the choice waits for the next translated page.
  */
-const buyTitle = (locale: Locale): string =>
-  JSON.parse(readFileSync(new URL(`../client/src/locales/${locale}/buy.json`, import.meta.url), "utf8"))[
-    "buy.page.title"
+const message = (locale: Locale, area: string, id: string): string =>
+  JSON.parse(readFileSync(new URL(`../client/src/locales/${locale}/${area}.json`, import.meta.url), "utf8"))[
+    id
   ];
+const buyTitle = (locale: Locale) => message(locale, "buy", "buy.page.title");
+/** The footer's menu, named in the page's language (the shell speaks it: decision 038). */
+const languageMenu = (page: Page, locale: Locale) =>
+  page.getByRole("combobox", { name: message(locale, "site", "site.language.label") });
 
 test.use({ locale: "en-US", viewport: { width: 390, height: 844 } });
 
 test("the footer's menu switches a translated page at once and is remembered", async ({ page, context }) => {
   await page.goto("/buy-cpxtb");
   await expect(page.getByRole("heading", { level: 1, name: buyTitle("en") })).toBeVisible();
-  const menu = page.getByRole("combobox", { name: "Language" });
+  const menu = languageMenu(page, "en");
   await expect(menu).toHaveValue("en");
 
   await menu.selectOption("de");
   await expect(page.getByRole("heading", { level: 1, name: buyTitle("de") })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "de");
   expect((await context.cookies()).find((c) => c.name === "cpxtb_lang")?.value).toBe("de");
+  // The menu itself, and the shell around the page, now speak German.
+  await expect(languageMenu(page, "de")).toHaveValue("de");
 
   await page.reload();
   await expect(page.getByRole("heading", { level: 1, name: buyTitle("de") })).toBeVisible();
-  await expect(page.getByRole("combobox", { name: "Language" })).toHaveValue("de");
+  await expect(languageMenu(page, "de")).toHaveValue("de");
 
   // Right to left and back, from the same menu.
-  await page.getByRole("combobox", { name: "Language" }).selectOption("ar");
+  await languageMenu(page, "de").selectOption("ar");
   await expect(page.getByRole("heading", { level: 1, name: buyTitle("ar") })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
-  await page.getByRole("combobox", { name: "Language" }).selectOption("en");
+  await languageMenu(page, "ar").selectOption("en");
   await expect(page.getByRole("heading", { level: 1, name: buyTitle("en") })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
 });
 
 test("on an English-only page the choice is kept for the next translated page", async ({ page }) => {
   await page.goto("/");
-  const menu = page.getByRole("combobox", { name: "Language" });
+  // Home is an English page: its shell (this menu's name included) stays English after the choice.
+  const menu = languageMenu(page, "en");
   await expect(menu).toHaveValue("en");
   await menu.selectOption("es");
   await expect(menu).toHaveValue("es");
@@ -49,5 +57,5 @@ test("on an English-only page the choice is kept for the next translated page", 
 
   await page.goto("/buy-cpxtb");
   await expect(page.getByRole("heading", { level: 1, name: buyTitle("es") })).toBeVisible();
-  await expect(page.getByRole("combobox", { name: "Language" })).toHaveValue("es");
+  await expect(languageMenu(page, "es")).toHaveValue("es");
 });

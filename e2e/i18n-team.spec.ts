@@ -8,12 +8,12 @@ import { createMerchant, PASSWORD } from "./support/payments";
  * The team, an invitation and the audit log in their reader's language (issue 37), at a phone's width, in Arabic
  * (right to left) and German (the longest words): an owner invites two people, one joins from the invitation page,
  * meets the role notice of the screens staff cannot use, and is removed; the owner's audit log names each step. On
- * each screen: no English word of the team's or the checkout's catalogs in the page (the shell's header is still
- * English), no sideways scroll, axe clean, <html lang dir> right.
+ * each screen: no English word of the team's, the checkout's or the shell's catalogs in the page (its header and
+ * footer too), no sideways scroll, axe clean, <html lang dir> right.
  */
 const expect = baseExpect.configure({ timeout: 30_000 });
 const BUSINESS = "Corner Coffee";
-const AREAS = ["team", "pay"] as const;
+const AREAS = ["team", "pay", "shell", "site"] as const;
 const INVITATION = /(\/invitations\/[A-Za-z0-9_-]{43})/;
 
 const unique = (prefix: string) =>
@@ -40,7 +40,7 @@ for (const locale of ["ar", "de"] as const) {
       const owner = await createMerchant(page.request, { name: BUSINESS });
       const allowed = `${BUSINESS} ${staffEmail} ${adminEmail} ${username} ${owner.username} CPXTB Pay`;
       const check = (target: typeof page, where: string) =>
-        expectTranslated(target, locale, where, { areas: AREAS, allowed, root: "main" });
+        expectTranslated(target, locale, where, { areas: AREAS, allowed, root: "body" });
 
       // The owner invites staff and an admin.
       await page.goto("/team");

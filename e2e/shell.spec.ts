@@ -134,10 +134,10 @@ test.describe("side menu", () => {
     for (const [index, href] of LEGAL_LINKS.entries())
       await expect(legal.nth(index)).toHaveAttribute("href", href);
 
-    const appearance = menu.locator('[data-menu-group="Appearance"]').getByRole("button");
+    const appearance = menu.locator('[data-menu-group="menu-appearance"]').getByRole("button");
     await expect(appearance).toHaveText(["Light", "Dark"]);
 
-    const account = menu.locator('[data-menu-group="Account"]');
+    const account = menu.locator('[data-menu-group="menu-account"]');
     await expect(account.getByRole("link", { name: "Sign in / Register" })).toHaveAttribute("href", "/auth");
     await expect(account.getByText("Signed in as")).toHaveCount(0);
   });

@@ -39,16 +39,20 @@ function englishWordsFor(locale: Locale, areas: readonly MessageArea[], allowed:
 }
 
 /**
- * What a person reads in `root` (screen-reader-only text included), without the language menu (each language in
- * its own name).
+ * What a person reads in `root` (screen-reader-only text included), without the language menus (the checkout's and
+ * the footer's: each language in its own name).
  */
 function visibleText(page: Page, root: string): Promise<string> {
   return page.evaluate((selector) => {
-    const menu = document.querySelector<HTMLElement>('[data-testid="language-menu"]');
-    if (menu) menu.style.display = "none";
+    const menus = [
+      ...document.querySelectorAll<HTMLElement>(
+        '[data-testid="language-menu"], [data-testid="site-language-menu"]',
+      ),
+    ];
+    for (const menu of menus) menu.style.display = "none";
     // biome-ignore lint/performance/useDomNodeTextContent: what is rendered is what a person reads
     const text = document.querySelector<HTMLElement>(selector)?.innerText ?? "";
-    if (menu) menu.style.display = "";
+    for (const menu of menus) menu.style.display = "";
     return text;
   }, root);
 }
