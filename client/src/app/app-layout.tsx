@@ -14,13 +14,18 @@ import { TestHooks } from "./test-hooks";
 // The widget appears only once the socket is open, so it can come a moment later. Its import starts when the header
 // first renders (hydration included), not at module load: a checkout has no header and does not fetch it.
 // lazyComponent: rendered after hydration without suspending, once loaded.
+// The words of the frame's lazy parts come as one chunk, fetched beside the first of them: a module they only
+// imported statically would be copied into each of their chunks (decision 023), its English words six times over.
+const siteWords = () => import("@/i18n/site-words");
 const LiveUsersWidget = lazyComponent(() =>
-  import("@/features/live-users/live-users-widget").then((m) => ({ default: m.LiveUsersWidget })),
+  Promise.all([import("@/features/live-users/live-users-widget"), siteWords()]).then(([m]) => ({
+    default: m.LiveUsersWidget,
+  })),
 );
 // The footer's language menu, below the fold: its code and the languages' names come after hydration, out of the
 // eager JavaScript of `/` (its budget).
 const SiteLanguageMenu = lazyComponent(() =>
-  import("./site-language-menu").then((m) => ({ default: m.SiteLanguageMenu })),
+  Promise.all([import("./site-language-menu"), siteWords()]).then(([m]) => ({ default: m.SiteLanguageMenu })),
 );
 
 function PageFallback() {
