@@ -136,11 +136,11 @@ for (const locale of ["ar", "pt-BR"] as const) {
       }
       if (locale === "ar") {
         // The same screen in the light theme (the app starts dark).
-        await page.getByRole("button", { name: t["account.preferences.light"] }).click();
-        await expect(page.getByRole("button", { name: t["account.preferences.light"] })).toHaveAttribute(
-          "aria-pressed",
-          "true",
-        );
+        // Exact: the header's theme toggle ("Switch to light theme") holds the same word.
+        await page.getByRole("button", { name: t["account.preferences.light"], exact: true }).click();
+        await expect(
+          page.getByRole("button", { name: t["account.preferences.light"], exact: true }),
+        ).toHaveAttribute("aria-pressed", "true");
         await expect(toast(page, t["account.preferences.saved"] as string)).toBeVisible();
         await page.screenshot({
           path: test.info().outputPath(`two-factor-${locale}-light.png`),

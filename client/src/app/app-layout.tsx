@@ -4,10 +4,10 @@ import { ClientOnly } from "@/components/client-only";
 import { Spinner } from "@/components/ui/spinner";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { WalletControl } from "@/features/wallet/wallet-control";
-import { ShellLanguage, useShellWords } from "@/i18n/shell-words";
+import { useShellWords } from "@/i18n/shell-words";
 import { lazyComponent } from "@/lib/lazy-component";
 import { ErrorBoundary } from "./error-boundary";
-import { AppRouter, pageFor } from "./router";
+import { AppRouter } from "./router";
 import { SideMenu } from "./side-menu";
 import { TestHooks } from "./test-hooks";
 
@@ -104,29 +104,26 @@ export function AppLayout() {
     SiteLanguageMenu.preload().catch(() => {});
   }
   return (
-    // The shell speaks the page's language when the page has words of its own (shell-words.tsx).
-    <ShellLanguage withWords={pageFor(location).areas.length > 0}>
-      <div className="flex min-h-dvh flex-col">
-        {/* A checkout is in its payer's language and has its own footer: nothing of the site around it. */}
-        {checkout ? null : <SkipLink />}
-        {/* Not rendered on a checkout, rather than hidden: its menu, live count and wallet menu would each load
+    <div className="flex min-h-dvh flex-col">
+      {/* A checkout is in its payer's language and has its own footer: nothing of the site around it. */}
+      {checkout ? null : <SkipLink />}
+      {/* Not rendered on a checkout, rather than hidden: its menu, live count and wallet menu would each load
             their code there (the menu's panel alone was ~25 KB of the pay page's scripts) for nothing the payer
             can see. */}
-        {checkout ? null : <SiteHeader />}
-        {/* At least a screen tall: the footer starts below the fold, so a page arriving lazily shifts nothing. */}
-        <main id="main" tabIndex={-1} className={`min-h-dvh flex-1 outline-none ${checkout ? "" : "pt-16"}`}>
-          {/* Keyed by location so that leaving a broken page clears the error. */}
-          <ErrorBoundary key={location}>
-            <TestHooks />
-            <React.Suspense fallback={<PageFallback />}>
-              <AppRouter />
-            </React.Suspense>
-          </ErrorBoundary>
-        </main>
-        {/* The counter fills the device's screen; a checkout has its own footer (with its language menu). */}
-        {checkout ? null : <SiteFooter />}
-      </div>
-    </ShellLanguage>
+      {checkout ? null : <SiteHeader />}
+      {/* At least a screen tall: the footer starts below the fold, so a page arriving lazily shifts nothing. */}
+      <main id="main" tabIndex={-1} className={`min-h-dvh flex-1 outline-none ${checkout ? "" : "pt-16"}`}>
+        {/* Keyed by location so that leaving a broken page clears the error. */}
+        <ErrorBoundary key={location}>
+          <TestHooks />
+          <React.Suspense fallback={<PageFallback />}>
+            <AppRouter />
+          </React.Suspense>
+        </ErrorBoundary>
+      </main>
+      {/* The counter fills the device's screen; a checkout has its own footer (with its language menu). */}
+      {checkout ? null : <SiteFooter />}
+    </div>
   );
 }
 
