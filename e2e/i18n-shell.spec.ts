@@ -171,3 +171,22 @@ test.describe("switching language", () => {
     ).toBeVisible();
   });
 });
+
+test.describe("the not-found page", () => {
+  test.use({ locale: "ar", viewport: { width: 390, height: 844 } });
+
+  test("speaks its reader's language, the shell around it too, with the path left to right", async ({
+    page,
+  }) => {
+    const t = catalogOf("ar", ["shell", "site"]);
+    await page.goto("/no/such/page");
+    await expect(page.getByRole("heading", { level: 1, name: t["site.notFound.title"] })).toBeVisible();
+    await expect(page.locator("main code")).toHaveText("/no/such/page");
+    await expect(page.locator("main code")).toHaveAttribute("dir", "ltr");
+    await expect(page.getByRole("link", { name: t["site.notFound.home"] })).toHaveAttribute("href", "/");
+    await expectTranslated(page, "ar", "the not-found page", {
+      areas: ["shell", "site"],
+      allowed: "no such page",
+    });
+  });
+});
