@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { test as base, expect, type Page } from "@playwright/test";
+import { LOCALES } from "../common/src/locales";
 
 /** Browser noise that is expected and harmless: signed-out GET /api/user answers 401, which Chromium logs. */
 const ALWAYS_IGNORED = [/Failed to load resource: the server responded with a status of 401/];
@@ -46,12 +48,25 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
 export { expect };
 
 /**
+ * The toasts' region by its name in any language ("Notifications (F8)"; the shell names it in the page's language,
+ * a checkout's toast in its payer's).
+ */
+const TOAST_REGION = new RegExp(
+  LOCALES.map((locale) =>
+    (
+      JSON.parse(readFileSync(`client/src/locales/${locale}/site.json`, "utf8"))[
+        "site.toast.region"
+      ] as string
+    )
+      .replace(/\s*[(（]\{hotkey\}[)）]/, "")
+      .replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+  ).join("|"),
+);
+
+/**
  * A toast by its text: the item in the "Notifications (F8)" region. Not `getByRole("status")`: that finds Radix's
  * screen-reader announcement copy, which is removed after one second, while the toast itself stays for five.
  */
 export function toast(page: Page, text: string) {
-  return page
-    .getByRole("region", { name: /Notifications/ })
-    .getByRole("listitem")
-    .filter({ hasText: text });
+  return page.getByRole("region", { name: TOAST_REGION }).getByRole("listitem").filter({ hasText: text });
 }
