@@ -177,7 +177,10 @@ test.describe("the not-found page", () => {
 
   test("speaks its reader's language, the shell around it too, with the path left to right", async ({
     page,
+    consoleGuard,
   }) => {
+    // The page itself is answered 404 (shell.spec.ts).
+    consoleGuard.allow(/status of 404/);
     const t = catalogOf("ar", ["shell", "site"]);
     await page.goto("/no/such/page");
     await expect(page.getByRole("heading", { level: 1, name: t["site.notFound.title"] })).toBeVisible();
