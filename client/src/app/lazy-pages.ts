@@ -68,8 +68,9 @@ const REPORTS_AREAS: readonly MessageArea[] = ["reports", "pay", "merchant", "sh
 /** The merchant dashboard: its own words, the payment history's of "reports", the checkout's statuses and errors. */
 const MERCHANT_AREAS: readonly MessageArea[] = ["merchant", "reports", "pay", "shell"];
 /**
- * Signing in and the account: their own words, the social sign-in buttons' of the wallet-less path ("wallet"), and
- * the checkout's generic errors, language menu and copy button ("pay").
+ * Signing in and the account: their own words, the social sign-in buttons', the signed-in social account card's and
+ * the profile's managed wallet's of the wallet-less path ("wallet"), and the checkout's generic errors, language
+ * menu and copy button ("pay").
  */
 const ACCOUNT_AREAS: readonly MessageArea[] = ["account", "wallet", "pay", "shell"];
 /**
@@ -95,7 +96,12 @@ export const ProfilePage = lazyPage(() => import("./routes/profile"), "data", AC
 export const MerchantDashboardPage = lazyPage(() => import("./routes/merchant"), "protected", MERCHANT_AREAS);
 export const PaymentPage = lazyPage(() => import("./routes/payment"), "data", FRAMED_CHECKOUT_AREAS);
 export const EasyPaymentPage = lazyPage(() => import("./routes/easy-payment"), "data", FRAMED_CHECKOUT_AREAS);
-export const SocialLoginTestPage = lazyPage(() => import("./routes/social-login-test"));
+// Its account card speaks the account's and the wallet's words (the rest of this test page is English).
+export const SocialLoginTestPage = lazyPage(
+  () => import("./routes/social-login-test"),
+  "data",
+  ACCOUNT_AREAS,
+);
 export const PayPage = lazyPage(() => import("./routes/pay"), "data", CHECKOUT_AREAS);
 export const LinkPage = lazyPage(() => import("./routes/link"), "data", CHECKOUT_AREAS);
 export const LinksPage = lazyPage(() => import("./routes/links"), "data", DEVELOPERS_AREAS);

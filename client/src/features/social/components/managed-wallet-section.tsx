@@ -12,8 +12,11 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { CopyButton } from "@/features/payments/components/copy-button";
-import { formatTokenAmount, shortAddress } from "@/features/payments/format";
+import { useCopyWords } from "@/features/payments/copy-words";
+import { formatDateTime, formatTokenAmount, shortAddress } from "@/features/payments/format";
+import { apiErrorText } from "@/features/payments/pay-error-text";
 import { toast } from "@/hooks/use-toast";
+import { currentLocale, Rich, t, useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
 import {
   MANAGED_WALLET_QUERY_KEY,
@@ -71,18 +74,24 @@ function toBase(amount: string): bigint | null {
   }
 }
 
-/** What a failed request means, in words: the server's sentence, never "403:" or "422:". */
+/**
+ * A failed request in the reader's words (`apiErrorText`): the shared reading (network, signed out, server fault),
+ * then what the wallet's refusals mean (server/src/modules/wallet/service.ts): over the daily limit, more than the
+ * balance, no managed wallet, values the server refused. Never "403:" or "422:".
+ */
 function inWords(error: unknown): string {
-  if (isApiError(error)) {
-    const message = (error.body as { error?: { message?: unknown } } | undefined)?.error?.message;
-    if (typeof message === "string") return message;
-    if (error.status >= 500) return "The server could not do this right now. Try again in a moment.";
-    return "This could not be done. Check the values and try again.";
-  }
-  if (error instanceof TypeError) {
-    return "The server could not be reached. Check your connection and try again: nothing is sent twice.";
-  }
-  return "Something went wrong. Try again: nothing is sent twice.";
+  return apiErrorText(error, {
+    signedOut: "account.error.signedOut",
+    forbidden: "account.error.forbidden",
+    byCode: ({ code, details }) => {
+      if (details?.reason === "daily_limit") return t("wallet.profile.error.dailyLimit");
+      if (code === "UNPROCESSABLE") return t("wallet.profile.error.balance");
+      if (code === "NOT_FOUND") return t("wallet.profile.error.noWallet");
+      if (code === "VALIDATION_ERROR") return t("wallet.profile.error.invalid");
+      if (code === "CONFLICT") return t("wallet.profile.error.conflict");
+      return undefined;
+    },
+  });
 }
 
 function reasonOf(error: unknown): string | null {
@@ -94,16 +103,13 @@ function reasonOf(error: unknown): string | null {
 
 function checkAddress(to: string): { address: string | null; error: string | null } {
   const value = to.trim();
-  if (!value) return { address: null, error: "Enter the address to send to." };
+  if (!value) return { address: null, error: t("wallet.profile.toRequired") };
   if (!/^0x[0-9a-fA-F]{40}$/.test(value)) {
-    return { address: null, error: "An address is 0x followed by 40 hexadecimal characters." };
+    return { address: null, error: t("wallet.profile.toShape") };
   }
   // Mixed case carries a checksum (EIP-55): a mistyped character fails it. All lower or upper case has none.
   if (!isAddress(value, { strict: true })) {
-    return {
-      address: null,
-      error: "This address fails its checksum: a character is wrong. Copy it again from where you got it.",
-    };
+    return { address: null, error: t("wallet.profile.toChecksum") };
   }
   return { address: getAddress(value), error: null };
 }
@@ -114,6 +120,9 @@ function checkAddress(to: string): { address: string | null; error: string | nul
  * (with viem, for the address checksum) only for accounts that have such a wallet.
  */
 export default function ManagedWalletSection() {
+  const t = useT();
+  const locale = useLocale();
+  const copyWords = useCopyWords();
   const wallet = useQuery(managedWalletQueryOptions());
   if (!wallet.data) return null;
   const w = wallet.data;
@@ -122,45 +131,50 @@ export default function ManagedWalletSection() {
     <Card aria-labelledby="managed-wallet-heading" data-testid="managed-wallet-section">
       <CardHeader>
         <CardTitle id="managed-wallet-heading" className="flex items-center gap-2">
-          <Wallet aria-hidden="true" className="size-5" /> CPXTB wallet (held for you)
+          <Wallet aria-hidden="true" className="size-5" /> {t("wallet.profile.title")}
         </CardTitle>
-        <CardDescription>
-          This wallet came with your social sign-in. CPXTB Pay holds its key for you (custodial): you pay from
-          it here and can withdraw to a wallet of your own at any time, up to a daily limit. It is not one of
-          the wallets you link for sign-in below.
-        </CardDescription>
+        <CardDescription>{t("wallet.profile.description")}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-          <dt className="text-muted-foreground">Balance</dt>
-          <dd className="text-right font-semibold tabular-nums" data-testid="managed-wallet-balance">
-            {formatTokenAmount(w.balance)} {w.symbol}
+          <dt className="text-muted-foreground">{t("wallet.checkout.balance")}</dt>
+          <dd className="text-end font-semibold tabular-nums" data-testid="managed-wallet-balance">
+            <span dir="ltr">
+              {formatTokenAmount(w.balance, locale)} {w.symbol}
+            </span>
           </dd>
-          <dt className="text-muted-foreground">Daily limit left</dt>
-          <dd className="text-right tabular-nums" data-testid="managed-wallet-limit-left">
-            {formatTokenAmount(formatUnits(leftToday, DECIMALS))} of {formatTokenAmount(w.dailyLimit)}{" "}
-            {w.symbol}
+          <dt className="text-muted-foreground">{t("wallet.profile.limitLeft")}</dt>
+          <dd className="text-end tabular-nums" data-testid="managed-wallet-limit-left">
+            {t("wallet.profile.limitLeftOf", {
+              left: formatTokenAmount(formatUnits(leftToday, DECIMALS), locale),
+              limit: formatTokenAmount(w.dailyLimit, locale),
+              symbol: w.symbol,
+            })}
           </dd>
         </dl>
         <div className="flex flex-col gap-2">
-          <h3 className="text-muted-foreground text-sm">Address (to receive {w.symbol} on Base)</h3>
+          <h3 className="text-muted-foreground text-sm">
+            {t("wallet.checkout.address", { network: "Base" })}
+          </h3>
           <div className="flex items-start gap-2">
             <p
               className="min-w-0 flex-1 break-all rounded-md bg-muted px-3 py-2 font-mono text-sm"
+              dir="ltr"
               data-testid="managed-wallet-address"
             >
               {w.address}
             </p>
             <CopyButton
               value={w.address}
-              label="Wallet address"
-              copiedText="Send CPXTB to it from another wallet."
+              label={t("wallet.checkout.addressLabel")}
+              copiedText={t("wallet.checkout.addressCopied")}
+              words={copyWords}
               className="h-11 shrink-0"
             />
           </div>
           <Button asChild variant="outline" className="h-11 self-start">
             <Link href="/buy-cpxtb?to=managed" data-testid="managed-wallet-buy">
-              <Coins aria-hidden="true" /> Buy CPXTB for this wallet
+              <Coins aria-hidden="true" /> {t("wallet.profile.buy")}
             </Link>
           </Button>
         </div>
@@ -177,6 +191,8 @@ function maxBigint(a: bigint, b: bigint) {
 
 function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; leftToday: bigint }) {
   const queryClient = useQueryClient();
+  const t = useT();
+  const locale = useLocale();
   // Back from signing in again: the values kept for this are in the form (the page reloads once after a sign-in,
   // so the draft stays until the withdrawal is sent).
   const restored = React.useMemo(readDraft, []);
@@ -197,8 +213,12 @@ function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; le
       setTo("");
       setAmount("");
       toast({
-        title: "Withdrawal sent",
-        description: `${formatTokenAmount(sent.amount)} ${wallet.symbol} to ${shortAddress(sent.to)}: it arrives when the network confirms it.`,
+        title: t("wallet.profile.withdrawSent"),
+        description: t("wallet.profile.withdrawSentText", {
+          amount: formatTokenAmount(sent.amount, currentLocale()),
+          symbol: wallet.symbol,
+          to: shortAddress(sent.to),
+        }),
       });
     },
     onSettled: () => {
@@ -213,13 +233,20 @@ function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; le
     const value = amount.trim();
     const base = toBase(value);
     let amountError: string | undefined;
-    if (!value) amountError = "Enter the amount to withdraw.";
-    else if (base === null) amountError = "Enter an amount like 12.5 (a dot for decimals, up to 18 of them).";
-    else if (base <= 0n) amountError = "The amount must be more than 0.";
+    if (!value) amountError = t("wallet.profile.amountRequired");
+    else if (base === null)
+      amountError = t("wallet.profile.amountShape", { example: "12.5", decimals: DECIMALS });
+    else if (base <= 0n) amountError = t("wallet.profile.amountZero");
     else if (base > balance)
-      amountError = `Your wallet holds ${formatTokenAmount(wallet.balance)} ${wallet.symbol}.`;
+      amountError = t("wallet.profile.amountOverBalance", {
+        amount: formatTokenAmount(wallet.balance, locale),
+        symbol: wallet.symbol,
+      });
     else if (base > leftToday)
-      amountError = `Your daily limit leaves ${formatTokenAmount(formatUnits(leftToday, DECIMALS))} ${wallet.symbol} for now.`;
+      amountError = t("wallet.profile.amountOverLimit", {
+        amount: formatTokenAmount(formatUnits(leftToday, DECIMALS), locale),
+        symbol: wallet.symbol,
+      });
     setErrors({ to: address.error ?? undefined, amount: amountError });
     if (address.error || amountError || !address.address) return;
     const same =
@@ -242,10 +269,11 @@ function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; le
       data-testid="withdraw-form"
     >
       <h3 id="withdraw-heading" className="flex items-center gap-2 font-semibold">
-        <ArrowUpRight aria-hidden="true" className="size-4" /> Withdraw to a wallet of your own
+        <ArrowUpRight aria-hidden="true" className="size-4 rtl:-scale-x-100" />{" "}
+        {t("wallet.profile.withdrawTitle")}
       </h3>
       <Field
-        label="Destination address"
+        label={t("wallet.profile.to")}
         name="to"
         value={to}
         onChange={(e) => setTo(e.target.value)}
@@ -253,11 +281,12 @@ function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; le
         autoCapitalize="none"
         spellCheck={false}
         placeholder="0x…"
+        dir="ltr"
         error={errors.to}
-        hint="A wallet on Base that you control. Sends cannot be undone."
+        hint={t("wallet.profile.toHint", { network: "Base" })}
       />
       <div className="flex flex-col gap-2">
-        <Label htmlFor="withdraw-amount">Amount ({wallet.symbol})</Label>
+        <Label htmlFor="withdraw-amount">{t("wallet.profile.amount", { symbol: wallet.symbol })}</Label>
         <div className="flex gap-2">
           <Input
             id="withdraw-amount"
@@ -267,6 +296,7 @@ function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; le
             inputMode="decimal"
             autoComplete="off"
             placeholder="0.0"
+            dir="ltr"
             aria-invalid={errors.amount ? true : undefined}
             aria-describedby={errors.amount ? "withdraw-amount-error" : "withdraw-amount-hint"}
             className="flex-1"
@@ -278,12 +308,14 @@ function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; le
             disabled={max <= 0n}
             onClick={() => setAmount(formatUnits(max, DECIMALS))}
           >
-            Max
+            {t("wallet.profile.max")}
           </Button>
         </div>
         <p id="withdraw-amount-hint" className="text-muted-foreground text-sm">
-          Up to {formatTokenAmount(formatUnits(max, DECIMALS))} {wallet.symbol} now (your balance, within what
-          the daily limit leaves). The gas is on us.
+          {t("wallet.profile.amountHint", {
+            amount: formatTokenAmount(formatUnits(max, DECIMALS), locale),
+            symbol: wallet.symbol,
+          })}
         </p>
         {errors.amount ? (
           <p id="withdraw-amount-error" className="font-medium text-destructive text-sm" role="alert">
@@ -293,7 +325,7 @@ function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; le
       </div>
       <Button type="submit" className="h-11" disabled={withdraw.isPending}>
         <Send aria-hidden="true" />
-        {withdraw.isPending ? "Sending..." : "Withdraw"}
+        {withdraw.isPending ? t("wallet.checkout.sending") : t("wallet.profile.withdraw")}
       </Button>
       {needsSignIn ? (
         <SignInAgain draft={{ to, amount, key: attempt.current?.key ?? null }} />
@@ -308,6 +340,7 @@ function WithdrawForm({ wallet, leftToday }: { wallet: ManagedWalletResponse; le
 
 /** The recent-sign-in step: the server asks for a sign-in within 15 minutes before money leaves the wallet. */
 function SignInAgain({ draft }: { draft: Draft }) {
+  const t = useT();
   const accounts = useQuery(socialAccountsQueryOptions());
   const providers: SocialProvider[] = accounts.data?.accounts.map((a) => a.provider) ?? [];
   const again = (provider: SocialProvider) => {
@@ -321,54 +354,43 @@ function SignInAgain({ draft }: { draft: Draft }) {
       className="flex flex-col gap-3 rounded-lg border border-warning/60 bg-warning/10 p-4 text-sm"
       data-testid="withdraw-sign-in-again"
     >
-      <p>
-        For your safety, money leaves this wallet only within 15 minutes of a sign-in. Sign in again, then you
-        come back here with the address and amount you entered, and withdraw.
-      </p>
+      <p>{t("wallet.profile.signInAgainText", { minutes: 15 })}</p>
       {accounts.isPending ? (
-        <Spinner size="sm" label="Loading your sign-in methods" />
+        <Spinner size="sm" label={t("wallet.profile.signInLoading")} />
       ) : providers.length ? (
         <div className="flex flex-wrap gap-2">
           {providers.map((provider) => (
             <Button key={provider} type="button" className="h-11" onClick={() => again(provider)}>
               <LogIn aria-hidden="true" />
-              Sign in again with {SOCIAL_PROVIDER_NAMES[provider]}
+              {t("wallet.profile.signInAgainWith", { provider: SOCIAL_PROVIDER_NAMES[provider] })}
             </Button>
           ))}
         </div>
       ) : (
-        <p>Sign out, sign in again with your social account, and come back to this page.</p>
+        <p>{t("wallet.profile.signInAgainNone")}</p>
       )}
     </div>
   );
 }
 
-const STATES: Record<WalletSendItem["status"], string> = {
-  reserved: "Being prepared",
-  signed: "Being sent",
-  broadcast: "Sent, waiting for confirmation",
-  confirmed: "Confirmed",
-  failed: "Not sent",
-};
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
 function SendsList() {
+  const t = useT();
+  const locale = useLocale();
   const sends = useInfiniteQuery(walletSendsQueryOptions());
   const items = sends.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <section aria-labelledby="sends-heading" className="flex flex-col gap-3 border-border border-t pt-4">
       <h3 id="sends-heading" className="font-semibold">
-        Payments and withdrawals
+        {t("wallet.sends.title")}
       </h3>
       {sends.isPending ? (
-        <Spinner label="Loading what this wallet sent" />
+        <Spinner label={t("wallet.sends.loading")} />
       ) : sends.isError ? (
         <p role="alert" className="text-destructive text-sm">
-          The list could not be loaded: {inWords(sends.error)}
+          {t("wallet.sends.loadFailed", { reason: inWords(sends.error) })}
         </p>
       ) : items.length === 0 ? (
-        <p className="text-muted-foreground text-sm">Nothing was sent from this wallet yet.</p>
+        <p className="text-muted-foreground text-sm">{t("wallet.sends.none")}</p>
       ) : (
         <ul
           className="flex flex-col divide-y divide-border rounded-lg border border-border"
@@ -378,8 +400,10 @@ function SendsList() {
             <li key={send.id} className="flex flex-col gap-1 p-3 text-sm" data-testid="wallet-send">
               <div className="flex flex-wrap items-baseline justify-between gap-x-3">
                 <span className="font-medium">
-                  {send.kind === "withdraw" ? "Withdrawal" : "Payment"}{" "}
-                  <span className="tabular-nums">{formatTokenAmount(send.amount)} CPXTB</span>
+                  {send.kind === "withdraw" ? t("wallet.sends.withdrawal") : t("wallet.sends.payment")}{" "}
+                  <span className="tabular-nums" dir="ltr">
+                    {formatTokenAmount(send.amount, locale)} CPXTB
+                  </span>
                 </span>
                 <span
                   className={`inline-flex items-center gap-1 ${
@@ -392,19 +416,26 @@ function SendsList() {
                   data-testid="wallet-send-state"
                 >
                   {send.status === "confirmed" ? <CircleCheck aria-hidden="true" className="size-4" /> : null}
-                  {STATES[send.status]}
+                  {t("wallet.sends.state", { state: send.status satisfies WalletSendItem["status"] })}
                 </span>
               </div>
               <p className="text-muted-foreground">
-                {dateFormat.format(new Date(send.createdAt))} · to{" "}
-                <span className="font-mono" title={send.to}>
-                  {shortAddress(send.to)}
-                </span>
+                <Rich
+                  id="wallet.sends.when"
+                  values={{
+                    date: formatDateTime(send.createdAt, locale),
+                    to: (
+                      <span className="font-mono" dir="ltr" title={send.to}>
+                        {shortAddress(send.to)}
+                      </span>
+                    ),
+                  }}
+                />
                 {send.paymentReference ? (
                   <>
                     {" · "}
                     <a className="underline underline-offset-2" href={`/pay/${send.paymentReference}`}>
-                      the payment
+                      {t("wallet.sends.thePayment")}
                     </a>
                   </>
                 ) : null}
@@ -416,11 +447,11 @@ function SendsList() {
                   rel="noreferrer"
                   className="inline-flex items-center gap-1 self-start underline underline-offset-2"
                 >
-                  View the transaction <ExternalLink aria-hidden="true" className="size-3.5" />
+                  {t("wallet.sends.viewTx")} <ExternalLink aria-hidden="true" className="size-3.5" />
                 </a>
               ) : send.txHash ? (
                 <p className="break-all font-mono text-muted-foreground text-xs" data-testid="wallet-send-tx">
-                  Transaction {send.txHash}
+                  {t("wallet.sends.tx", { txHash: send.txHash })}
                 </p>
               ) : null}
             </li>
@@ -435,7 +466,7 @@ function SendsList() {
           disabled={sends.isFetchingNextPage}
           onClick={() => void sends.fetchNextPage()}
         >
-          {sends.isFetchingNextPage ? "Loading..." : "Show older"}
+          {sends.isFetchingNextPage ? t("wallet.sends.loadingMore") : t("wallet.sends.older")}
         </Button>
       ) : null}
     </section>

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { formatTokenAmount, shortAddress } from "@/features/payments/format";
+import { useLocale, useT } from "@/i18n/i18n";
 import { managedWalletQueryOptions } from "../api/social";
 import { isDemoUser, logoutSocial, useSocialSession } from "../social-session";
 import { ProviderMark } from "./provider-mark";
@@ -26,9 +27,12 @@ export function DemoModeBadge({ label = "Demo mode" }: { label?: string }) {
 /**
  * The stored social-login user (spec sections 3 and 4): who signed in with which provider, the wallet and its
  * balance, and sign-out. The fallback and emergency users (section 8) are shown as what they are: a demo with no
- * wallet and no tokens, never with an address or balance that could pass for theirs.
+ * wallet and no tokens, never with an address or balance that could pass for theirs. In the reader's language
+ * (the "wallet" area's words, which its pages load with the account's).
  */
 export function SocialAccountCard() {
+  const t = useT();
+  const locale = useLocale();
   const { user, reloading } = useSocialSession();
   const [signingOut, setSigningOut] = React.useState(false);
   // The balance is the server's chain read, refreshed (issue 34 item 5): the sign-in answer's balance is a
@@ -51,10 +55,10 @@ export function SocialAccountCard() {
           <ProviderMark provider={user.userInfo.provider} className="size-5 shrink-0" />
           <span className="min-w-0 break-words">
             {isDemoUser(user)
-              ? `${user.userInfo.name} (${provider})`
-              : `${user.userInfo.name} with ${provider}`}
+              ? t("wallet.card.demoName", { name: user.userInfo.name, provider })
+              : t("wallet.card.name", { name: user.userInfo.name, provider })}
           </span>
-          {isDemoUser(user) ? <DemoModeBadge /> : null}
+          {isDemoUser(user) ? <DemoModeBadge label={t("wallet.demo.badge")} /> : null}
         </CardTitle>
         {user.mode === "account" ? (
           <CardDescription className="break-all">{user.userInfo.email}</CardDescription>
@@ -63,48 +67,52 @@ export function SocialAccountCard() {
       <CardContent className="flex flex-col gap-4">
         {user.mode === "account" ? (
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-            <dt className="text-muted-foreground">Wallet</dt>
-            <dd className="text-right font-mono" title={user.walletAddress}>
+            <dt className="text-muted-foreground">{t("wallet.card.wallet")}</dt>
+            <dd className="text-end font-mono" dir="ltr" title={user.walletAddress}>
               {shortAddress(user.walletAddress)}
             </dd>
-            <dt className="text-muted-foreground">{current ? "Balance" : "Balance at sign-in"}</dt>
-            <dd className="text-right tabular-nums" data-testid="social-balance">
-              {current
-                ? `${formatTokenAmount(current.balance)} ${current.symbol}`
-                : `${formatTokenAmount(user.balance)} CPXTB`}
+            <dt className="text-muted-foreground">
+              {current ? t("wallet.checkout.balance") : t("wallet.card.balanceAtSignIn")}
+            </dt>
+            <dd className="text-end tabular-nums" data-testid="social-balance">
+              <span dir="ltr">
+                {current
+                  ? `${formatTokenAmount(current.balance, locale)} ${current.symbol}`
+                  : `${formatTokenAmount(user.balance, locale)} CPXTB`}
+              </span>
             </dd>
           </dl>
         ) : user.mode === "demo" ? (
           <div className="flex flex-col gap-2 text-sm" data-testid="demo-explanation">
-            <p>
-              Sign-in did not answer, so this is a made-up demo user: it has no session, no wallet and no
-              tokens. It cannot pay, buy, claim tokens or open the merchant dashboard.
-            </p>
+            <p>{t("wallet.card.demoExplanation")}</p>
             <p className="text-muted-foreground">
-              Demo balance: {user.balance} (pretend tokens, not CPXTB). Sign out and try again to sign in for
-              real.
+              {t("wallet.card.demoBalance", { balance: formatTokenAmount(user.balance, locale) })}
             </p>
           </div>
         ) : (
           <p role="alert" className="text-sm" data-testid="emergency-explanation">
-            Sign-in is not working right now and even the demo could not be set up. Please reload the page.
+            {t("wallet.card.emergency")}
           </p>
         )}
         {reloading ? (
           <p role="status" className="flex items-center gap-2 text-muted-foreground text-sm">
-            <Spinner size="sm" label="Reloading" /> Signed in. Reloading the page...
+            <Spinner size="sm" label={t("wallet.card.reloadingLabel")} /> {t("wallet.card.reloading")}
           </p>
         ) : null}
         <div className="flex flex-wrap gap-2">
           {user.mode === "emergency" ? (
             <Button className="h-11" onClick={() => window.location.reload()}>
               <RotateCw aria-hidden="true" />
-              Reload the page
+              {t("wallet.card.reload")}
             </Button>
           ) : null}
           <Button variant="outline" className="h-11" disabled={signingOut} onClick={signOut}>
             <LogOut aria-hidden="true" />
-            {signingOut ? "Signing out..." : isDemoUser(user) ? "Leave demo mode" : "Sign out"}
+            {signingOut
+              ? t("account.sessions.signingOut")
+              : isDemoUser(user)
+                ? t("wallet.demo.leave")
+                : t("account.sessions.signOut")}
           </Button>
         </div>
       </CardContent>
