@@ -1,7 +1,11 @@
+import { getAddress, parseUnits } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { formatDecimal, numberShape } from "../common/src/locale-format";
 import { LOCALE_NAMES } from "../common/src/locales";
 import { expect as baseExpect, test, toast } from "./fixtures";
-import { type Catalog, catalogOf, expectTranslated } from "./support/i18n";
-import { createMerchant } from "./support/payments";
+import { type Catalog, catalogOf, expectTranslated, fillIn, selectCase } from "./support/i18n";
+import { createMerchant, payFromDevAccount } from "./support/payments";
+import { continueOnDevPage } from "./support/social";
 
 /**
  * Signing in and the account in their reader's language (issue 37), at a phone's width, in Arabic (right to left)
@@ -147,6 +151,111 @@ for (const locale of ["ar", "pt-BR"] as const) {
           fullPage: true,
         });
       }
+    });
+  });
+}
+
+/**
+ * A social sign-in's account in Arabic and German at a phone's width (issue 37): the signed-in card on /auth, and
+ * the profile's managed wallet (balance, daily limit, the withdraw form with its own checks, a withdrawal and its
+ * row in the list) with no English word of the catalogs in `main`, amounts in the locale's format, light and dark.
+ */
+for (const locale of ["ar", "de"] as const) {
+  test.describe(`a social sign-in in ${LOCALE_NAMES[locale]}`, () => {
+    test.use({ locale, viewport: { width: 390, height: 844 } });
+    test(`${locale}: a social sign-in's card and the profile's managed wallet, with no English left`, async ({
+      page,
+    }) => {
+      test.setTimeout(240_000);
+      const t: Catalog = catalogOf(locale, AREAS);
+      const amount = (decimal: string) =>
+        `${formatDecimal(decimal, numberShape(locale), { maxDecimals: 6 })} CPXTB`;
+      const person = locale === "ar" ? "Noor Haddad" : "Jana Krüger";
+      const email = `${unique("social")}@example.com`;
+      let allowed = `${NAMES} Base ${person} ${email}`;
+      const check = (where: string) =>
+        expectTranslated(page, locale, where, { areas: AREAS, allowed, root: "main" });
+
+      await page.goto("/auth");
+      await page
+        .getByRole("button", {
+          name: fillIn(t["wallet.signIn.continueWith"]!, { provider: "Google" }),
+          exact: true,
+        })
+        .click({ timeout: 60_000 });
+      await continueOnDevPage(page, person, email, /\/auth$/);
+      const card = page.getByTestId("social-account");
+      await expect(card).toContainText(fillIn(t["wallet.card.name"]!, { name: person, provider: "Google" }), {
+        timeout: 30_000,
+      });
+      const stored = await page.evaluate(() => JSON.parse(window.localStorage.getItem("cpxtb_social_user")!));
+      const address = getAddress(stored.walletAddress);
+      allowed += ` ${address}`;
+      // Tokens arrive: the card shows the chain's balance, written the locale's way.
+      await payFromDevAccount(page.request, address, parseUnits("1234.5", 18));
+      await expect(card.getByTestId("social-balance")).toHaveText(amount("1234.5"), { timeout: 45_000 });
+      await expect(card.getByRole("button", { name: t["account.sessions.signOut"] })).toBeVisible();
+      await check("the signed-in social account card");
+
+      await page.goto("/profile");
+      const section = page.getByTestId("managed-wallet-section");
+      await expect(section.getByRole("heading", { name: t["wallet.profile.title"] })).toBeVisible({
+        timeout: 60_000,
+      });
+      await expect(section.getByTestId("managed-wallet-balance")).toHaveText(amount("1234.5"));
+      await expect(section.getByTestId("managed-wallet-address")).toHaveText(address);
+      await expect(section.getByText(t["wallet.sends.none"]!)).toBeVisible();
+      await expect(page.getByTestId("social-accounts-section")).toContainText(email);
+      await check("the profile's managed wallet");
+
+      // The form's own checks, in the reader's words.
+      const withdraw = section.getByRole("button", { name: t["wallet.profile.withdraw"], exact: true });
+      await withdraw.click();
+      await expect(section.getByText(t["wallet.profile.toRequired"]!)).toBeVisible();
+      await expect(section.getByText(t["wallet.profile.amountRequired"]!)).toBeVisible();
+      await check("the withdraw form's checks");
+
+      // A withdrawal: the toast, and its row in the list with its state, date and transaction.
+      const external = privateKeyToAccount(generatePrivateKey()).address;
+      allowed += ` ${external}`;
+      await section.getByLabel(t["wallet.profile.to"]!).fill(external);
+      await section.getByLabel(fillIn(t["wallet.profile.amount"]!, { symbol: "CPXTB" })).fill("7.5");
+      await withdraw.click();
+      await expect(toast(page, t["wallet.profile.withdrawSent"]!)).toBeVisible({ timeout: 60_000 });
+      const row = section.getByTestId("wallet-send").first();
+      await expect(row).toContainText(`${t["wallet.sends.withdrawal"]} ${amount("7.5")}`, {
+        timeout: 30_000,
+      });
+      await expect(row.getByTestId("wallet-send-state")).toHaveText(
+        selectCase(t["wallet.sends.state"]!, "confirmed"),
+        {
+          timeout: 45_000,
+        },
+      );
+      await expect(section.getByTestId("managed-wallet-balance")).toHaveText(amount("1227"), {
+        timeout: 45_000,
+      });
+      allowed += ` ${(await row.textContent())?.match(/0x[0-9a-f]{64}/)?.[0] ?? ""}`;
+      await check("the profile after a withdrawal");
+
+      for (const theme of ["light", "dark"] as const) {
+        await page.evaluate((value) => window.localStorage.setItem("cpxtb-pay-theme", value), theme);
+        await page.reload();
+        await expect(section.getByTestId("wallet-send")).not.toHaveCount(0, { timeout: 60_000 });
+        await page.screenshot({
+          path: test.info().outputPath(`profile-managed-wallet-${locale}-390-${theme}.png`),
+          fullPage: true,
+        });
+        await section.screenshot({
+          path: test.info().outputPath(`managed-wallet-${locale}-390-${theme}.png`),
+        });
+      }
+      await page.goto("/auth");
+      await expect(card).toBeVisible({ timeout: 60_000 });
+      await page.screenshot({
+        path: test.info().outputPath(`auth-social-card-${locale}-390.png`),
+        fullPage: true,
+      });
     });
   });
 }

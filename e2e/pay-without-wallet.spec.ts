@@ -2,8 +2,13 @@ import { readFile } from "node:fs/promises";
 import { parse } from "eth-url-parser";
 import { baseURL } from "../playwright.config";
 import { expect, test } from "./fixtures";
+import { type Catalog, catalogOf, fillIn, selectCase } from "./support/i18n";
 import { createMerchant, createPayment, payFromDevAccount } from "./support/payments";
 import { signInOnDevPage } from "./support/social";
+
+/** The profile's list of sends speaks the "wallet" catalog: its English words (the source). */
+const en: Catalog = catalogOf("en", ["wallet"]);
+const confirmed = selectCase(en["wallet.sends.state"]!, "confirmed");
 
 /**
  * Issue 34: the link a merchant shares is the way in for a payer without a wallet, on a phone. The page offers
@@ -193,11 +198,13 @@ test("no wallet: Continue with Google, back on the same payment, see what is mis
   // The payment made is on the profile, in its final state once mined, with its transaction.
   const section = page.getByTestId("managed-wallet-section");
   const sent = section.getByTestId("wallet-send").first();
-  await expect(sent).toContainText(`Payment ${shown} CPXTB`, { timeout: 30_000 });
-  await expect(sent.getByTestId("wallet-send-state")).toHaveText("Confirmed", { timeout: 45_000 });
-  await expect(sent.getByTestId("wallet-send-tx")).toContainText(/Transaction 0x[0-9a-f]{64}/);
+  await expect(sent).toContainText(`${en["wallet.sends.payment"]} ${shown} CPXTB`, { timeout: 30_000 });
+  await expect(sent.getByTestId("wallet-send-state")).toHaveText(confirmed, { timeout: 45_000 });
+  await expect(sent.getByTestId("wallet-send-tx")).toContainText(
+    new RegExp(fillIn(en["wallet.sends.tx"]!, { txHash: "0x[0-9a-f]{64}" })),
+  );
   await expect(section.getByTestId("managed-wallet-buy")).toHaveAttribute("href", "/buy-cpxtb?to=managed");
-  await expect(sent.getByRole("link", { name: "the payment" })).toHaveAttribute(
+  await expect(sent.getByRole("link", { name: en["wallet.sends.thePayment"] })).toHaveAttribute(
     "href",
     `/pay/${payment.reference}`,
   );
@@ -210,7 +217,7 @@ test("no wallet: Continue with Google, back on the same payment, see what is mis
         await page.setViewportSize({ width, height });
         await page.evaluate((t) => window.localStorage.setItem("cpxtb-pay-theme", t), theme);
         await page.reload();
-        await expect(section.getByTestId("wallet-send-state").first()).toHaveText("Confirmed", {
+        await expect(section.getByTestId("wallet-send-state").first()).toHaveText(confirmed, {
           timeout: 30_000,
         });
         await page.screenshot({ path: `${dir}/profile-wallet-${width}-${theme}.png`, fullPage: true });

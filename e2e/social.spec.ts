@@ -1,6 +1,7 @@
 import { encodeFunctionData, erc20Abi, type Hex } from "viem";
 import { baseURL } from "../playwright.config";
 import { expect, test, toast } from "./fixtures";
+import { type Catalog, catalogOf, fillIn } from "./support/i18n";
 import { createMerchant, createPayment, sendSigned } from "./support/payments";
 import { signInOnDevPage } from "./support/social";
 
@@ -14,6 +15,10 @@ const FUNDER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
 type Page = import("@playwright/test").Page;
+
+/** The signed-in card's words, from the English catalogs (their source). */
+const en: Catalog = catalogOf("en", ["account", "wallet", "pay"]);
+const signedIn = (name: string, provider: string) => fillIn(en["wallet.card.name"]!, { name, provider });
 
 /** Spec section 3: the stored social-login user's fixed local-storage key. */
 const STORED_USER_KEY = "cpxtb_social_user";
@@ -31,7 +36,7 @@ test("real login through the development provider page signs in and comes back",
   await expect(page).toHaveURL(/\/auth$/, { timeout: 30_000 });
   // A new social account is a payer's: greeted by the provider's display name, not the generated username.
   await expect(page.getByTestId("payer-landing")).toContainText("Welcome, Ada Lovelace", { timeout: 30_000 });
-  await expect(page.getByTestId("social-account")).toContainText("Ada Lovelace with Google");
+  await expect(page.getByTestId("social-account")).toContainText(signedIn("Ada Lovelace", "Google"));
   expect(await storedUser(page)).toMatchObject({
     userInfo: { name: "Ada Lovelace", email, provider: "google" },
     walletAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
@@ -117,7 +122,7 @@ test("basic login (useBasicLogin=true) runs the provider in a window; logout cle
   await closed;
 
   // The page itself never left: the window told it, and it asked the server who signed in.
-  await expect(page.getByTestId("social-account")).toContainText("Bea Basic with Facebook", {
+  await expect(page.getByTestId("social-account")).toContainText(signedIn("Bea Basic", "Facebook"), {
     timeout: 30_000,
   });
   await expect(page.getByTestId("social-balance")).toHaveText("0 CPXTB");
@@ -130,7 +135,10 @@ test("basic login (useBasicLogin=true) runs the provider in a window; logout cle
     mode: "account",
   });
 
-  await page.getByTestId("social-account").getByRole("button", { name: "Sign out" }).click();
+  await page
+    .getByTestId("social-account")
+    .getByRole("button", { name: en["account.sessions.signOut"] })
+    .click();
   await expect(toast(page, "Logout successful")).toBeVisible();
   await expect(page.getByTestId("social-account")).toHaveCount(0);
   await expect(page.getByTestId("payer-landing")).toHaveCount(0);
@@ -163,12 +171,12 @@ test("a failed social-login call gives a demo user marked as such, which cannot 
   await page.getByRole("button", { name: "Continue with Google" }).click({ timeout: 30_000 });
   await expect(toast(page, "Login Successful (Fallback Mode)")).toBeVisible();
   const card = page.getByTestId("social-account");
-  await expect(card.getByTestId("demo-mode-badge")).toHaveText("Demo mode");
-  await expect(card).toContainText("It cannot pay, buy, claim tokens or open the merchant dashboard.");
+  await expect(card.getByTestId("demo-mode-badge")).toHaveText(en["wallet.demo.badge"]!);
+  await expect(card).toContainText(en["wallet.card.demoExplanation"]!);
   // Nothing invented looks real: no address, no balance in CPXTB.
   await expect(card).not.toContainText(/0x[0-9a-fA-F]{4}/);
   await expect(card.getByTestId("social-balance")).toHaveCount(0);
-  await expect(card).toContainText("Demo balance: 500.0 (pretend tokens, not CPXTB)");
+  await expect(card).toContainText(fillIn(en["wallet.card.demoBalance"]!, { balance: "500" }));
   expect(await storedUser(page)).toMatchObject({ balance: "500.0", mode: "demo" });
 
   // No session behind it: the dashboard sends it to sign in, where it is shown as the demo it is.
@@ -190,13 +198,13 @@ test("a failed social-login call gives a demo user marked as such, which cannot 
   await page.goto("/auth?useBasicLogin=true");
   await page.getByRole("button", { name: "Continue with Google" }).click({ timeout: 30_000 });
   await expect(toast(page, "Please reload the page.")).toBeVisible();
-  await expect(page.getByTestId("emergency-explanation")).toContainText("Please reload the page.");
-  await expect(page.getByRole("button", { name: "Reload the page" })).toBeVisible();
+  await expect(page.getByTestId("emergency-explanation")).toContainText(en["wallet.card.emergency"]!);
+  await expect(page.getByRole("button", { name: en["wallet.card.reload"] })).toBeVisible();
   expect(await storedUser(page)).toMatchObject({ walletAddress: "", balance: "0", mode: "emergency" });
 
   // Leaving it while the logout call fails: "Logout Failed", and the user and record are gone all the same.
   await page.route("**/api/social-auth/logout", (route) => route.fulfill(unavailable));
-  await page.getByRole("button", { name: "Leave demo mode" }).click();
+  await page.getByRole("button", { name: en["wallet.demo.leave"] }).click();
   await expect(toast(page, "Logout Failed")).toBeVisible();
   await expect(page.getByTestId("social-account")).toHaveCount(0);
   expect(await storedUser(page)).toBeNull();
@@ -233,7 +241,7 @@ test("the stored social user is restored at start; a corrupt record is deleted",
     value: JSON.stringify(record),
   });
   await page.reload();
-  await expect(page.getByTestId("social-account")).toContainText("Rita Restored with Apple", {
+  await expect(page.getByTestId("social-account")).toContainText(signedIn("Rita Restored", "Apple"), {
     timeout: 30_000,
   });
   await expect(page.getByTestId("social-balance")).toHaveText("42.5 CPXTB");

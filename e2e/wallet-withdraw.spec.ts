@@ -1,34 +1,19 @@
 import { getAddress, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect, test, toast } from "./fixtures";
+import { type Catalog, catalogOf, fillIn, selectCase } from "./support/i18n";
 import { payFromDevAccount } from "./support/payments";
+import { continueOnDevPage } from "./support/social";
 
 // Two sign-ins through the development page, a funding transfer and a withdrawal: more than a one-page test.
 test.describe.configure({ timeout: 180_000 });
 
 type Page = import("@playwright/test").Page;
 
-/** The development stand-in for Google: the button, the provider page, back to our page (which reloads once). */
-async function continueOnDevPage(page: Page, name: string, email: string, back: RegExp) {
-  await expect(page.getByRole("heading", { name: "Sign in with Google (development)" })).toBeVisible({
-    timeout: 30_000,
-  });
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Email").fill(email);
-  let loads = 0;
-  const onLoad = () => loads++;
-  page.on("load", onLoad);
-  const answered = page.waitForResponse(
-    (r) => r.request().method() === "POST" && r.url().endsWith("/api/social-auth/google"),
-    { timeout: 30_000 },
-  );
-  await page.getByRole("button", { name: "Continue" }).click();
-  expect((await answered).status()).toBe(200);
-  await expect(page).toHaveURL(back, { timeout: 30_000 });
-  // Two loads: the return, and the reload 0.5 s after the sign-in completes (spec section 4).
-  await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
-  page.off("load", onLoad);
-}
+/** The words of the profile's managed wallet and the social sign-in, from the English catalogs (their source). */
+const en: Catalog = catalogOf("en", ["account", "wallet", "pay"]);
+const amountLabel = fillIn(en["wallet.profile.amount"]!, { symbol: "CPXTB" });
+const withdrawButton = { name: en["wallet.profile.withdraw"], exact: true };
 
 const snap = (page: Page, file: string) =>
   page.screenshot({
@@ -41,9 +26,7 @@ const shot = async (page: Page, name: string, theme: "light" | "dark") => {
   await page.evaluate((t) => window.localStorage.setItem("cpxtb-pay-theme", t), theme);
   await page.reload();
   await expect(page.getByTestId("managed-wallet-section")).toBeVisible({ timeout: 30_000 });
-  await expect(
-    page.getByTestId("managed-wallet-section").getByText("Payments and withdrawals"),
-  ).toBeVisible();
+  await expect(page.getByTestId("managed-wallet-section").getByText(en["wallet.sends.title"]!)).toBeVisible();
   await snap(page, `${name}-390-${theme}.png`);
 };
 
@@ -55,12 +38,17 @@ test("a social account sees its managed wallet on /profile, signs in again when 
   consoleGuard.allow(/status of 403 \(Forbidden\) \(http:\/\/[^)]+\/api\/wallet\/withdraw\)$/);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/auth");
-  await page.getByRole("button", { name: "Continue with Google" }).click();
+  await page
+    .getByRole("button", { name: fillIn(en["wallet.signIn.continueWith"]!, { provider: "Google" }) })
+    .click();
   const email = `wendy-${Date.now()}@example.com`;
   await continueOnDevPage(page, "Wendy Withdraw", email, /\/auth$/);
-  await expect(page.getByTestId("social-account")).toContainText("Wendy Withdraw with Google", {
-    timeout: 30_000,
-  });
+  await expect(page.getByTestId("social-account")).toContainText(
+    fillIn(en["wallet.card.name"]!, { name: "Wendy Withdraw", provider: "Google" }),
+    {
+      timeout: 30_000,
+    },
+  );
   const stored = await page.evaluate(() => JSON.parse(window.localStorage.getItem("cpxtb_social_user")!));
   const address = getAddress(stored.walletAddress);
 
@@ -70,15 +58,19 @@ test("a social account sees its managed wallet on /profile, signs in again when 
 
   await page.goto("/profile");
   const section = page.getByTestId("managed-wallet-section");
-  await expect(section.getByRole("heading", { name: "CPXTB wallet (held for you)" })).toBeVisible({
+  await expect(section.getByRole("heading", { name: en["wallet.profile.title"] })).toBeVisible({
     timeout: 30_000,
   });
   await expect(section.getByTestId("managed-wallet-balance")).toHaveText("25 CPXTB");
   await expect(section.getByTestId("managed-wallet-address")).toHaveText(address);
-  await expect(section.getByTestId("managed-wallet-limit-left")).toContainText(/ of [\d,.]+ CPXTB/);
-  await expect(section.getByText("Nothing was sent from this wallet yet.")).toBeVisible();
+  await expect(section.getByTestId("managed-wallet-limit-left")).toContainText(
+    new RegExp(
+      fillIn(en["wallet.profile.limitLeftOf"]!, { left: "[\\d,.]+", limit: "[\\d,.]+", symbol: "CPXTB" }),
+    ),
+  );
+  await expect(section.getByText(en["wallet.sends.none"]!)).toBeVisible();
   // The wallets linked for sign-in are another thing, and the page says so.
-  await expect(page.getByRole("heading", { name: "Wallets linked for sign-in" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: en["account.wallets.title"] })).toBeVisible();
   await shot(page, "profile-managed-wallet", "light");
   await shot(page, "profile-managed-wallet", "dark");
 
@@ -86,17 +78,17 @@ test("a social account sees its managed wallet on /profile, signs in again when 
   const external = privateKeyToAccount(generatePrivateKey()).address;
   const flipped = external.replace(/[a-f]/, (c) => c.toUpperCase());
   await section
-    .getByLabel("Destination address")
+    .getByLabel(en["wallet.profile.to"]!)
     .fill(flipped === external ? external.toLowerCase() : flipped);
-  await section.getByLabel("Amount (CPXTB)").fill("7.5");
+  await section.getByLabel(amountLabel).fill("7.5");
   if (flipped !== external) {
-    await section.getByRole("button", { name: "Withdraw", exact: true }).click();
-    await expect(section.getByText(/fails its checksum/)).toBeVisible();
+    await section.getByRole("button", withdrawButton).click();
+    await expect(section.getByText(en["wallet.profile.toChecksum"]!)).toBeVisible();
   }
-  await section.getByRole("button", { name: "Max" }).click();
-  await expect(section.getByLabel("Amount (CPXTB)")).toHaveValue("25");
-  await section.getByLabel("Destination address").fill(external);
-  await section.getByLabel("Amount (CPXTB)").fill("7.5");
+  await section.getByRole("button", { name: en["wallet.profile.max"] }).click();
+  await expect(section.getByLabel(amountLabel)).toHaveValue("25");
+  await section.getByLabel(en["wallet.profile.to"]!).fill(external);
+  await section.getByLabel(amountLabel).fill("7.5");
 
   // The server asks for a recent sign-in (here: the answer a 16-minute-old session gets, served once).
   const keys: string[] = [];
@@ -118,31 +110,38 @@ test("a social account sees its managed wallet on /profile, signs in again when 
     },
     { times: 1 },
   );
-  await section.getByRole("button", { name: "Withdraw", exact: true }).click();
+  await section.getByRole("button", withdrawButton).click();
   const step = section.getByTestId("withdraw-sign-in-again");
-  await expect(step).toContainText("within 15 minutes of a sign-in");
+  await expect(step).toContainText(fillIn(en["wallet.profile.signInAgainText"]!, { minutes: 15 }));
   await expect(section).not.toContainText("403");
   await snap(page, "profile-sign-in-again-390-dark.png");
-  await step.getByRole("button", { name: "Sign in again with Google" }).click();
+  await step
+    .getByRole("button", { name: fillIn(en["wallet.profile.signInAgainWith"]!, { provider: "Google" }) })
+    .click();
   await continueOnDevPage(page, "Wendy Withdraw", email, /\/profile$/);
 
   // Back on the profile with the form's values; the same submission keeps its key.
-  await expect(section.getByLabel("Destination address")).toHaveValue(external, { timeout: 30_000 });
-  await expect(section.getByLabel("Amount (CPXTB)")).toHaveValue("7.5");
+  await expect(section.getByLabel(en["wallet.profile.to"]!)).toHaveValue(external, { timeout: 30_000 });
+  await expect(section.getByLabel(amountLabel)).toHaveValue("7.5");
   const sent = page.waitForResponse((r) => r.url().endsWith("/api/wallet/withdraw"), { timeout: 60_000 });
-  await section.getByRole("button", { name: "Withdraw", exact: true }).click();
+  await section.getByRole("button", withdrawButton).click();
   const response = await sent;
   expect(response.status(), await response.text()).toBe(200);
   keys.push(response.request().postDataJSON().idempotencyKey);
   expect(new Set(keys).size).toBe(1);
-  await expect(toast(page, "Withdrawal sent")).toBeVisible();
+  await expect(toast(page, en["wallet.profile.withdrawSent"]!)).toBeVisible();
 
   // In the list, with its state and transaction; the balance goes down; the tokens are at the address on chain.
   const row = section.getByTestId("wallet-send").first();
-  await expect(row).toContainText("Withdrawal 7.5 CPXTB", { timeout: 30_000 });
+  await expect(row).toContainText(`${en["wallet.sends.withdrawal"]} 7.5 CPXTB`, { timeout: 30_000 });
   // Its final state once mined with the chain's confirmations (the list reads the receipts).
-  await expect(row.getByTestId("wallet-send-state")).toHaveText("Confirmed", { timeout: 45_000 });
-  await expect(row.getByTestId("wallet-send-tx")).toContainText(/Transaction 0x[0-9a-f]{64}/);
+  await expect(row.getByTestId("wallet-send-state")).toHaveText(
+    selectCase(en["wallet.sends.state"]!, "confirmed"),
+    { timeout: 45_000 },
+  );
+  await expect(row.getByTestId("wallet-send-tx")).toContainText(
+    new RegExp(fillIn(en["wallet.sends.tx"]!, { txHash: "0x[0-9a-f]{64}" })),
+  );
   await expect(section.getByTestId("managed-wallet-balance")).toHaveText("17.5 CPXTB", { timeout: 45_000 });
   await expect
     .poll(async () => (await (await page.request.get(`/api/balance?address=${external}`)).json()).balance, {

@@ -22,6 +22,17 @@ export const catalogOf = (locale: Locale, areas: readonly MessageArea[]): Catalo
     ),
   ) as Catalog;
 
+/** A message with its `{name}` placeholders filled (plain arguments only). */
+export const fillIn = (message: string, values: Record<string, string | number> = {}): string =>
+  message.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? `{${name}}`));
+
+/** One case of a message that is a single `{x, select, key {text} …}`: the text for `key`. */
+export function selectCase(message: string, key: string): string {
+  const found = message.match(new RegExp(`[{\\s]${key} \\{([^{}]*)\\}`));
+  if (!found?.[1]) throw new Error(`no case ${key} in ${message}`);
+  return found[1];
+}
+
 const words = (text: string) => text.toLowerCase().match(/\p{L}+/gu) ?? [];
 
 /**

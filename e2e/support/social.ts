@@ -54,3 +54,27 @@ export async function signInOnDevPage(page: Page, name: string, email: string) {
   await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
   page.off("load", onLoad);
 }
+
+/**
+ * The development stand-in for Google after its button was clicked (in whichever language): its page, back to
+ * `back` on our side, which reloads once (two loads after "Continue": the return and the reload).
+ */
+export async function continueOnDevPage(page: Page, name: string, email: string, back: RegExp) {
+  await expect(page.getByRole("heading", { name: "Sign in with Google (development)" })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Email").fill(email);
+  let loads = 0;
+  const onLoad = () => loads++;
+  page.on("load", onLoad);
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === "POST" && r.url().endsWith("/api/social-auth/google"),
+    { timeout: 30_000 },
+  );
+  await page.getByRole("button", { name: "Continue" }).click();
+  expect((await answered).status()).toBe(200);
+  await expect(page).toHaveURL(back, { timeout: 30_000 });
+  await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
+  page.off("load", onLoad);
+}
