@@ -72,26 +72,41 @@ function installExitHook() {
 
 export async function startAnvil(options: AnvilOptions = {}): Promise<EmbeddedAnvil> {
   if (options.pidFile) await stopOrphan(options.pidFile);
-  const port = options.port ?? (await findFreePort());
+  // Port 0 unless one is asked for: anvil binds a port the system gives it and says which ("Listening on
+  // 127.0.0.1:PORT"). A port found free beforehand could be bound by another anvil meanwhile (test files start theirs
+  // in parallel), and this one, failing to bind and about to exit, would look started because the other answered.
   const args = [
     "--host",
     "127.0.0.1",
     "--port",
-    String(port),
+    String(options.port ?? 0),
     "--chain-id",
     String(options.chainId ?? 31337),
-    "--silent",
   ];
   if (options.stateFile) {
     args.push("--state", options.stateFile, "--state-interval", String(options.stateIntervalSeconds ?? 5));
   }
-  const child = spawn(findAnvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
+  // Not --silent: that also hides the line that names the port. Its output (a banner, then a line per request) is
+  // read up to that line and dropped from then on.
+  const child = spawn(findAnvilBinary(), args, { stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
   installExitHook();
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     stderr = (stderr + chunk).slice(-4000);
   });
+  let listening: number | null = null;
+  let stdout = "";
+  const onStdout = (chunk: string) => {
+    stdout = (stdout + chunk).slice(-4000);
+    const match = stdout.match(/Listening on [^\s:]+:(\d+)/);
+    if (!match) return;
+    listening = Number(match[1]);
+    stdout = "";
+    child.stdout?.off("data", onStdout);
+    child.stdout?.resume();
+  };
+  child.stdout?.setEncoding("utf8").on("data", onStdout);
   const exited = new Promise<number | null>((resolve) => {
     child.once("exit", (code) => {
       running.delete(child);
@@ -106,7 +121,6 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<EmbeddedAn
   if (options.pidFile && child.pid)
     writeFileSync(options.pidFile, `${child.pid}\n${options.stateFile ?? ""}\n`);
 
-  const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");
@@ -117,6 +131,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<EmbeddedAn
   };
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 15_000);
+  let url = "";
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(
@@ -125,13 +140,17 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<EmbeddedAn
     }
     // A refused connection costs about 0.1 ms of CPU, a refused HTTP request (undici, a timeout signal) 1-2.5 ms,
     // taken from the database's start beside this one: ask for the chain id once the port accepts.
-    if ((await accepts(port)) && (await answersChainId(url))) break;
+    if (listening !== null) {
+      url = `http://127.0.0.1:${listening}`;
+      if ((await accepts(listening)) && (await answersChainId(url))) break;
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`anvil did not start within ${options.startTimeoutMs ?? 15_000} ms: ${stderr.trim()}`);
     }
     await new Promise((r) => setTimeout(r, 20));
   }
+  const port = listening as unknown as number;
   return { url, port, pid: child.pid ?? -1, stop };
 }
 
