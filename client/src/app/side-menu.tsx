@@ -16,9 +16,13 @@ const SideMenuPanel = React.lazy(loadPanel);
  * The button is in the entry chunk; the panel (Radix Dialog, links, icons) loads in idle time or on first open.
  */
 export function SideMenu({ label }: { label: string }) {
-  const [open, setOpen] = React.useState(false);
-  const [mounted, setMounted] = React.useState(false);
   const [location] = useLocation();
+  // Open at one location: any navigation (back/forward, redirects) closes it by moving away from that location.
+  // Not an effect that closes on a location change: such an effect also runs once at mount, and a tap that comes
+  // between a hydration's commit and its (deferred) effects was undone by it (issue 38).
+  const [openAt, setOpenAt] = React.useState<string | null>(null);
+  const open = openAt === location;
+  const [mounted, setMounted] = React.useState(false);
   const buttonRef = React.useRef<HTMLButtonElement>(null);
 
   // A server-rendered page lets the browser prefetch the panel instead (fetched, run on first open; decision 009).
@@ -28,16 +32,11 @@ export function SideMenu({ label }: { label: string }) {
     [],
   );
 
-  // Close on any navigation, including back/forward and redirects.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: location is the trigger, not a value read here
-  React.useEffect(() => {
-    setOpen(false);
-  }, [location]);
-
   const openMenu = () => {
     setMounted(true);
-    setOpen(true);
+    setOpenAt(location);
   };
+  const onOpenChange = React.useCallback((next: boolean) => setOpenAt(next ? location : null), [location]);
 
   return (
     <>
@@ -55,7 +54,7 @@ export function SideMenu({ label }: { label: string }) {
       </button>
       {mounted ? (
         <React.Suspense fallback={null}>
-          <SideMenuPanel open={open} onOpenChange={setOpen} returnFocusTo={buttonRef} />
+          <SideMenuPanel open={open} onOpenChange={onOpenChange} returnFocusTo={buttonRef} />
         </React.Suspense>
       ) : null}
     </>

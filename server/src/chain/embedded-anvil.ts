@@ -99,7 +99,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<EmbeddedAn
   let stdout = "";
   const onStdout = (chunk: string) => {
     stdout = (stdout + chunk).slice(-4000);
-    const match = stdout.match(/Listening on [^\s:]+:(\d+)/);
+    const match = stdout.match(/Listening on [^\s:]+:(\d+)\s/);
     if (!match) return;
     listening = Number(match[1]);
     stdout = "";
