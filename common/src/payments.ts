@@ -55,6 +55,12 @@ export const createPaymentRequest = z
       .nullish()
       .describe("https URL the payer is sent back to once paid."),
     payerEmail: z.email().max(254).nullish().describe("The payer's address for a receipt."),
+    payerLanguage: z
+      .enum(LOCALES)
+      .nullish()
+      .describe(
+        "The payer's language, when you know it: the pay page opens in it (the payer can still switch) and the receipt email is written in it. Without it, the page opens in your business's language if you set one, else in the payer's browser's.",
+      ),
   })
   .superRefine((v, ctx) => {
     const check = (v.currency === "USD" ? usdAmount : tokenAmount).safeParse(v.amount);
@@ -104,6 +110,11 @@ export const publicPaymentResponse = z.object({
     /** The language the merchant's pay pages open in, when the payer has not chosen one (null: the browser's). */
     payLanguage: z.enum(LOCALES).nullable(),
   }),
+  /**
+   * The payer's language, when known: the one the business gave with the request, or the one the payer read the
+   * link's page in. The page opens in it before the business's `payLanguage`, unless the payer chose one.
+   */
+  payerLanguage: z.enum(LOCALES).nullable(),
   ...amounts,
   token: z.object({ address: z.string(), symbol: z.string(), decimals: z.number().int() }),
   chainId: z.number().int(),
@@ -167,6 +178,8 @@ export const paymentResponse = z.object({
   orderId: z.string().nullable(),
   successUrl: z.string().nullable(),
   payerEmail: z.string().nullable(),
+  /** The payer's language, as the request gave it or as the payer read the link's page (null: none known). */
+  payerLanguage: z.enum(LOCALES).nullable(),
   expiresAt: z.string(),
   monitorUntil: z.string(),
   completedAt: z.string().nullable(),

@@ -117,6 +117,25 @@ describe("the pay page's language (issue 37)", () => {
     expect((await open({ "accept-language": "es" })).headers["content-language"]).toBe("es");
   });
 
+  it("opens in the payer's language the business gave with the request, before its own default", async () => {
+    const as = api(app, merchant.cookie);
+    await as.patch("/api/merchant", { payLanguage: "de" });
+    const { reference: forArabic, payerLanguage } = await createPayment(app, merchant.cookie, {
+      payerLanguage: "ar",
+    });
+    expect(payerLanguage).toBe("ar");
+    const publicView = await app.inject({ method: "GET", url: `/api/payments/public/${forArabic}` });
+    expect(publicView.json()).toMatchObject({ payerLanguage: "ar", merchant: { payLanguage: "de" } });
+    const res = await open({ "accept-language": "es" }, forArabic);
+    expect(res.headers["content-language"]).toBe("ar");
+    expect(htmlTag(res.body)).toEqual({ lang: "ar", dir: "rtl", rendered: true });
+    // The payer's own choice (the menu's cookie) still wins.
+    expect((await open({ cookie: "cpxtb_lang=es" }, forArabic)).headers["content-language"]).toBe("es");
+    // A request without one: the business's default, as before.
+    expect((await open({ "accept-language": "es" })).headers["content-language"]).toBe("de");
+    await as.patch("/api/merchant", { payLanguage: null });
+  });
+
   it("explains an unknown reference in the payer's language", async () => {
     const res = await open({ "accept-language": "fr-CA" }, "nope-this-is-not-a-reference-at-all");
     expect(res.statusCode).toBe(404);

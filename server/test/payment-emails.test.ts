@@ -191,6 +191,31 @@ describe("payment emails", () => {
     expect(note).toContain('<html lang="en" dir="ltr">');
   });
 
+  it("a payer's language given with the request writes their receipt, before the business's default", async () => {
+    const merchant = await createMerchant(app, { contactEmail: "shop-lang@example.com", name: "Bakery" });
+    await api(app, merchant.cookie).patch("/api/merchant", { payLanguage: "pt-BR" });
+    // An unknown language is refused in the error shape, and nothing is created.
+    const refused = await api(app, merchant.cookie).post("/api/merchant/payments", {
+      currency: "USD",
+      amount: "10.00",
+      payerEmail: "payer-xx@example.com",
+      payerLanguage: "klingon",
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { code: "VALIDATION_ERROR" } });
+    expect(refused.json().error.message).toMatch(/payerLanguage/);
+    const payment = await createPayment(app, merchant.cookie, {
+      payerEmail: "payer-fr@example.com",
+      payerLanguage: "fr",
+    });
+    expect(payment.payerLanguage).toBe("fr");
+    await complete(payment, merchant);
+    const receipt = decoded(await mail.waitFor("payer-fr@example.com"));
+    expect(receipt).toContain('<html lang="fr" dir="ltr">');
+    expect(receipt).toMatch(/^Subject: .*Bakery/m);
+    expect(forTo("payer-xx@example.com")).toHaveLength(0);
+  });
+
   it("no payer receipt without payerEmail; nothing for a payment that does not complete", async () => {
     const merchant = await createMerchant(app, { contactEmail: "shop-2@example.com" });
     const paid = await createPayment(app, merchant.cookie);

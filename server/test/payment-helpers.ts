@@ -100,6 +100,7 @@ export type PaymentJson = {
   paymentUri: string;
   receivingAddress: string;
   tag: number;
+  payerLanguage: string | null;
 };
 
 export async function createPayment(

@@ -287,7 +287,8 @@ export async function createPayment(
     orderId: input.orderId ?? null,
     successUrl: input.successUrl ? checkSuccessUrl(input.successUrl, deps.config) : null,
     payerEmail: input.payerEmail ?? null,
-    payerLocale: options.payerLocale ?? null,
+    // A link's page gives the language its payer read it in; a request may name the payer's.
+    payerLocale: options.payerLocale ?? input.payerLanguage ?? null,
     expiresInMs: (input.expiresInMinutes ?? EXPIRY_MINUTES.default) * 60_000,
     linkId: options.linkId ?? null,
   });

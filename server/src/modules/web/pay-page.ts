@@ -67,7 +67,7 @@ export async function renderPayPage(
   const chain = sources.chainConfig(request);
   if (chain) data["/api/chain-config"] = chain;
   if (payment) data[qrQueryKey(payment.paymentUri)[0]] = qrSvgPath(payment.paymentUri);
-  const locale = requestLocale(request, payment?.merchant.payLanguage);
+  const locale = requestLocale(request, payment?.payerLanguage ?? payment?.merchant.payLanguage);
   const markup = await sources.render(url.search ? `${url.path}?${url.search}` : url.path, data, locale);
   const meta = {
     title: await sources.translate(locale, "pay.meta.title"),

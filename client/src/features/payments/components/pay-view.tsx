@@ -153,7 +153,7 @@ export function PayView({
   const live = useLivePayment(reference);
   const payment = query.data;
   const t = useT();
-  useMerchantLanguage(payment?.merchant.payLanguage);
+  useMerchantLanguage(payment?.payerLanguage ?? payment?.merchant.payLanguage);
 
   if (query.isPending) {
     return (

@@ -66,7 +66,8 @@ export function readBusinessFields(form: HTMLFormElement) {
   };
 }
 
-const selectClass =
+/** A native select in the fields' look (the business form's and the payment request's). */
+export const selectClass =
   "h-11 rounded-md border border-input bg-background px-3 text-sm focus-visible:ring-[3px] focus-visible:ring-ring/60";
 
 /**

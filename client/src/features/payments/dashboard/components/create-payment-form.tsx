@@ -1,3 +1,4 @@
+import { LOCALE_NAMES, LOCALES } from "@common/locales";
 import type { PaymentStatus } from "@common/payment-values";
 import { EXPIRY_MINUTES } from "@common/payment-values";
 import type { Payment } from "@common/payments";
@@ -23,6 +24,7 @@ import { useNow } from "../../use-now";
 import { useCreatePayment } from "../api/payments";
 import { merchantErrorText } from "../merchant-error-text";
 import { useUnsavedWords } from "../unsaved-words";
+import { selectClass } from "./business-fields";
 import { UsdPreview } from "./usd-preview";
 
 /**
@@ -33,7 +35,7 @@ import { UsdPreview } from "./usd-preview";
 const loadSchema = () => import("@common/payments").then((m) => m.createPaymentRequest);
 
 /** The fields a quick sale rarely needs: folded under "More options" on a phone, always shown from 640 px. */
-const MORE_OPTIONS = ["expiresInMinutes", "successUrl", "payerEmail"];
+const MORE_OPTIONS = ["expiresInMinutes", "successUrl", "payerEmail", "payerLanguage"];
 
 /**
  * What a refused field needs, in the reader's words: by the field, not by the schema's English sentence (each field
@@ -96,6 +98,7 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
       expiresInMinutes: Number(form.get("expiresInMinutes") || EXPIRY_MINUTES.default),
       successUrl: text("successUrl"),
       payerEmail: text("payerEmail"),
+      payerLanguage: text("payerLanguage"),
     };
     setChecking(true);
     const schema = await loadSchema()
@@ -227,6 +230,26 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
             label={t("merchant.create.payerEmail")}
             error={errors.payerEmail}
           />
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="create-payerLanguage">{t("merchant.create.payerLanguage")}</Label>
+            <select
+              id="create-payerLanguage"
+              name="payerLanguage"
+              className={selectClass}
+              defaultValue=""
+              aria-describedby="create-payerLanguage-hint"
+            >
+              <option value="">{t("merchant.create.payerLanguageUnknown")}</option>
+              {LOCALES.map((locale) => (
+                <option key={locale} value={locale} lang={locale}>
+                  {LOCALE_NAMES[locale]}
+                </option>
+              ))}
+            </select>
+            <p id="create-payerLanguage-hint" className="text-muted-foreground text-sm">
+              {t("merchant.create.payerLanguageHint")}
+            </p>
+          </div>
         </div>
         {create.isError || errors.form ? (
           <p role="alert" className="font-medium text-destructive-emphasis text-sm sm:col-span-2">

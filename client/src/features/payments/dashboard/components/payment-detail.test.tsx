@@ -47,6 +47,7 @@ function detail(id: string, overrides: Partial<PaymentDetail> = {}): PaymentDeta
     orderId: null,
     successUrl: null,
     payerEmail: null,
+    payerLanguage: null,
     expiresAt: "2026-11-22T00:15:00.000Z",
     monitorUntil: "2026-11-23T00:15:00.000Z",
     completedAt: null,
