@@ -1,5 +1,5 @@
 import { intlTag } from "@common/locale-format";
-import type { Locale } from "@common/locales";
+import { directionOf, type Locale } from "@common/locales";
 import type { ReportSummary } from "@common/reports";
 import { PDFDocument, type PDFPage, rgb } from "pdf-lib";
 import { formatDateTime, formatTokenAmount, formatUsd } from "@/features/payments/format";
@@ -262,7 +262,12 @@ export async function createReportPdf(
     // Runs of days (weeks) without a paid payment are one line: "No payments 1-14 Nov".
     rows: foldQuietBuckets(report.buckets).map((row) => {
       if (row.kind === "quiet") {
-        const span = formatDaySpan(row.from, row.to, tag);
+        const span =
+          directionOf(locale) === "rtl" && row.from !== row.to
+            ? // Both days whole ("11 يناير – 12 يناير"): in a right-to-left line, "11–12" is one left-to-right run
+              // for pdf-text.ts, which an Arabic reader, starting from the right, would read backwards.
+              `${formatDaySpan(row.from, row.from, tag)} – ${formatDaySpan(row.to, row.to, tag)}`
+            : formatDaySpan(row.from, row.to, tag);
         return [
           week
             ? t(row.from === row.to ? "reports.pdf.quietWeek" : "reports.pdf.quietWeeks", { span })
