@@ -1,4 +1,6 @@
+import { readFile } from "node:fs/promises";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
 import { LOCALE_NAMES, type Locale, type MessageArea } from "../common/src/locales";
 import { expect as baseExpect, test } from "./fixtures";
 import { catalogOf, expectTranslated as expectIn } from "./support/i18n";
@@ -7,8 +9,9 @@ import { createMerchant, createPayment, type Payment, payFromDevAccount } from "
 /**
  * The merchant's reports and payment history in their reader's language (issue 37): at a phone's width, in Arabic
  * (right to left) and French, a business with one payment paid on the chain and one still open. The report's totals,
- * chart table, presets and a refused range, then the history with its statuses and a search that finds nothing: no
- * English word of the catalogs, amounts in the locale's format, no sideways scroll, axe clean, <html lang dir>.
+ * chart table, presets and a refused range, the PDF in that language, then the history with its statuses and a search
+ * that finds nothing: no English word of the catalogs, amounts in the locale's format, no sideways scroll, axe clean,
+ * <html lang dir>.
  */
 const expect = baseExpect.configure({ timeout: 30_000 });
 // The dev payer account sends the transfers: one test of this file at a time.
@@ -70,7 +73,7 @@ for (const [locale, usd] of [
       await expect(page.getByRole("heading", { level: 1, name: t["reports.page.title"] })).toBeVisible();
       await expect(stat(page, "stat-paid")).toHaveText("1");
       await expect(stat(page, "stat-revenue")).toHaveText(usd);
-      await expect(page.getByTestId("pdf-english")).toHaveText(t["reports.export.pdfEnglish"] as string);
+      await expect(page.getByTestId("csv-english")).toHaveText(t["reports.export.csvEnglish"] as string);
       const cards = page.getByTestId("status-cards");
       await expect(cards.locator('[data-status-row="completed"]')).toContainText(
         t["pay.status.completed"] as string,
@@ -81,6 +84,30 @@ for (const [locale, usd] of [
       await page.getByText(t["reports.chart.table"] as string).click();
       await expectTranslated(page, locale, "the report");
       await page.screenshot({ path: test.info().outputPath(`reports-${locale}.png`), fullPage: true });
+
+      // The PDF is in the page's language: its title, and (Arabic) the Noto fonts fetched and embedded for it.
+      const fonts: string[] = [];
+      page.on("request", (request) => {
+        if (/\/assets\/noto-sans-.*\.ttf$/.test(request.url()))
+          fonts.push(request.url().replace(/^.*\//, ""));
+      });
+      const [first, last] = ((await page.getByTestId("report").getAttribute("data-range")) ?? "").split("/");
+      const [file] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: t["reports.export.downloadPdf"], exact: true }).click(),
+      ]);
+      expect(file.suggestedFilename()).toBe(`cpxtb-report-${first}-to-${last}.pdf`);
+      const pdf = await PDFDocument.load(await readFile((await file.path())!));
+      expect(pdf.getTitle()).toBe(
+        fill(t["reports.pdf.documentTitle"] as string, { from: first!, to: last! }),
+      );
+      const embedded = pdf.context
+        .enumerateIndirectObjects()
+        .some(([, object]) => object instanceof PDFDict && object.has(PDFName.of("FontFile2")));
+      expect(embedded, "Arabic is drawn with embedded Noto; French with the standard fonts").toBe(
+        locale === "ar",
+      );
+      expect(fonts.length > 0).toBe(locale === "ar");
 
       // Weekly buckets, then a reversed range: refused in the reader's language before any request.
       const weekly = page.getByRole("button", { name: t["reports.chart.weekly"], exact: true });

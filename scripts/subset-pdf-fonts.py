@@ -45,8 +45,11 @@ ARABIC = (
     + [0x670, 0x671, 0x67E, 0x686, 0x6A4, 0x6A9, 0x6AF, 0x6CC]
     + list(range(0x200C, 0x2010))
 )
-# The catalogs' words a PDF draws: the receipt's (pay.pdf.*) and the payment poster's (merchant.poster.*).
-PDF_KEYS = re.compile(r"^(pay\.pdf|merchant\.poster)\.")
+# The catalogs' words a PDF draws: the receipt's (pay.pdf.*), the payment poster's (merchant.poster.*), the reports
+# PDF's (reports.pdf.*) and the status names it shares with the pages (pay.status.*).
+PDF_KEYS = re.compile(r"^(pay\.pdf|pay\.status|merchant\.poster|reports\.pdf)\.")
+# The hanzi Intl writes in zh-CN dates ("2026年1月5日"), which the PDFs print (the poster's, the report's).
+DATE_HANZI = [ord(c) for c in "年月日"]
 # CJK punctuation and full-width forms Chinese text uses around the catalogs' words and in names.
 CJK_PUNCTUATION = list(range(0x3000, 0x3012)) + [0xFF01, 0xFF08, 0xFF09, 0xFF0C, 0xFF1A, 0xFF1B, 0xFF1F]
 
@@ -156,7 +159,7 @@ def main() -> None:
     for weight in ("Regular", "Bold"):
         make(
             TTCollection(NOTO_CJK / f"NotoSansCJK-{weight}.ttc").fonts[2],
-            LATIN + CJK_PUNCTUATION + words,
+            LATIN + CJK_PUNCTUATION + DATE_HANZI + words,
             f"noto-sans-sc-words-{weight.lower()}.ttf",
             "",
             cff=True,

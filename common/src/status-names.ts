@@ -1,5 +1,6 @@
 // One vocabulary for what became of a payment (issue 36): the words the app shows, the CSV's `status_name`
-// column, the report PDF and the emails all come from here, so a person reads the same name everywhere. Plain
+// column and the emails all come from here, so a person reads the same name everywhere (in another language, the
+// catalogs' `pay.status.*`, which the pages and the report PDF show, translate these names). Plain
 // values only (no zod): the dashboard's first render imports it.
 import type { PaymentStatus } from "./payment-values.ts";
 import type { RefundStatus } from "./refund-values.ts";

@@ -6,6 +6,7 @@ import {
   PDFDict,
   PDFDocument,
   PDFName,
+  type PDFPage,
   PDFRawStream,
   type PDFRef,
 } from "pdf-lib";
@@ -25,6 +26,37 @@ export function serveFontFiles(): string[] {
 }
 
 export type DrawnText = { font: string; text: string };
+
+/** WinAnsi's typographic signs at 0x80-0x9f (the en dash, quotes, the euro); the rest is Latin-1. */
+const WIN_ANSI: Record<number, number> = Object.fromEntries([
+  [0x80, 0x20ac],
+  [0x82, 0x201a],
+  [0x83, 0x192],
+  [0x84, 0x201e],
+  [0x85, 0x2026],
+  [0x86, 0x2020],
+  [0x87, 0x2021],
+  [0x88, 0x2c6],
+  [0x89, 0x2030],
+  [0x8a, 0x160],
+  [0x8b, 0x2039],
+  [0x8c, 0x152],
+  [0x8e, 0x17d],
+  [0x91, 0x2018],
+  [0x92, 0x2019],
+  [0x93, 0x201c],
+  [0x94, 0x201d],
+  [0x95, 0x2022],
+  [0x96, 0x2013],
+  [0x97, 0x2014],
+  [0x98, 0x2dc],
+  [0x99, 0x2122],
+  [0x9a, 0x161],
+  [0x9b, 0x203a],
+  [0x9c, 0x153],
+  [0x9e, 0x17e],
+  [0x9f, 0x178],
+]);
 
 function decodeStream(pdf: PDFDocument, ref: unknown): string {
   const stream = pdf.context.lookup(ref as PDFRef);
@@ -48,12 +80,20 @@ function toUnicode(pdf: PDFDocument, font: PDFDict): Map<string, string> | null 
 
 /**
  * The texts the first page draws, in order, each with the name of its font: a standard font's hex string is its
- * characters; an embedded font's glyphs are read back through its ToUnicode map. A run drawn right to left
+ * characters (WinAnsi); an embedded font's glyphs are read back through its ToUnicode map. A run drawn right to left
  * (Arabic: its glyphs in visual order) is returned in reading order.
  */
 export async function drawnTexts(bytes: Uint8Array): Promise<DrawnText[]> {
+  return (await drawnPages(bytes))[0]!;
+}
+
+/** The texts of every page (`drawnTexts` of each). */
+export async function drawnPages(bytes: Uint8Array): Promise<DrawnText[][]> {
   const pdf = await PDFDocument.load(bytes);
-  const page = pdf.getPages()[0]!;
+  return pdf.getPages().map((page) => pageTexts(pdf, page));
+}
+
+function pageTexts(pdf: PDFDocument, page: PDFPage): DrawnText[] {
   const fonts = page.node.Resources()!.lookup(PDFName.of("Font"), PDFDict);
   const contents = page.node.Contents();
   const streams = contents instanceof PDFArray ? contents.asArray() : [contents];
@@ -69,10 +109,8 @@ export async function drawnTexts(bytes: Uint8Array): Promise<DrawnText[]> {
     const base = dict.get(PDFName.of("BaseFont"))!.toString().slice(1);
     const map = toUnicode(pdf, dict);
     if (!map) {
-      drawn.push({
-        font: base,
-        text: String.fromCharCode(...(hex!.match(/../g) ?? []).map((h) => Number.parseInt(h, 16))),
-      });
+      const codes = (hex!.match(/../g) ?? []).map((h) => Number.parseInt(h, 16));
+      drawn.push({ font: base, text: String.fromCharCode(...codes.map((c) => WIN_ANSI[c] ?? c)) });
       continue;
     }
     const glyphs = (hex!.match(/..../g) ?? []).map((code) => map.get(code.toUpperCase()) ?? "\uFFFD");

@@ -62,8 +62,8 @@ export function presetRange(preset: PresetId, tz: string, current: DateRange, no
 }
 
 /**
- * "1 Mar 2026", from a calendar day (shown as that day, whatever the browser's zone), in `locale` (an `Intl` tag;
- * the browser's own when not given, as the English PDF does).
+ * "1 Mar 2026", from a calendar day (shown as that day, whatever the browser's zone), in `locale` (an `Intl` tag:
+ * the page's and the PDF's language, `intlTag`; the browser's own when not given).
  */
 export function formatDay(
   date: string,
@@ -110,16 +110,4 @@ export function formatDaySpan(from: string, to: string, locale?: string): string
   if (from === to) return format.format(a);
   // Plain spaces: ICU puts thin ones around the dash, which a PDF's standard fonts cannot draw.
   return format.formatRange(a, new Date(`${to}T00:00:00Z`)).replace(/[\u2009\u202f]/g, " ");
-}
-
-/** The words of a folded run: "No payments 1–14 Nov" (for weeks, the Mondays that start them). */
-export function quietLabel(
-  row: { from: string; to: string },
-  bucket: "day" | "week",
-  locale?: string,
-): string {
-  const span = formatDaySpan(row.from, row.to, locale);
-  return bucket === "week"
-    ? `No payments in the ${row.from === row.to ? "week" : "weeks"} of ${span}`
-    : `No payments ${span}`;
 }

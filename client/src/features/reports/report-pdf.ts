@@ -1,34 +1,71 @@
+import { intlTag } from "@common/locale-format";
+import { directionOf, type Locale } from "@common/locales";
 import type { ReportSummary } from "@common/reports";
-import { PAYMENT_STATUS_NAMES } from "@common/status-names";
 import { PDFDocument, type PDFPage, rgb } from "pdf-lib";
-import { formatTokenAmount, formatUsd } from "@/features/payments/format";
-import { embedPdfFonts } from "@/lib/pdf-fonts";
-import { drawPieces, type FontStack, linePieces, widthOf } from "@/lib/pdf-text";
-import { foldQuietBuckets, formatDay, quietLabel } from "./range";
+import { formatDateTime, formatTokenAmount, formatUsd } from "@/features/payments/format";
+import { STATUS_LABEL_ID } from "@/features/payments/payment-status";
+import { t } from "@/i18n/i18n";
+import { embedPdfFonts, type PdfFonts } from "@/lib/pdf-fonts";
+import {
+  type Direction,
+  drawPieces,
+  type FontStack,
+  isolateLtr,
+  linePieces,
+  widthOf,
+  wrapText,
+} from "@/lib/pdf-text";
+import { foldQuietBuckets, formatDay, formatDaySpan } from "./range";
 
 /**
- * The report as an A4 PDF, made in the browser: the same totals, chart and tables as the page. This module and
- * pdf-lib load only when the merchant asks for the PDF (a dynamic import).
+ * The report as an A4 PDF, made in the browser: the same totals, chart and tables as the page, in the merchant's
+ * language (the page's: its "reports" and "pay" catalogs are loaded and active). This module and pdf-lib load only
+ * when the merchant asks for the PDF (a dynamic import); a Turkish, Chinese or Arabic report also fetches its fonts
+ * then (`lib/pdf-fonts.ts`). An Arabic report is laid out right to left, as the receipt is: its words start on the
+ * right and the number columns are mirrored; amounts, dates and the chart (time runs left to right, as on the page)
+ * are left-to-right values. The CSV keeps its English column names (a data format); the PDF is for people.
  */
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 48;
 const GREY = rgb(0.32, 0.35, 0.42);
+const BLACK = rgb(0, 0, 0);
 const LINE = rgb(0.85, 0.87, 0.92);
 const BAR = rgb(0.184, 0.357, 0.827);
+/** Table text: its size and the distance between two lines of one cell. */
+const CELL = 9.5;
+const CELL_LEADING = 12;
 
-/** An ellipsis as three dots, as the standard fonts' reports always had. */
+/**
+ * An ellipsis as three dots, as the standard fonts' reports always had; Intl's narrow and thin spaces (French digit
+ * groups) as the no-break space every font of the PDFs has.
+ */
 function plain(text: string): string {
-  return text.replace(/\u2026/g, "...");
+  return text.replace(/\u2026/g, "...").replace(/[\u202f\u2009]/g, "\u00a0");
 }
+
+/**
+ * A table: a label column (wrapped within `label` points) and value columns whose ends are `columns` points from
+ * the page's start edge (the left one, the right one in Arabic). A row with one cell spans the table (grey).
+ */
+type Table = { head: string[]; rows: string[][]; label: number; columns: number[] };
+
+type Align = "start" | "end";
 
 class Writer {
   page!: PDFPage;
   y = 0;
+  readonly regular: FontStack;
+  readonly bold: FontStack;
+  readonly direction: Direction;
+  private readonly rtl: boolean;
   constructor(
     private readonly pdf: PDFDocument,
-    readonly regular: FontStack,
-    readonly bold: FontStack,
+    fonts: PdfFonts,
   ) {
+    this.regular = fonts.regular;
+    this.bold = fonts.bold;
+    this.direction = fonts.direction;
+    this.rtl = fonts.direction === "rtl";
     this.newPage();
   }
   newPage() {
@@ -41,12 +78,38 @@ class Writer {
     this.newPage();
     return true;
   }
-  text(text: string, x: number, size = 10, font = this.regular, color = rgb(0, 0, 0)) {
-    drawPieces(this.page, linePieces(font, plain(text), size, "auto"), x, this.y, size, color);
+  /**
+   * One line at `offset` points from the page's start edge (the left one; the right one in a right-to-left
+   * report), its start or its end there. A value (an amount, a date) passes "ltr" and keeps its order.
+   */
+  line(
+    text: string,
+    offset: number,
+    {
+      size = 10,
+      font = this.regular,
+      color = BLACK,
+      align = "start" as Align,
+      direction = this.direction,
+    } = {},
+  ) {
+    const pieces = linePieces(font, plain(text), size, direction);
+    const width = widthOf(pieces);
+    const x = this.rtl ? A4.width - offset : offset;
+    const left = (align === "start") !== this.rtl ? x : x - width;
+    drawPieces(this.page, pieces, left, this.y, size, color);
   }
-  right(text: string, xRight: number, size = 10, font = this.regular) {
-    const pieces = linePieces(font, plain(text), size, "auto");
-    drawPieces(this.page, pieces, xRight - widthOf(pieces), this.y, size, rgb(0, 0, 0));
+  /** Words wrapped within `width` (their lines, not drawn). */
+  wrap(text: string, size: number, width: number, font = this.regular): string[] {
+    return wrapText(font, plain(text), size, width, this.direction);
+  }
+  /** A paragraph across the page, from `y` down. */
+  paragraph(text: string, size: number, font = this.regular, color = GREY) {
+    for (const part of this.wrap(text, size, A4.width - 2 * MARGIN, font)) {
+      this.need(size * 1.35);
+      this.line(part, MARGIN, { size, font, color });
+      this.y -= size * 1.35;
+    }
   }
   rule() {
     this.page.drawLine({
@@ -56,131 +119,212 @@ class Writer {
       color: LINE,
     });
   }
-  /**
-   * A table: the first column left-aligned, the others right-aligned at `columns` x positions. Its header is
-   * drawn again at the top of every page the table continues on. A row with one cell spans the table (grey).
-   */
-  table(head: string[], rows: string[][], columns: number[]) {
-    const row = (cells: string[], font: FontStack) => {
-      if (cells.length === 1) {
-        this.text(cells[0]!, MARGIN, 9.5, font, GREY);
-        return;
-      }
-      this.text(cells[0]!, MARGIN, 9.5, font);
-      cells.slice(1).forEach((c, i) => {
-        this.right(c, columns[i]!, 9.5, font);
+  /** Its header is drawn again, "(continued)", at the top of every page the table continues on. */
+  table({ head, rows, label, columns }: Table) {
+    const spans = columns.map((end, i) => end - (i === 0 ? MARGIN + label : columns[i - 1]!) - 8);
+    /** A row's cells as lines: the label and the header's words wrap in their column, values never do. */
+    const layout = (cells: string[], font: FontStack, words: boolean): string[][] =>
+      cells.length === 1
+        ? [this.wrap(cells[0]!, CELL, A4.width - 2 * MARGIN, font)]
+        : cells.map((cell, i) =>
+            i === 0
+              ? this.wrap(cell, CELL, label, font)
+              : words
+                ? this.wrap(cell, CELL, spans[i - 1]!, font)
+                : [cell],
+          );
+    const heightOf = (lines: string[][]) => Math.max(1, ...lines.map((l) => l.length)) * CELL_LEADING;
+    const draw = (lines: string[][], font: FontStack, words: boolean) => {
+      const top = this.y;
+      lines.forEach((cell, i) => {
+        this.y = top;
+        for (const part of cell) {
+          if (lines.length === 1) this.line(part, MARGIN, { size: CELL, font, color: GREY });
+          else if (i === 0) this.line(part, MARGIN, { size: CELL, font });
+          else
+            this.line(part, columns[i - 1]!, {
+              size: CELL,
+              font,
+              align: "end",
+              direction: words ? this.direction : "ltr",
+            });
+          this.y -= CELL_LEADING;
+        }
       });
+      this.y = top - heightOf(lines) + CELL_LEADING;
     };
     const header = (continued: boolean) => {
-      row(continued ? [`${head[0]} (continued)`, ...head.slice(1)] : head, this.bold);
+      const cells = continued ? [t("reports.pdf.continued", { heading: head[0]! }), ...head.slice(1)] : head;
+      draw(layout(cells, this.bold, true), this.bold, true);
       this.rule();
       this.y -= 16;
     };
-    this.need(40);
+    this.need(40 + heightOf(layout(head, this.bold, true)));
     header(false);
     for (const cells of rows) {
-      if (this.need(16)) header(true);
-      row(cells, this.regular);
+      const lines = layout(cells, this.regular, false);
+      if (this.need(heightOf(lines) + 2)) header(true);
+      draw(lines, this.regular, false);
       this.y -= 14;
     }
     this.y -= 10;
   }
 }
 
-/** "Week of 2 Nov 2026" or "2 Nov 2026": the PDF's words are English (decision 038). */
-function bucketLabel(start: string, bucket: ReportSummary["bucket"]): string {
-  return bucket === "week" ? `Week of ${formatDay(start)}` : formatDay(start);
-}
-
-function usd(value: string) {
-  return formatUsd(value);
-}
-
 export async function createReportPdf(
   report: ReportSummary,
   businessName: string | null,
+  locale: Locale = "en",
 ): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  const range = `${formatDay(report.from)} - ${formatDay(report.to)}`;
-  pdf.setTitle(`Payments report ${report.from} to ${report.to}`);
+  pdf.setTitle(t("reports.pdf.documentTitle", { from: report.from, to: report.to }));
+  pdf.setLanguage(locale);
   pdf.setCreator("CPXTB Pay");
   pdf.setProducer("CPXTB Pay");
-  // The report's words are English; the business's name may be in any script.
-  const fonts = await embedPdfFonts(pdf, "en", [plain(businessName ?? "")]);
-  const w = new Writer(pdf, fonts.regular, fonts.bold);
+
+  const tag = intlTag(locale);
+  const day = (date: string) => formatDay(date, undefined, tag);
+  const count = (n: number) => formatTokenAmount(String(n), locale);
+  const amount = (value: string) => formatTokenAmount(value, locale);
+  const usd = (value: string) => formatUsd(value, locale);
   const symbol = report.token.symbol;
-  const tokens = (v: string) => `${formatTokenAmount(v)} ${symbol}`;
-
-  w.text(businessName ? `${businessName} - Payments report` : "Payments report", MARGIN, 20, w.bold);
-  w.y -= 20;
-  w.text(`${range} (${report.tz})`, MARGIN, 11, w.regular, GREY);
-  w.y -= 14;
-  w.text(
-    `Made ${new Date().toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}`,
-    MARGIN,
-    9,
-    w.regular,
-    GREY,
-  );
-  w.y -= 28;
-
+  const week = report.bucket === "week";
   const r = report.revenue;
-  w.table(
-    ["Totals", "Payments", symbol, "USD"],
-    [
-      ["Revenue (paid and paid late)", String(r.count), formatTokenAmount(r.amountReceived), usd(r.usd)],
+
+  // Every word first: the fonts are chosen for what the PDF draws (a name in any script).
+  const title = businessName
+    ? t("reports.pdf.titleBusiness", { business: businessName })
+    : t("reports.pdf.title");
+  const range = t("reports.pdf.range", { from: day(report.from), to: day(report.to), zone: report.tz });
+  const made = t("reports.pdf.made", { date: formatDateTime(new Date().toISOString(), locale) });
+  const totals: Table = {
+    head: [t("reports.pdf.totals"), t("reports.pdf.payments"), symbol, "USD"],
+    rows: [
+      [t("reports.pdf.revenue"), count(r.count), amount(r.amountReceived), usd(r.usd)],
       [
-        "Average paid payment",
+        t("reports.pdf.average"),
         "",
-        r.averageReceived ? formatTokenAmount(r.averageReceived) : "-",
+        r.averageReceived ? amount(r.averageReceived) : "-",
         r.averageUsd ? usd(r.averageUsd) : "-",
       ],
       [
-        PAYMENT_STATUS_NAMES.paid_late,
-        String(report.paidLate.count),
-        formatTokenAmount(report.paidLate.amountReceived),
+        t(STATUS_LABEL_ID.paid_late),
+        count(report.paidLate.count),
+        amount(report.paidLate.amountReceived),
         usd(report.paidLate.usd),
       ],
       [
-        "Refunded",
-        String(report.refunds.count),
-        formatTokenAmount(report.refunds.amountRefunded),
+        t("reports.pdf.refunded"),
+        count(report.refunds.count),
+        amount(report.refunds.amountRefunded),
         usd(report.refunds.usd),
       ],
+      [t("reports.pdf.net"), "", amount(report.netRevenue.amount), usd(report.netRevenue.usd)],
       [
-        "Net revenue (revenue minus its refunds)",
-        "",
-        formatTokenAmount(report.netRevenue.amount),
-        usd(report.netRevenue.usd),
-      ],
-      [
-        `${PAYMENT_STATUS_NAMES.partial} (received)`,
-        String(report.partial.count),
-        formatTokenAmount(report.partial.amountReceived),
+        t("reports.pdf.partialReceived"),
+        count(report.partial.count),
+        amount(report.partial.amountReceived),
         usd(report.partial.usd),
       ],
-      ["All payments created", String(report.payments), "", ""],
+      [t("reports.pdf.created"), count(report.payments), "", ""],
     ],
-    [330, 440, A4.width - MARGIN],
-  );
-  if (r.unvalued > 0) {
-    w.text(
-      `${r.unvalued} paid payment(s) have no USD rate and are left out of the USD totals.`,
-      MARGIN,
-      9,
-      w.regular,
-      GREY,
-    );
-    w.y -= 20;
-  }
-
-  // The chart: bars of USD revenue per bucket.
-  const chartH = 150;
-  w.need(chartH + 50);
-  w.text(`Revenue per ${report.bucket} (USD)`, MARGIN, 12, w.bold);
-  w.y -= 12;
+    label: 330 - 70 - MARGIN,
+    columns: [330, 440, A4.width - MARGIN],
+  };
+  const unvalued = r.unvalued > 0 ? t("reports.pdf.unvalued", { count: r.unvalued }) : "";
+  const chartTitle = t(week ? "reports.pdf.chartWeeks" : "reports.pdf.chartDays");
   const values = report.buckets.map((b) => Number(b.usd));
   const max = Math.max(0, ...values) || 1;
+  const chartFirst = day(report.buckets[0]?.start ?? report.from);
+  const chartLast = day(report.buckets.at(-1)?.start ?? report.to);
+  // A price inside a sentence keeps its order whatever the sentence's direction ("US$" after the digits in Arabic).
+  const chartMax = t("reports.pdf.chartMax", { amount: isolateLtr(usd(max.toFixed(2))) });
+  const byStatus: Table = {
+    head: [
+      t("reports.pdf.byStatus"),
+      t("reports.pdf.payments"),
+      t("reports.pdf.due", { symbol }),
+      t("reports.pdf.received", { symbol }),
+      t("reports.pdf.usdValue"),
+    ],
+    rows: report.byStatus.map((s) => [
+      t(STATUS_LABEL_ID[s.status]),
+      count(s.count),
+      amount(s.amountDue),
+      amount(s.amountReceived),
+      usd(s.usd),
+    ]),
+    label: 250 - 70 - MARGIN,
+    columns: [250, 350, 450, A4.width - MARGIN],
+  };
+  const byBucket: Table = {
+    head: [t(week ? "reports.pdf.week" : "reports.pdf.day"), t("reports.pdf.paid"), symbol, "USD"],
+    // Runs of days (weeks) without a paid payment are one line: "No payments 1-14 Nov".
+    rows: foldQuietBuckets(report.buckets).map((row) => {
+      if (row.kind === "quiet") {
+        const span =
+          directionOf(locale) === "rtl" && row.from !== row.to
+            ? // Both days whole ("11 يناير – 12 يناير"): in a right-to-left line, "11–12" is one left-to-right run
+              // for pdf-text.ts, which an Arabic reader, starting from the right, would read backwards.
+              `${formatDaySpan(row.from, row.from, tag)} – ${formatDaySpan(row.to, row.to, tag)}`
+            : formatDaySpan(row.from, row.to, tag);
+        return [
+          week
+            ? t(row.from === row.to ? "reports.pdf.quietWeek" : "reports.pdf.quietWeeks", { span })
+            : t("reports.pdf.quietDays", { span }),
+        ];
+      }
+      const start = day(row.bucket.start);
+      return [
+        week ? t("reports.pdf.weekOf", { day: start }) : start,
+        count(row.bucket.count),
+        `${amount(row.bucket.amountReceived)} ${symbol}`,
+        usd(row.bucket.usd),
+      ];
+    }),
+    label: 300 - 60 - MARGIN,
+    columns: [300, 440, A4.width - MARGIN],
+  };
+  const tables = [totals, byStatus, byBucket];
+  const texts = [
+    title,
+    range,
+    made,
+    unvalued,
+    chartTitle,
+    chartFirst,
+    chartLast,
+    chartMax,
+    t("reports.pdf.continued", { heading: byBucket.head[0]! }),
+    ...tables.flatMap((table) => [...table.head, ...table.rows.flat()]),
+  ];
+  const fonts = await embedPdfFonts(pdf, locale, texts.map(plain));
+  const w = new Writer(pdf, fonts);
+
+  // The title: smaller for a long name, then wrapped.
+  let size = 20;
+  while (size > 14 && widthOf(linePieces(w.bold, plain(title), size, w.direction)) > A4.width - 2 * MARGIN)
+    size -= 1;
+  for (const part of w.wrap(title, size, A4.width - 2 * MARGIN, w.bold)) {
+    w.line(part, MARGIN, { size, font: w.bold });
+    w.y -= size * 1.2;
+  }
+  w.line(range, MARGIN, { size: 11, color: GREY });
+  w.y -= 14;
+  w.line(made, MARGIN, { size: 9, color: GREY });
+  w.y -= 28;
+
+  w.table(totals);
+  if (unvalued) {
+    w.paragraph(unvalued, 9);
+    w.y -= 8;
+  }
+
+  // The chart: bars of USD revenue per bucket, time from left to right in every language (as on the page).
+  const chartH = 150;
+  w.need(chartH + 50);
+  w.line(chartTitle, MARGIN, { size: 12, font: w.bold });
+  w.y -= 12;
   const plotW = A4.width - 2 * MARGIN;
   const band = plotW / Math.max(1, values.length);
   const base = w.y - chartH;
@@ -202,43 +346,25 @@ export async function createReportPdf(
     });
   });
   w.y = base - 14;
-  w.text(formatDay(report.buckets[0]?.start ?? report.from), MARGIN, 8, w.regular, GREY);
-  w.right(formatDay(report.buckets.at(-1)?.start ?? report.to), MARGIN + plotW, 8);
-  w.text(`max ${usd(String(max.toFixed(2)))}`, MARGIN + plotW / 2 - 20, 8, w.regular, GREY);
+  // The dates under the chart's ends are values, left to right at the ends of its time axis.
+  const axis = (text: string, x: number, end: boolean) => {
+    const pieces = linePieces(w.regular, plain(text), 8, "ltr");
+    drawPieces(w.page, pieces, end ? x - widthOf(pieces) : x, w.y, 8, GREY);
+  };
+  axis(chartFirst, MARGIN, false);
+  axis(chartLast, MARGIN + plotW, true);
+  // "max" is a word: its line in the report's direction, centred under the chart.
+  const maxPieces = linePieces(w.regular, plain(chartMax), 8, w.direction);
+  drawPieces(w.page, maxPieces, MARGIN + (plotW - widthOf(maxPieces)) / 2, w.y, 8, GREY);
   w.y -= 30;
 
-  w.table(
-    ["By status", "Payments", `Due (${symbol})`, `Received (${symbol})`, "USD value"],
-    report.byStatus.map((s) => [
-      PAYMENT_STATUS_NAMES[s.status],
-      String(s.count),
-      formatTokenAmount(s.amountDue),
-      formatTokenAmount(s.amountReceived),
-      usd(s.usd),
-    ]),
-    [250, 350, 450, A4.width - MARGIN],
-  );
-
-  w.table(
-    [report.bucket === "week" ? "Week" : "Day", "Paid", symbol, "USD"],
-    // Runs of days (weeks) without a paid payment are one line: "No payments 1-14 Nov".
-    foldQuietBuckets(report.buckets).map((row) =>
-      row.kind === "quiet"
-        ? [quietLabel(row, report.bucket)]
-        : [
-            bucketLabel(row.bucket.start, report.bucket),
-            String(row.bucket.count),
-            tokens(row.bucket.amountReceived),
-            usd(row.bucket.usd),
-          ],
-    ),
-    [300, 440, A4.width - MARGIN],
-  );
+  w.table(byStatus);
+  w.table(byBucket);
   return pdf.save();
 }
 
-export async function downloadReportPdf(report: ReportSummary, businessName: string | null) {
-  const bytes = await createReportPdf(report, businessName);
+export async function downloadReportPdf(report: ReportSummary, businessName: string | null, locale: Locale) {
+  const bytes = await createReportPdf(report, businessName, locale);
   const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/pdf" }));
   const link = document.createElement("a");
   link.href = url;

@@ -508,9 +508,9 @@ export function ReportsView({ businessName }: { businessName: string | null }) {
     if (!data) return;
     setMakingPdf(true);
     try {
-      // pdf-lib and the report layout load only now, in their own chunk.
+      // pdf-lib and the report layout load only now, in their own chunk; the PDF is in the page's language.
       const { downloadReportPdf } = await import("../report-pdf");
-      await downloadReportPdf(data, businessName);
+      await downloadReportPdf(data, businessName, locale);
     } catch (error) {
       toast({
         variant: "destructive",
@@ -602,9 +602,10 @@ export function ReportsView({ businessName }: { businessName: string | null }) {
               {t("reports.export.refresh")}
             </Button>
           </div>
+          {/* The PDF speaks the reader's language; the CSV is a data format whose column names stay English. */}
           {locale === "en" ? null : (
-            <p className="text-muted-foreground text-xs" data-testid="pdf-english">
-              {t("reports.export.pdfEnglish")}
+            <p className="text-muted-foreground text-xs" data-testid="csv-english">
+              {t("reports.export.csvEnglish")}
             </p>
           )}
         </CardContent>
