@@ -165,6 +165,7 @@ for (const locale of ["ar", "de"] as const) {
     test.use({ locale, viewport: { width: 390, height: 844 } });
     test(`${locale}: a social sign-in's card and the profile's managed wallet, with no English left`, async ({
       page,
+      consoleGuard,
     }) => {
       test.setTimeout(240_000);
       const t: Catalog = catalogOf(locale, AREAS);
@@ -207,6 +208,20 @@ for (const locale of ["ar", "de"] as const) {
       await expect(section.getByText(t["wallet.sends.none"]!)).toBeVisible();
       await expect(page.getByTestId("social-accounts-section")).toContainText(email);
       await check("the profile's managed wallet");
+
+      // Unlinking the only way in is refused (409): the server's sentence names the provider, and the reader gets
+      // it in their words from the answer's details, the provider's name kept.
+      consoleGuard.allow(/status of 409/);
+      await page
+        .getByRole("button", { name: fillIn(t["account.social.unlinkLabel"]!, { provider: "Google" }) })
+        .click();
+      const refused = toast(page, t["account.social.notUnlinked"]!);
+      await expect(refused).toContainText(
+        fillIn(t["account.social.error.lastWayIn"]!, { provider: "Google" }),
+      );
+      await page.screenshot({ path: test.info().outputPath(`profile-unlink-refused-${locale}-390.png`) });
+      await refused.getByRole("button").first().click();
+      await expect(refused).toHaveCount(0);
 
       // The form's own checks, in the reader's words.
       const withdraw = section.getByRole("button", { name: t["wallet.profile.withdraw"], exact: true });
@@ -256,6 +271,32 @@ for (const locale of ["ar", "de"] as const) {
         path: test.info().outputPath(`auth-social-card-${locale}-390.png`),
         fullPage: true,
       });
+
+      // The social sign-in test page: its words, and the session's toast when signing out, in the reader's language.
+      await page.goto("/social-login-test");
+      await expect(page.getByRole("heading", { level: 1, name: t["account.socialTest.title"] })).toBeVisible({
+        timeout: 60_000,
+      });
+      const google = page.getByTestId("provider-google");
+      await expect(google).toContainText(t["account.socialTest.mode.development"]!);
+      await expect(google.getByRole("button", { name: t["account.socialTest.redirect"] })).toBeVisible();
+      allowed += " POST /api/social-auth/google";
+      await check("the social sign-in test page");
+      // The request stays as written, left to right, inside the reader's words (the JSON answer is not checked:
+      // its keys are the API's).
+      await google.getByRole("button", { name: /POST \/api\/social-auth\/google/ }).click();
+      await expect(page.getByTestId("social-result")).toContainText(`"email": "${email}"`);
+      await expect(
+        page.getByRole("heading", { name: fillIn(t["account.socialTest.answer"]!, { provider: "google" }) }),
+      ).toBeVisible();
+      await page.screenshot({
+        path: test.info().outputPath(`social-login-test-${locale}-390.png`),
+        fullPage: true,
+      });
+      await card.getByRole("button", { name: t["account.sessions.signOut"] }).click();
+      await expect(toast(page, t["account.toast.signedOut"]!)).toContainText(
+        t["account.toast.signedOutText"]!,
+      );
     });
   });
 }

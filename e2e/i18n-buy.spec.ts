@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { formatDecimal, usdShape } from "../common/src/locale-format";
 import { LOCALES, type Locale } from "../common/src/locales";
 import { expect, test, toast } from "./fixtures";
 import { catalogOf } from "./support/i18n";
@@ -91,7 +92,7 @@ for (const locale of ["ar", "pt-BR", "de"] as const) {
   test.describe(`${locale}`, () => {
     test.use({ locale, viewport: { width: 390, height: 844 } });
 
-    test(`the buy page, its order and the claim card (${locale})`, async ({ page }) => {
+    test(`the buy page, its order and the claim card (${locale})`, async ({ page, consoleGuard }) => {
       const words = catalog(locale);
       await installWallet(page, generatePrivateKey());
       await quote(page, locale);
@@ -101,6 +102,26 @@ for (const locale of ["ar", "pt-BR", "de"] as const) {
         locale === "ar" ? "2,500 CPXTB" : "2.500 CPXTB",
       );
       await expectInLanguage(page, locale, "the quote");
+
+      // The order's limits (the server's sentence with its amount in `details`): in the buyer's words, the amount
+      // in the locale's currency format, kept left to right in Arabic.
+      const usd = (amount: string) => {
+        const text = formatDecimal(amount, usdShape(locale), { minDecimals: 2 });
+        return locale === "ar" ? `\u2066${text}\u2069` : text;
+      };
+      consoleGuard.allow(/status of 400 .*\/api\/buy\/quote/);
+      const usdField = page.getByLabel(words["buy.form.usdLabel"]!);
+      await usdField.fill("0.5");
+      await expect(page.getByRole("alert")).toHaveText(
+        say(locale, "buy.error.belowMinimum", { amount: usd("1") }),
+      );
+      await usdField.fill("5000");
+      await expect(page.getByRole("alert")).toHaveText(
+        say(locale, "buy.error.aboveMaximum", { amount: usd("1000") }),
+      );
+      await expectInLanguage(page, locale, "the order's limits");
+      await page.screenshot({ path: test.info().outputPath(`buy-limit-${locale}.png`), fullPage: true });
+      await quote(page, locale);
 
       await page.getByRole("button", { name: words["buy.form.buyWithEth"] }).click();
       await expect(page).toHaveURL(/\/buy-cpxtb\/orders\/ord_[0-9a-z]{26}$/);

@@ -44,11 +44,25 @@ for (const locale of ["ar", "de"] as const) {
       await createMerchant(page.request, { name: MERCHANT });
       const paid = await createPayment(page.request, { currency: "CPXTB", amount: "4.5", description: PAID });
 
-      // The dashboard, rendered by the server in the reader's language and hydrated in it.
+      // The dashboard, rendered by the server in the reader's language and hydrated in it: its <title> too, the
+      // server's the same as the page's after hydration (every title the document had is recorded: none English).
+      const title = `${t["merchant.page.title"]} · CPXTB Pay`;
+      const html = await (
+        await page.request.get("/merchant", { headers: { "accept-language": locale } })
+      ).text();
+      expect(html).toContain(`<title>${title}</title>`);
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { titles: string[] }).titles = seen;
+        new MutationObserver(() => {
+          if (document.title && seen.at(-1) !== document.title) seen.push(document.title);
+        }).observe(document, { subtree: true, childList: true, characterData: true });
+      });
       await page.goto("/merchant");
       await expect(page.getByRole("heading", { level: 1, name: t["merchant.page.title"] })).toBeVisible({
         timeout: 60_000,
       });
+      await expect(page).toHaveTitle(title);
       await expect(page.getByTestId("detection-status")).toHaveText(
         t["merchant.detection.active"] as string,
         {
@@ -79,6 +93,7 @@ for (const locale of ["ar", "de"] as const) {
       const paidRow = list.locator(`[data-reference="${paid.reference}"]`);
       await expect(paidRow).toContainText(t["pay.status.completed"] as string);
       await expectTranslated(page, locale, "the dashboard");
+      expect(await page.evaluate(() => (window as unknown as { titles: string[] }).titles)).toEqual([title]);
       await page.screenshot({ path: test.info().outputPath(`merchant-${locale}.png`), fullPage: true });
       // For the eye: a desktop's width (the list and the inbox side by side), then the light theme, in which the
       // rest is checked (the dark one was above).

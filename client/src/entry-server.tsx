@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, type Locale } from "@common/locales";
+import { DEFAULT_LOCALE, type Locale, MESSAGE_AREAS } from "@common/locales";
 import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
 import { App } from "./app/app";
@@ -39,13 +39,17 @@ export async function renderPage(
   }
 }
 
-/** A message of the checkout's words in `locale` (the server's page titles and descriptions). */
+/**
+ * A message in `locale` for the page titles and descriptions the server writes (the pay page's, the dashboard's):
+ * from the area its id names ("merchant.page.title": `merchant`).
+ */
 export async function translate(
   locale: Locale,
   id: string,
   values?: Record<string, string | number>,
 ): Promise<string> {
-  const activate = await prepareServerRender(locale, ["pay"]);
+  const area = MESSAGE_AREAS.find((name) => id.startsWith(`${name}.`)) ?? "pay";
+  const activate = await prepareServerRender(locale, [area]);
   activate();
   return t(id, values);
 }

@@ -424,7 +424,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   /** The dashboard's HTML with its frame for a signed-in request, or null: the client's page then (decision 025). */
   const dashboardPage =
-    clientBuild && render
+    clientBuild && serverEntry
       ? async (
           request: FastifyRequest,
           reply: FastifyReply,
@@ -444,7 +444,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
             const locale = requestLocale(request);
             const html = await renderDashboardPage(toUserResponse(auth.user), {
               index: clientBuild,
-              render,
+              render: serverEntry.render,
+              translate: serverEntry.translate,
               origin: config.publicUrl.replace(/\/+$/, ""),
               preload: dashboardPreload,
               code: dashboardCode,

@@ -147,9 +147,12 @@ describe("quotes", () => {
     const low = await api(app).post("/api/buy/quote", { usd: "0.50" });
     expect(low.statusCode).toBe(400);
     expect(low.json().error.message).toMatch(/minimum order is \$1/);
+    // The limit in `details` too: the buyer's screen says it in its own words.
+    expect(low.json().error.details).toEqual({ reason: "below_minimum", minUsd: "1" });
     const high = await api(app).post("/api/buy/quote", { usd: "5000" });
     expect(high.statusCode).toBe(400);
     expect(high.json().error.message).toMatch(/maximum order is \$1000/);
+    expect(high.json().error.details).toEqual({ reason: "above_maximum", maxUsd: "1000" });
     const both = await api(app).post("/api/buy/quote", { usd: "5", tokens: "5" });
     expect(both.statusCode).toBe(400);
   });

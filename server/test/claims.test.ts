@@ -140,6 +140,11 @@ describe("claims", () => {
       const res = await claim(cookie, wallet, device(), freshIp());
       expect(res.statusCode).toBe(409);
       expect(res.json().error.message).toMatch(/budget is used up\. You can claim again at .* 00:00 UTC/);
+      const details = res.json().error.details;
+      expect(details).toEqual({
+        reason: "budget_used",
+        nextClaimAt: expect.stringMatching(/T00:00:00\.000Z$/),
+      });
     } finally {
       claims.dailyBudgetTokens = "1000";
     }

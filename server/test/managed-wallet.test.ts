@@ -164,6 +164,12 @@ describe("managed wallets", () => {
     await sync();
     const second = await call(payer, "POST", "/api/wallet/pay", { ...body, idempotencyKey: "race-key-0002" });
     expect(second.statusCode).toBe(409);
+    // The payment's status in `details`, for the payer's screen to say in its own words.
+    expect(second.json().error).toMatchObject({
+      code: "CONFLICT",
+      message: "This payment cannot be paid now (it is completed).",
+      details: { reason: "not_payable", status: "completed" },
+    });
   });
 
   it("once per payment, not per key: a second key (another tab, a click after a reload) gets 409 and the first send", async () => {
@@ -301,7 +307,18 @@ describe("managed wallets", () => {
       idempotencyKey: "limit-0002",
     });
     expect(over.statusCode).toBe(422);
-    expect(over.json().error.details).toEqual({ reason: "daily_limit" });
+    expect(over.json().error.details).toEqual({ reason: "daily_limit", dailyLimit: "500", spent: "400" });
+    const beyond = await call(holder, "POST", "/api/wallet/withdraw", {
+      to: address.replace(/.$/, "0"),
+      amount: "5000",
+      idempotencyKey: "limit-0003",
+    });
+    expect(beyond.statusCode).toBe(422);
+    expect(beyond.json().error.details).toEqual({
+      reason: "insufficient_balance",
+      balance: expect.stringMatching(/^\d+$/),
+      needed: "5000",
+    });
   });
 
   it("a withdrawal needs a sign-in within the last 15 minutes; it reaches the address", async () => {

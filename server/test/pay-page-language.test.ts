@@ -27,7 +27,9 @@ mkdirSync(join(root, "ssr"));
 writeFileSync(
   join(root, "ssr", "entry-server.js"),
   `export async function renderPage(path, data, locale) {
-    return path.startsWith("/pay/") ? '<main data-locale="' + locale + '">' + path + "</main>" : null;
+    return path.startsWith("/pay/") || path === "/merchant"
+      ? '<main data-locale="' + locale + '">' + path + "</main>"
+      : null;
   }
   export async function translate(locale, id, values) {
     return locale + ":" + id + (values ? " " + JSON.stringify(values) : "");
@@ -141,5 +143,27 @@ describe("the pay page's language (issue 37)", () => {
     expect(res.statusCode).toBe(404);
     expect(res.headers["content-language"]).toBe("fr");
     expect(res.body).toContain("fr:pay.meta.notFound");
+  });
+});
+
+describe("the dashboard's frame in the reader's language (decisions 025, 038)", () => {
+  it("sends the page's own title and description in that language, as the page sets them after hydration", async () => {
+    const res = await app.inject({
+      method: "GET",
+      url: "/merchant",
+      headers: {
+        "accept-encoding": "identity",
+        "accept-language": "de-AT,de;q=0.9",
+        cookie: merchant.cookie,
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-language"]).toBe("de");
+    expect(htmlTag(res.body)).toEqual({ lang: "de", dir: "ltr", rendered: true });
+    expect(res.body).toContain('<main data-locale="de">/merchant</main>');
+    // PageFrame's document title: "{merchant.page.title} · CPXTB Pay".
+    expect(res.body).toContain("<title>de:merchant.page.title · CPXTB Pay</title>");
+    expect(res.body).toContain("de:merchant.page.description");
+    expect(res.body).not.toContain("Merchant Dashboard");
   });
 });

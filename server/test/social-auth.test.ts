@@ -430,6 +430,17 @@ describe("basic flow, link and unlink", () => {
     });
     expect(last.statusCode).toBe(409);
     expect(last.json().error.code).toBe("CONFLICT");
+    expect(last.json().error.details).toEqual({ reason: "last_way_in", provider: "facebook" });
+    const gone = await app.inject({
+      method: "DELETE",
+      url: "/api/user/social-accounts/google",
+      headers: { cookie },
+    });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().error).toMatchObject({
+      message: "No Google account is linked.",
+      details: { reason: "not_linked", provider: "google" },
+    });
   });
 
   it("an identity linked to another account cannot be linked again", async () => {

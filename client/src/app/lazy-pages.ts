@@ -96,7 +96,7 @@ export const ProfilePage = lazyPage(() => import("./routes/profile"), "data", AC
 export const MerchantDashboardPage = lazyPage(() => import("./routes/merchant"), "protected", MERCHANT_AREAS);
 export const PaymentPage = lazyPage(() => import("./routes/payment"), "data", FRAMED_CHECKOUT_AREAS);
 export const EasyPaymentPage = lazyPage(() => import("./routes/easy-payment"), "data", FRAMED_CHECKOUT_AREAS);
-// Its account card speaks the account's and the wallet's words (the rest of this test page is English).
+// In the reader's language as the account screens are: its words, its card, the sign-in buttons, the session's toasts.
 export const SocialLoginTestPage = lazyPage(
   () => import("./routes/social-login-test"),
   "data",

@@ -5,21 +5,31 @@ import * as React from "react";
 import { PageFrame } from "@/components/layout/page-frame";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { useAccountPage } from "@/features/auth/account-page";
 import { postSocialAuth, realLoginUrl, socialProvidersQueryOptions } from "@/features/social/api/social";
 import { ProviderMark } from "@/features/social/components/provider-mark";
 import { SocialAccountCard } from "@/features/social/components/social-account-card";
 import { SocialSignIn } from "@/features/social/components/social-sign-in";
+import { signInWords } from "@/features/social/sign-in-words";
 import { markRealLoginPending } from "@/features/social/social-session";
+import { useT } from "@/i18n/i18n";
+import { isolate } from "@/i18n/ltr";
 import { isApiError } from "@/lib/api-client";
 
 const MODE_TEXT = {
-  provider: "configured (real provider)",
-  development: "not configured: development sign-in page",
-  unavailable: "not configured",
+  provider: "account.socialTest.mode.provider",
+  development: "account.socialTest.mode.development",
+  unavailable: "account.socialTest.mode.unavailable",
 } as const;
 
-/** /social-login-test: each provider, whether it is configured, a button per flow and the JSON it returned. */
+/**
+ * /social-login-test: each provider, whether it is configured, a button per flow and the JSON it returned, in the
+ * reader's language as the account screens are (`useAccountPage`: its toasts and the session's too); the request
+ * and the JSON stay as written, left to right.
+ */
 export default function SocialLoginTestPage() {
+  const locale = useAccountPage();
+  const t = useT();
   const providers = useQuery(socialProvidersQueryOptions());
   const [result, setResult] = React.useState<{ provider: SocialProvider; json: unknown } | null>(null);
 
@@ -41,19 +51,19 @@ export default function SocialLoginTestPage() {
 
   return (
     <PageFrame
-      title="Social Login Test"
+      title={t("account.socialTest.title")}
       icon={FlaskConical}
       width="narrow"
-      description="Check sign-in with Google, Facebook, X and Apple, and the wallet each social account receives."
+      description={t("account.socialTest.description")}
     >
       <div className="flex flex-col gap-4">
         <SocialAccountCard />
         <Card>
           <CardHeader>
-            <CardTitle>Sign in</CardTitle>
+            <CardTitle>{t("account.socialTest.signIn")}</CardTitle>
           </CardHeader>
           <CardContent>
-            <SocialSignIn />
+            <SocialSignIn words={signInWords(t)} />
           </CardContent>
         </Card>
         {SOCIAL_PROVIDERS.map((provider) => {
@@ -65,7 +75,7 @@ export default function SocialLoginTestPage() {
                 <div className="flex flex-col">
                   <CardTitle>{status?.name ?? provider}</CardTitle>
                   <span className="text-muted-foreground text-sm">
-                    {status ? MODE_TEXT[status.mode] : "…"}
+                    {status ? t(MODE_TEXT[status.mode]) : "…"}
                   </span>
                 </div>
               </CardHeader>
@@ -79,14 +89,16 @@ export default function SocialLoginTestPage() {
                     window.location.assign(realLoginUrl(provider, window.location.href));
                   }}
                 >
-                  Try the redirect flow
+                  {t("account.socialTest.redirect")}
                 </Button>
                 <Button
                   variant="outline"
-                  className="h-auto min-h-11 max-w-full whitespace-normal break-all text-left"
+                  className="h-auto min-h-11 max-w-full whitespace-normal break-all text-start"
                   onClick={() => tryBasic(provider)}
                 >
-                  Call POST /api/social-auth/{provider}
+                  {t("account.socialTest.call", {
+                    request: isolate(`POST /api/social-auth/${provider}`, locale),
+                  })}
                 </Button>
               </CardContent>
             </Card>
@@ -95,10 +107,14 @@ export default function SocialLoginTestPage() {
         {result ? (
           <Card>
             <CardHeader>
-              <CardTitle>Answer for {result.provider}</CardTitle>
+              <CardTitle>{t("account.socialTest.answer", { provider: result.provider })}</CardTitle>
             </CardHeader>
             <CardContent>
-              <pre className="overflow-x-auto rounded-md bg-muted p-3 text-xs" data-testid="social-result">
+              <pre
+                dir="ltr"
+                className="overflow-x-auto rounded-md bg-muted p-3 text-xs"
+                data-testid="social-result"
+              >
                 {JSON.stringify(result.json, null, 2)}
               </pre>
             </CardContent>

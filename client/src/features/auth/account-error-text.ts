@@ -1,5 +1,6 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@common/auth.ts";
-import { apiErrorText } from "@/features/payments/pay-error-text";
+import { SOCIAL_PROVIDER_NAMES, SOCIAL_PROVIDERS, type SocialProvider } from "@common/social";
+import { apiErrorText, detailOf } from "@/features/payments/pay-error-text";
 import { t } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-error";
 import type { FieldErrors } from "@/lib/form-errors";
@@ -103,6 +104,19 @@ const KNOWN_MESSAGES: Record<string, string> = {
 
 const VALUES = { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH };
 
+/**
+ * The social accounts' refusals that name their provider (server/src/modules/social-auth/service.ts `unlink`),
+ * by `details.reason`, the provider's own name in the sentence; else undefined.
+ */
+function socialAccountText(details: Record<string, unknown> | undefined): string | undefined {
+  const key = detailOf(details, "provider");
+  if (!SOCIAL_PROVIDERS.includes(key as SocialProvider)) return undefined;
+  const provider = SOCIAL_PROVIDER_NAMES[key as SocialProvider];
+  if (details?.reason === "not_linked") return t("account.social.error.notLinked", { provider });
+  if (details?.reason === "last_way_in") return t("account.social.error.lastWayIn", { provider });
+  return undefined;
+}
+
 /** A known sentence in the reader's language, else undefined. */
 function knownSentence(sentence: string): string | undefined {
   const id = KNOWN_MESSAGES[sentence.trim()];
@@ -130,7 +144,9 @@ export function accountErrorText(error: unknown, { signingIn = false } = {}): st
     ...(signingIn ? {} : { signedOut: "account.error.signedOut" }),
     twoFactor: "account.error.twoFactor",
     forbidden: "account.error.forbidden",
-    byCode: ({ code, status }) => {
+    byCode: ({ code, status, details }) => {
+      const social = socialAccountText(details);
+      if (social) return social;
       if (code !== "VALIDATION_ERROR" && status !== 400) return undefined;
       const body = isApiError(error) ? (error.body as { error?: { message?: unknown } }) : undefined;
       const message = typeof body?.error?.message === "string" ? body.error.message : "";

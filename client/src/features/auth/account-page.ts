@@ -5,9 +5,9 @@ import { accountErrorText } from "./account-error-text";
 import { useAuthWords } from "./auth-words";
 
 /**
- * What every account screen (/auth, /forgot-password, /reset-password, /profile) does in its reader's language
- * (issue 37): `<html lang dir>` say it, and the auth provider's toasts (signed in, registered, signed out) speak it
- * while the screen is shown.
+ * What every account screen (/auth, /forgot-password, /reset-password, /profile, /social-login-test) does in its
+ * reader's language (issue 37): `<html lang dir>` say it, and the auth provider's and the social session's toasts
+ * (signed in, registered, signed out, a social sign-in's failure or demo user) speak it while the screen is shown.
  */
 export function useAccountPage(): Locale {
   const locale = useDocumentLanguage();
@@ -23,6 +23,13 @@ export function useAccountPage(): Locale {
       signedOut: t("account.toast.signedOut"),
       signedOutText: t("account.toast.signedOutText"),
       describe: (error: unknown) => accountErrorText(error, { signingIn: true }),
+      socialFailed: t("account.toast.socialFailed"),
+      socialFallback: t("account.toast.socialFallback"),
+      socialFallbackText: t("account.toast.socialFallbackText"),
+      socialReload: t("account.toast.socialReload"),
+      socialPopupBlocked: t("account.toast.socialPopupBlocked"),
+      socialSignOutFailed: t("account.toast.socialSignOutFailed"),
+      socialSignOutFailedText: t("account.toast.socialSignOutFailedText"),
     }),
     [t],
   );

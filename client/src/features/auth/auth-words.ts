@@ -2,10 +2,11 @@ import * as React from "react";
 import { errorText } from "@/lib/error-text";
 
 /**
- * The words of the auth provider's toasts (signed in, registered, signed out, and a failure's reason). The provider
- * is in the data layer every page loads, the shell's `/` too, so it cannot bring the message runtime (decision
- * 038): it says these words in English unless a translated page (the sign-in and account screens) hands it its
- * reader's while it is shown.
+ * The words of the auth provider's toasts (signed in, registered, signed out, and a failure's reason), and of the
+ * social sign-in session's (features/social/social-session.ts: a failed social sign-in, the demo user, a blocked
+ * sign-in window, a failed sign-out). The provider is in the data layer every page loads, the shell's `/` too, so
+ * it cannot bring the message runtime (decision 038): it says these words in English unless a translated page
+ * (the sign-in and account screens, /social-login-test) hands it its reader's while it is shown.
  */
 export type AuthWords = {
   signedIn: string;
@@ -18,6 +19,15 @@ export type AuthWords = {
   signedOutText: string;
   /** A failed sign-in or registration, in words. */
   describe: (error: unknown) => string;
+  /** The social session's: a refused social sign-in, and the demo user made up when sign-in does not answer. */
+  socialFailed: string;
+  socialFallback: string;
+  socialFallbackText: string;
+  /** A further failure (the emergency user). */
+  socialReload: string;
+  socialPopupBlocked: string;
+  socialSignOutFailed: string;
+  socialSignOutFailedText: string;
 };
 
 const ENGLISH: AuthWords = {
@@ -30,6 +40,14 @@ const ENGLISH: AuthWords = {
   signedOut: "Logout successful",
   signedOutText: "You have been logged out",
   describe: errorText,
+  socialFailed: "Login Failed",
+  socialFallback: "Login Successful (Fallback Mode)",
+  socialFallbackText:
+    "Sign-in is not answering: this is a demo user. It cannot pay, buy or open the dashboard.",
+  socialReload: "Please reload the page.",
+  socialPopupBlocked: "The sign-in window was blocked. Allow pop-ups for this site and try again.",
+  socialSignOutFailed: "Logout Failed",
+  socialSignOutFailedText: "The server did not answer; you are signed out on this device.",
 };
 
 let current: AuthWords = ENGLISH;

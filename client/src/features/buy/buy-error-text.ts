@@ -1,22 +1,30 @@
-import { t } from "@/i18n/i18n";
+import { apiErrorText, detailOf } from "@/features/payments/pay-error-text";
+import { currentLocale, t } from "@/i18n/i18n";
+import { isolate } from "@/i18n/ltr";
 import { isApiError } from "@/lib/api-error";
+import { dollars } from "./format";
 
 /**
- * A failed request on the buy and claim screens, in the buyer's language (issue 37): the translated words of what
- * we know (no network, too many attempts, a server fault), else the server's own message as it wrote it (English),
- * never a status code.
+ * The buy screens' refusals that carry a value (server/src/modules/buy/quote.ts): the order's limits, in
+ * `details` beside the English sentence, said in the reader's words and currency format.
+ */
+function orderLimitText(details: Record<string, unknown> | undefined): string | undefined {
+  const locale = currentLocale();
+  const amount = (value: string) => isolate(dollars(value, locale, false), locale);
+  const min = detailOf(details, "minUsd");
+  if (details?.reason === "below_minimum" && min) return t("buy.error.belowMinimum", { amount: amount(min) });
+  const max = detailOf(details, "maxUsd");
+  if (details?.reason === "above_maximum" && max) return t("buy.error.aboveMaximum", { amount: amount(max) });
+  return undefined;
+}
+
+/**
+ * A failed request on the buy screens, in the buyer's language (issue 37): the shared reading of `apiErrorText`
+ * (no network, too many attempts, a server fault) with the order's limits; the server's own message (English)
+ * for what these screens do not know, never a status code. A browser wallet's own refusal is already in words.
  */
 export function buyErrorText(error: unknown): string {
-  if (!isApiError(error)) {
-    if (error instanceof TypeError && /fetch|network|load failed/i.test(error.message))
-      return t("buy.error.network");
-    if (error instanceof Error && error.message) return error.message.replace(/^\d{3}:\s*/, "");
-    return t("buy.error.generic");
-  }
-  const body = (error.body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  const message = typeof body?.message === "string" ? body.message.trim() : "";
-  if (body?.code === "RATE_LIMITED" || error.status === 429) return t("buy.error.rateLimited");
-  if (message) return message;
-  if (error.status >= 500) return t("buy.error.server");
-  return t("buy.error.generic");
+  if (!isApiError(error) && !(error instanceof TypeError) && error instanceof Error && error.message)
+    return error.message.replace(/^\d{3}:\s*/, "");
+  return apiErrorText(error, { byCode: ({ details }) => orderLimitText(details) });
 }

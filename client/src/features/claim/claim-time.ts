@@ -10,11 +10,3 @@ export function when(iso: string, locale?: string): string {
     timeZoneName: "short",
   });
 }
-
-/**
- * The server's refusal without its own UTC time ("… You can claim again at 2026-11-27 11:55 UTC."): the card
- * states the next claim time once, in local time.
- */
-export function withoutUtcTime(message: string): string {
-  return message.replace(/\s*You can claim again at [^.]*?UTC\.?/g, "").trim();
-}

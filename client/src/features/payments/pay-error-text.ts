@@ -56,6 +56,15 @@ export function errorBodyOf(body: unknown) {
 }
 
 /**
+ * A value the server put in an answer's `details` for a sentence that carries one (a limit, a status, a time), as
+ * text, else undefined: the screen's `byCode` says the sentence in its words with it (issue 37), by `details.reason`.
+ */
+export function detailOf(details: Record<string, unknown> | undefined, key: string): string | undefined {
+  const value = details?.[key];
+  return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
+}
+
+/**
  * How one translated screen reads a failed request (`apiErrorText`): the server's sentences it knows, its own words
  * for being signed out, needing two-factor or lacking access, and what a code means in its context.
  */
@@ -67,7 +76,11 @@ export type ErrorWords = {
   signedOut?: string;
   twoFactor?: string;
   forbidden?: string;
-  /** The screen's text for a code or status in its context, after the shared ones; undefined when it has none. */
+  /**
+   * The screen's text for a code or status in its context, after the shared ones; undefined when it has none. A
+   * sentence with values (a limit, a status, a time) is read here from `details` (its `reason` and `detailOf`),
+   * the values formatted for the reader's locale.
+   */
   byCode?: (answer: {
     code: string | undefined;
     status: number;

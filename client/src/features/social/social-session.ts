@@ -1,7 +1,7 @@
 import { RELOAD_AFTER_LOGIN_MS, SOCIAL_PROVIDER_NAMES, type SocialProvider } from "@common/social";
 import * as React from "react";
 import { USER_QUERY_KEY } from "@/features/auth/api/get-user";
-import { describeError } from "@/features/auth/error-message";
+import { authWords } from "@/features/auth/auth-words";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, isApiError } from "@/lib/api-client";
 import { queryClient } from "@/lib/query-client";
@@ -96,7 +96,8 @@ function loginFailed(provider: SocialProvider, error: unknown) {
   update({ waitingFor: null });
   if (leaving) return;
   if (isApiError(error) && error.status < 500) {
-    toast({ title: "Login Failed", description: describeError(error), variant: "destructive" });
+    const words = authWords();
+    toast({ title: words.socialFailed, description: words.describe(error), variant: "destructive" });
     return;
   }
   console.warn("Social login failed", error);
@@ -105,11 +106,7 @@ function loginFailed(provider: SocialProvider, error: unknown) {
       const user = fallbackUser(provider);
       writeStoredSocialUser(user);
       update({ user });
-      toast({
-        title: "Login Successful (Fallback Mode)",
-        description:
-          "Sign-in is not answering: this is a demo user. It cannot pay, buy or open the dashboard.",
-      });
+      toast({ title: authWords().socialFallback, description: authWords().socialFallbackText });
       return;
     } catch (fallbackError) {
       console.warn("The fallback user could not be made", fallbackError);
@@ -122,7 +119,7 @@ function loginFailed(provider: SocialProvider, error: unknown) {
     // Kept in this page only.
   }
   update({ user });
-  toast({ title: "Login Failed", description: "Please reload the page.", variant: "destructive" });
+  toast({ title: authWords().socialFailed, description: authWords().socialReload, variant: "destructive" });
 }
 
 function requestBody(redirectUrl: string, enableRealLogin: boolean) {
@@ -161,8 +158,8 @@ export async function startBasicLogin(provider: SocialProvider) {
   const popup = window.open("about:blank", "cpxtb-social-login", "popup,width=520,height=700");
   if (!popup) {
     toast({
-      title: "Login Failed",
-      description: "The sign-in window was blocked. Allow pop-ups for this site and try again.",
+      title: authWords().socialFailed,
+      description: authWords().socialPopupBlocked,
       variant: "destructive",
     });
     return;
@@ -238,11 +235,11 @@ export async function logoutSocial() {
   if (failed) {
     console.warn("Social logout failed", failed);
     toast({
-      title: "Logout Failed",
-      description: "The server did not answer; you are signed out on this device.",
+      title: authWords().socialSignOutFailed,
+      description: authWords().socialSignOutFailedText,
       variant: "destructive",
     });
   } else {
-    toast({ title: "Logout successful", description: "You have been logged out" });
+    toast({ title: authWords().signedOut, description: authWords().signedOutText });
   }
 }

@@ -46,10 +46,17 @@ export function computeQuote(
 export function checkLimits(usdCents: bigint, limits: { minUsd: string; maxUsd: string }) {
   const min = parseUnits(limits.minUsd, 2);
   const max = parseUnits(limits.maxUsd, 2);
+  // The limit travels in `details` too, so the buyer's screen says it in its own words (issue 37).
   if (usdCents < min)
-    throw new AppError("VALIDATION_ERROR", `The minimum order is $${limits.minUsd}; increase the amount.`);
+    throw new AppError("VALIDATION_ERROR", `The minimum order is $${limits.minUsd}; increase the amount.`, {
+      reason: "below_minimum",
+      minUsd: limits.minUsd,
+    });
   if (usdCents > max)
-    throw new AppError("VALIDATION_ERROR", `The maximum order is $${limits.maxUsd}; reduce the amount.`);
+    throw new AppError("VALIDATION_ERROR", `The maximum order is $${limits.maxUsd}; reduce the amount.`, {
+      reason: "above_maximum",
+      maxUsd: limits.maxUsd,
+    });
 }
 
 export const formatUsd = (cents: bigint) => formatUnits(cents, 2);

@@ -116,7 +116,7 @@ export async function claim(deps: ClaimsDeps, who: Who): Promise<ClaimStatus> {
       throw new AppError(
         "CONFLICT",
         `Already claimed in the last 24 hours. You can claim again at ${at(next)}.`,
-        { nextClaimAt: next.toISOString() },
+        { reason: "cooldown", nextClaimAt: next.toISOString() },
       );
     }
     const [spent] = await tx
@@ -126,6 +126,7 @@ export async function claim(deps: ClaimsDeps, who: Who): Promise<ClaimStatus> {
     if (BigInt(spent?.total ?? "0") + amount > budget) {
       const next = new Date(startOfUtcDay(now).getTime() + DAY_MS);
       throw new AppError("CONFLICT", `Today's claim budget is used up. You can claim again at ${at(next)}.`, {
+        reason: "budget_used",
         nextClaimAt: next.toISOString(),
       });
     }

@@ -426,13 +426,17 @@ export function createSocialAuth(deps: SocialDeps) {
   async function unlink(auth: Auth, provider: SocialProvider) {
     const linked = await repo.listSocialAccounts(deps.db, auth.user.id);
     if (!linked.some((a) => a.provider === provider)) {
-      throw new AppError("NOT_FOUND", `No ${SOCIAL_PROVIDER_NAMES[provider]} account is linked.`);
+      throw new AppError("NOT_FOUND", `No ${SOCIAL_PROVIDER_NAMES[provider]} account is linked.`, {
+        reason: "not_linked",
+        provider,
+      });
     }
     const wallets = await siweRepo.listUserWallets(deps.db, auth.user.id);
     if (linked.length === 1 && wallets.length === 0 && auth.user.passwordHash === null) {
       throw new AppError(
         "CONFLICT",
         `${SOCIAL_PROVIDER_NAMES[provider]} is how you sign in. Set a password or link another way in first.`,
+        { reason: "last_way_in", provider },
       );
     }
     await repo.deleteSocialAccount(deps.db, auth.user.id, provider);

@@ -130,6 +130,11 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
       throw new AppError(
         "UNPROCESSABLE",
         `Your wallet holds ${formatUnits(balance, chain.token.decimals)} ${chain.token.symbol}; this needs ${formatUnits(input.amount, chain.token.decimals)}.`,
+        {
+          reason: "insufficient_balance",
+          balance: formatUnits(balance, chain.token.decimals),
+          needed: formatUnits(input.amount, chain.token.decimals),
+        },
       );
     }
     const row = await db.transaction(async (tx) => {
@@ -143,7 +148,11 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
         throw new AppError(
           "UNPROCESSABLE",
           `This would pass your daily limit of ${config.wallet.dailyLimitTokens} ${chain.token.symbol} (already sent in the last 24 hours: ${formatUnits(spent, chain.token.decimals)}).`,
-          { reason: "daily_limit" },
+          {
+            reason: "daily_limit",
+            dailyLimit: config.wallet.dailyLimitTokens,
+            spent: formatUnits(spent, chain.token.decimals),
+          },
         );
       }
       return repo.insertSend(tx, {
@@ -312,7 +321,10 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
   function stillAsked(p: { status: string; amountDue: bigint; amountSeen: bigint }): bigint {
     if (p.status === "pending" && p.amountSeen === 0n) return p.amountDue;
     if (p.status === "partial") return p.amountDue - p.amountSeen;
-    throw new AppError("CONFLICT", `This payment cannot be paid now (it is ${p.status}).`);
+    throw new AppError("CONFLICT", `This payment cannot be paid now (it is ${p.status}).`, {
+      reason: "not_payable",
+      status: p.status,
+    });
   }
 
   async function pay(auth: Auth, input: { reference: string; idempotencyKey: string }) {
@@ -391,7 +403,10 @@ export function createManagedWallets(deps: ManagedWalletsDeps) {
     try {
       amount = parseUnits(input.amount, chain.token.decimals);
     } catch {
-      throw new AppError("VALIDATION_ERROR", `amount has more than ${chain.token.decimals} decimals.`);
+      throw new AppError("VALIDATION_ERROR", `amount has more than ${chain.token.decimals} decimals.`, {
+        reason: "too_many_decimals",
+        decimals: chain.token.decimals,
+      });
     }
     if (amount <= 0n) throw new AppError("VALIDATION_ERROR", "amount must be more than 0.");
     const row = await reserve(chain, auth.user.id, wallet, {

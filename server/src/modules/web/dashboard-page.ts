@@ -1,24 +1,26 @@
 import { type User, userResponse } from "@common/auth.ts";
-import type { Locale } from "@common/locales.ts";
+import { DEFAULT_LOCALE, type Locale } from "@common/locales.ts";
 import type { PageMeta } from "@common/page-meta.ts";
 import type { IndexHtml } from "./index-html.ts";
 import { pageHtmlText } from "./page-meta.ts";
-import type { PageRenderer } from "./routes.ts";
+import type { PageRenderer, PageTranslator } from "./routes.ts";
 
 const DASHBOARD_PATH = /^\/merchant\/?$/;
 
 /** Whether a page request is for the merchant dashboard, the one signed-in page the server renders. */
 export const isDashboardPath = (path: string) => DASHBOARD_PATH.test(path);
 
-const DASHBOARD_META: PageMeta = {
-  title: "Merchant Dashboard",
-  description:
-    "Create payment requests, share payment links and QR codes, and watch payments arrive as they are confirmed.",
-};
+/** The page's title and description: the ones its frame shows (`merchant.page.*`), in the reader's language. */
+const DASHBOARD_META_IDS = {
+  title: "merchant.page.title",
+  description: "merchant.page.description",
+} as const;
 
 export type DashboardPageSources = {
   index: IndexHtml;
   render: PageRenderer;
+  /** The catalogs' words (the server-rendering entry's): the `<title>` and description are the page's own. */
+  translate: PageTranslator;
   origin: string;
   /** Elements the first paint uses (the backdrop's preload): they stay in the head. */
   preload: string;
@@ -42,7 +44,14 @@ export async function renderDashboardPage(user: User, sources: DashboardPageSour
   const data = { "/api/user": userResponse.parse(user) };
   const markup = await sources.render("/merchant", data, sources.locale);
   if (markup === null) return null;
-  return pageHtmlText(sources.index, DASHBOARD_META, `${sources.origin}/merchant`, sources.origin, {
+  // The same words the page's frame gives the document (PageFrame: `merchant.page.title`), so the title does not
+  // change back to English, or at all, when the browser hydrates.
+  const locale = sources.locale ?? DEFAULT_LOCALE;
+  const meta: PageMeta = {
+    title: await sources.translate(locale, DASHBOARD_META_IDS.title),
+    description: await sources.translate(locale, DASHBOARD_META_IDS.description),
+  };
+  return pageHtmlText(sources.index, meta, `${sources.origin}/merchant`, sources.origin, {
     body: { markup, data },
     head: sources.code,
     preload: sources.preload,

@@ -113,7 +113,7 @@ export type PageRenderer = (
   locale?: Locale,
 ) => Promise<string | null>;
 
-/** A message of the checkout's catalog in `locale` (page titles and descriptions the server writes). */
+/** A message of the app's catalogs in `locale`, from the area its id names (page titles and descriptions the server writes). */
 export type PageTranslator = (
   locale: Locale,
   id: string,

@@ -30,9 +30,9 @@ function renderCard(props: Partial<React.ComponentProps<typeof ClaimCard>> = {})
   );
 }
 
-// The buy page loads the "buy" words before it renders (lazy-pages.ts): here, in English.
+// The buy page loads the "buy" and "pay" words before it renders (lazy-pages.ts): here, in English.
 beforeAll(async () => {
-  await loadMessages("en", ["buy"]);
+  await loadMessages("en", ["buy", "pay"]);
   await chooseLanguage("en", { remember: false });
 });
 
@@ -72,7 +72,7 @@ describe("ClaimCard", () => {
           error: {
             code: "CONFLICT",
             message: `Already claimed in the last 24 hours. You can claim again at ${next.slice(0, 16).replace("T", " ")} UTC.`,
-            details: { nextClaimAt: next },
+            details: { reason: "cooldown", nextClaimAt: next },
           },
         }),
       );
@@ -92,5 +92,38 @@ describe("ClaimCard", () => {
       deviceId: "dev_test_device",
     });
     expect(device.rememberClaim).not.toHaveBeenCalled();
+  });
+
+  it("says the day's budget used up in German, by the answer's reason, the time once in German", async () => {
+    await loadMessages("de", ["buy", "pay"]);
+    await chooseLanguage("de", { remember: false });
+    try {
+      const next = new Date(Date.now() + 5 * 3_600_000).toISOString();
+      vi.stubGlobal(
+        "fetch",
+        vi
+          .fn()
+          .mockResolvedValueOnce(json(200, status()))
+          .mockResolvedValueOnce(
+            json(409, {
+              error: {
+                code: "CONFLICT",
+                message: "Today's claim budget is used up. You can claim again at 2026-11-28 00:00 UTC.",
+                details: { reason: "budget_used", nextClaimAt: next },
+              },
+            }),
+          ),
+      );
+      renderCard();
+      fireEvent.click(await screen.findByRole("button", { name: "10 CPXTB abholen" }));
+      expect((await screen.findByRole("alert")).textContent).toBe(
+        "Das heutige Kontingent an Test-CPXTB ist aufgebraucht.",
+      );
+      expect(screen.getByTestId("claim-next").textContent).toBe(
+        `Nächste Abholung möglich ab ${when(next, "de")}.`,
+      );
+    } finally {
+      await chooseLanguage("en", { remember: false });
+    }
   });
 });

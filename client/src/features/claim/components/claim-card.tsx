@@ -5,11 +5,11 @@ import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
-import { buyErrorText } from "@/features/buy/buy-error-text";
-import { Rich, useLocale, useT } from "@/i18n/i18n";
+import { apiErrorText, detailOf, errorBodyOf } from "@/features/payments/pay-error-text";
+import { Rich, t as translate, useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
 import { claimTokens, useClaimStatus } from "../api/claims-api";
-import { when, withoutUtcTime } from "../claim-time";
+import { when } from "../claim-time";
 
 /** A wallet claims can go to; `label` names it in the reader's language, `kind` picks the sentence about it. */
 export type ClaimWallet = { address: string; label: string; kind?: "browser" | "managed" };
@@ -37,18 +37,28 @@ function useWhen() {
   return (iso: string) => when(iso, locale === "en" ? undefined : locale);
 }
 
+/** The claim's fixed sentences (server/src/modules/claims/service.ts) the card has words for. */
+const CLAIM_SENTENCES: Record<string, string> = {
+  "Claiming test CPXTB is switched off on this server; you can claim again once the operator switches it back on.":
+    "buy.claim.switchedOff",
+};
+
+/**
+ * A refused claim in the reader's words (`apiErrorText`): a cooldown or the day's budget by its `details.reason`,
+ * the next claim time apart (`details.nextClaimAt`), which the card states once, in the reader's time and format.
+ */
 function refusal(error: unknown): { message: string; nextClaimAt: string | null } {
-  if (isApiError(error)) {
-    const body = error.body as
-      | { error?: { message?: unknown; details?: { nextClaimAt?: unknown } } }
-      | undefined;
-    const message = body?.error?.message;
-    const next = body?.error?.details?.nextClaimAt;
-    if (typeof message === "string") {
-      return { message, nextClaimAt: typeof next === "string" ? next : null };
-    }
-  }
-  return { message: buyErrorText(error), nextClaimAt: null };
+  const details = isApiError(error) ? errorBodyOf(error.body).details : undefined;
+  const message = apiErrorText(error, {
+    sentences: CLAIM_SENTENCES,
+    byCode: ({ details }) =>
+      details?.reason === "cooldown"
+        ? translate("buy.claim.alreadyClaimed")
+        : details?.reason === "budget_used"
+          ? translate("buy.claim.budgetUsed")
+          : undefined,
+  });
+  return { message, nextClaimAt: detailOf(details, "nextClaimAt") ?? null };
 }
 
 function Shell({ children, description }: { children: React.ReactNode; description?: React.ReactNode }) {
@@ -137,13 +147,6 @@ export function ClaimCard({
   );
 }
 
-/** A claim refusal the server words in English: ours in the reader's language when we know it. */
-function translatedRefusal(message: string, t: ReturnType<typeof useT>): string {
-  if (message === "Already claimed in the last 24 hours.") return t("buy.claim.alreadyClaimed");
-  if (message === "Today's claim budget is used up.") return t("buy.claim.budgetUsed");
-  return message;
-}
-
 function ClaimForWallet({ address, device }: { address: string; device: ClaimDevice }) {
   const who = React.useMemo(
     () => ({ walletAddress: address, deviceId: device.deviceIdFor(address) }),
@@ -209,9 +212,7 @@ function ClaimForWallet({ address, device }: { address: string; device: ClaimDev
       </div>
     );
   }
-  const problemText = problem
-    ? translatedRefusal(problem.nextClaimAt ? withoutUtcTime(problem.message) : problem.message, t)
-    : null;
+  const problemText = problem?.message ?? null;
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm tabular-nums">

@@ -3,6 +3,8 @@ import type { PublicPayment } from "@common/payments";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { when } from "@/features/claim/claim-time";
+import { formatTokenAmount } from "@/features/payments/format";
 import { chooseLanguage, loadMessages } from "@/i18n/i18n";
 import { createQueryClient } from "@/lib/query-client";
 import ManagedWalletCheckout, { decimalToBase, payBlocker } from "./managed-wallet-checkout";
@@ -49,9 +51,9 @@ function renderCard(routes: Record<string, () => Response>) {
   );
 }
 
-// The card is on the checkout, whose page loads the "wallet" words first (lazy-pages.ts): here, in English.
+// The card is on the checkout, whose page loads the "pay" and "wallet" words first (lazy-pages.ts): here, in English.
 beforeAll(async () => {
-  await loadMessages("en", ["wallet"]);
+  await loadMessages("en", ["pay", "wallet"]);
   await chooseLanguage("en", { remember: false });
 });
 
@@ -123,6 +125,24 @@ describe("ManagedWalletCheckout", () => {
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toBe("Your wallet holds 0 CPXTB.");
   });
+
+  it("says a refusal with values by its reason, the values in the reader's format", async () => {
+    renderCard({
+      "/api/wallet": () => json(200, wallet("20")),
+      "/api/wallet/pay": () =>
+        json(422, {
+          error: {
+            code: "UNPROCESSABLE",
+            message: "Your wallet holds 1234.5 CPXTB; this needs 8.000812.",
+            details: { reason: "insufficient_balance", balance: "1234.5", needed: "8.000812" },
+          },
+        }),
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "Pay 8.000812 CPXTB from my wallet" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Your wallet holds 1,234.5 CPXTB; this payment needs 8.000812 CPXTB.",
+    );
+  });
 });
 
 describe("ManagedWalletCheckout in the payer's language", () => {
@@ -157,6 +177,49 @@ describe("ManagedWalletCheckout in the payer's language", () => {
     fireEvent.click(await screen.findByRole("button", { name: "ادفع 8.000812 CPXTB من محفظتي" }));
     expect((await screen.findByTestId("managed-in-flight")).textContent).toContain("مُرسَل وينتظر الشبكة");
   });
+
+  it("says in German that the payment cannot be paid now, its status in German", async () => {
+    await loadMessages("de", ["pay", "wallet"]);
+    await chooseLanguage("de", { remember: false });
+    renderCard({
+      "/api/wallet": () => json(200, wallet("20")),
+      "/api/wallet/pay": () =>
+        json(409, {
+          error: {
+            code: "CONFLICT",
+            message: "This payment cannot be paid now (it is expired).",
+            details: { reason: "not_payable", status: "expired" },
+          },
+        }),
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "8,000812 CPXTB aus meiner Wallet bezahlen" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Diese Zahlung ist jetzt nicht möglich (Status: Abgelaufen).",
+    );
+  });
+
+  it("says the daily limit in Arabic with its amounts, left to right, in Latin digits", async () => {
+    await loadMessages("ar", ["pay", "wallet"]);
+    await chooseLanguage("ar", { remember: false });
+    renderCard({
+      "/api/wallet": () => json(200, wallet("20")),
+      "/api/wallet/pay": () =>
+        json(422, {
+          error: {
+            code: "UNPROCESSABLE",
+            message:
+              "This would pass your daily limit of 1000 CPXTB (already sent in the last 24 hours: 995.5).",
+            details: { reason: "daily_limit", dailyLimit: "1000", spent: "995.5" },
+          },
+        }),
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "ادفع 8.000812 CPXTB من محفظتي" }));
+    const text = (await screen.findByRole("alert")).textContent;
+    const limit = formatTokenAmount("1000", "ar");
+    expect(limit).toMatch(/^1\D?000$/);
+    expect(text).toContain(`سيتجاوز هذا حدك اليومي البالغ \u2066${limit}\u2069 CPXTB`);
+    expect(text).toContain(`\u2066${formatTokenAmount("995.5", "ar")}\u2069 CPXTB`);
+  });
 });
 
 describe("ManagedWalletCheckout's claim", () => {
@@ -168,15 +231,24 @@ describe("ManagedWalletCheckout's claim", () => {
     ...over,
   });
 
-  it("offers test tokens where claims are on, and says a refusal in words", async () => {
+  it("offers test tokens where claims are on, and says a refusal in words, its time in the reader's", async () => {
+    const next = "2026-11-28T00:00:00.000Z";
     renderCard({
       "/api/wallet": () => json(200, wallet("0")),
       "/api/claims/status": () => json(200, status()),
       "/api/claims": () =>
-        json(429, { error: { code: "RATE_LIMITED", message: "This device claimed in the last 24 hours." } }),
+        json(409, {
+          error: {
+            code: "CONFLICT",
+            message: "Today's claim budget is used up. You can claim again at 2026-11-28 00:00 UTC.",
+            details: { reason: "budget_used", nextClaimAt: next },
+          },
+        }),
     });
     fireEvent.click(await screen.findByRole("button", { name: "Claim 100 test CPXTB" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("This device claimed in the last 24 hours.");
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      `Today's claim budget is used up. You can claim again at ${when(next)}.`,
+    );
     const call = vi.mocked(fetch).mock.calls.find(([url]) => String(url).endsWith("/api/claims"));
     expect(JSON.parse(String(call?.[1]?.body))).toMatchObject({
       walletAddress: "0x434d7a3f3a25D0aA3f0B5B8c1E1B2e6c9A0bbCD8",

@@ -13,10 +13,11 @@ import { QrCode } from "@/features/payments/components/qr-code";
 import { useCopyWords } from "@/features/payments/copy-words";
 import { formatExactTokenAmount, formatTokenAmount, plainTokenAmount } from "@/features/payments/format";
 import { claimDevice } from "@/features/wallet/wallet-storage";
-import { type t as translate, useLocale, useT } from "@/i18n/i18n";
+import { useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
 import { networkName } from "@/lib/network-name";
 import { MANAGED_WALLET_QUERY_KEY, managedWalletQueryOptions, payFromManagedWallet } from "../api/social";
+import { walletErrorText } from "../wallet-error-text";
 
 /** While the wallet holds too little, its balance is asked again this often: Pay turns on when funds arrive. */
 const POLL_MS = 4000;
@@ -42,17 +43,6 @@ export function payBlocker(
   const left = decimalToBase(wallet.dailyLimit, decimals) - decimalToBase(wallet.spentToday, decimals);
   if (left < due) return { kind: "limit", amount: left > 0n ? left : 0n };
   return null;
-}
-
-/** The server's own sentence for a refused request, never a status code. */
-function errorWords(error: unknown, t: typeof translate): string {
-  if (isApiError(error)) {
-    const message = (error.body as { error?: { message?: unknown } } | undefined)?.error?.message;
-    if (typeof message === "string" && message) return message;
-    return t("wallet.errors.refused");
-  }
-  if (error instanceof TypeError) return t("wallet.errors.offline");
-  return error instanceof Error && error.message ? error.message : t("wallet.errors.generic");
 }
 
 type InFlight = { status: string; txHash: string | null };
@@ -234,7 +224,7 @@ export default function ManagedWalletCheckout({
       ) : pay.isError ? (
         <p role="alert" className="flex gap-2 text-destructive-emphasis" data-testid="managed-pay-error">
           <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          {errorWords(pay.error, t)}
+          {walletErrorText(pay.error)}
         </p>
       ) : null}
     </section>
@@ -291,7 +281,7 @@ function ClaimTestTokens({ address }: { address: string }) {
       )}
       {claim.isError ? (
         <p role="alert" className="text-destructive-emphasis text-xs">
-          {errorWords(claim.error, t)}
+          {walletErrorText(claim.error)}
         </p>
       ) : null}
     </div>

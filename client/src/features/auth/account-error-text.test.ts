@@ -1,0 +1,53 @@
+import { i18n } from "@lingui/core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadMessages } from "@/i18n/i18n";
+import { ApiError } from "@/lib/api-error";
+import { accountErrorText } from "./account-error-text";
+
+function apiError(status: number, code: string, message: string, details?: Record<string, unknown>) {
+  const body = { error: { code, message, ...(details ? { details } : {}) } };
+  return new ApiError(status, `${status}: ${JSON.stringify(body)}`, body);
+}
+
+// server/src/modules/social-auth/service.ts `unlink`: the provider in the sentence, and by its key in `details`.
+const lastWayIn = () =>
+  apiError(409, "CONFLICT", "X is how you sign in. Set a password or link another way in first.", {
+    reason: "last_way_in",
+    provider: "twitter",
+  });
+const notLinked = () =>
+  apiError(404, "NOT_FOUND", "No Google account is linked.", { reason: "not_linked", provider: "google" });
+
+// The account screens load "account", "wallet", "pay" (lazy-pages.ts).
+beforeAll(async () => {
+  for (const locale of ["en", "de", "ar"] as const) await loadMessages(locale, ["account", "pay"]);
+});
+
+describe("accountErrorText: a social account's refusals, naming their provider", () => {
+  it("reads in English as the server wrote it", () => {
+    i18n.activate("en");
+    expect(accountErrorText(lastWayIn())).toBe(
+      "X is how you sign in. Set a password or link another way in first.",
+    );
+    expect(accountErrorText(notLinked())).toBe("No Google account is linked.");
+  });
+
+  it("says them in German and Arabic, the provider's own name kept", () => {
+    i18n.activate("de");
+    expect(accountErrorText(lastWayIn())).toBe(
+      "Mit Ihrem X-Konto melden Sie sich an. Legen Sie ein Passwort fest oder verknüpfen Sie eine andere Anmeldemöglichkeit, bevor Sie es trennen.",
+    );
+    expect(accountErrorText(notLinked())).toBe("Es ist kein Google-Konto verknüpft.");
+    i18n.activate("ar");
+    expect(accountErrorText(notLinked())).toBe("لا يوجد حساب Google مرتبط.");
+  });
+
+  it("an unknown provider in the details leaves the server's sentence", () => {
+    i18n.activate("de");
+    const odd = apiError(404, "NOT_FOUND", "No Myspace account is linked.", {
+      reason: "not_linked",
+      provider: "myspace",
+    });
+    expect(accountErrorText(odd)).toBe("No Myspace account is linked.");
+  });
+});
