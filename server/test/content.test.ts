@@ -84,6 +84,9 @@ writeFileSync(
   `export async function renderPage(path, data) {
     if (path !== "/" && path !== "/blog" && !path.startsWith("/blog/") && path !== "/merchant") return null;
     return "<main data-rendered-path=\\"" + path + "\\">" + Object.keys(data).join(",") + "</main>";
+  }
+  export async function translate(locale, id) {
+    return locale + ":" + id;
   }`,
 );
 
@@ -362,6 +365,8 @@ describe("served HTML", () => {
     expect(html).toContain(
       '<div id="root" data-server-rendered><main data-rendered-path="/merchant">/api/user</main>',
     );
+    // Its title is the page's own words, in the reader's language (here the stand-in's id).
+    expect(html).toMatch(/<title>en:merchant\.page\.title\b/);
     const data = JSON.parse(
       /<script type="application\/json" id="server-data">(.*?)<\/script>/.exec(html)![1]!,
     );

@@ -66,6 +66,7 @@ function paymentRow(status: Status, refunded = 0n): PaymentRow {
     orderId: "1042",
     successUrl: "https://cornercoffee.example/thanks?order=1042",
     payerEmail: "ada@example.com",
+    payerLocale: "pt-BR",
     status,
     live: status === "pending" || status === "processing" || status === "partial",
     expiresAt: at(15 * 60),
