@@ -1,6 +1,43 @@
 import type { Page, Request } from "@playwright/test";
 import { expect } from "../fixtures";
 
+let bindings = 0;
+
+/**
+ * Records, from inside the page, whether `text` was ever shown on it. A state the page holds for a fixed time (the
+ * 1.5 s "Redirecting..." before it leaves) can be over before a busy test process gets to look, and then there is
+ * no page left to look at; the page itself sees every frame of it. Returns a read of the record (the page's call
+ * reaches the test asynchronously: poll it).
+ */
+export async function recordShown(page: Page, text: string): Promise<() => boolean> {
+  let shown = false;
+  const binding = `__e2eShown${++bindings}`;
+  await page.exposeBinding(binding, () => {
+    shown = true;
+  });
+  await page.evaluate(
+    ([name, wanted]) => {
+      const report = (window as unknown as Record<string, () => void>)[name]!;
+      // biome-ignore lint/performance/useDomNodeTextContent: what is shown (laid out), not what the tree holds
+      const seen = () => document.body.innerText.includes(wanted);
+      if (seen()) return report();
+      const observer = new MutationObserver(() => {
+        if (!seen()) return;
+        observer.disconnect();
+        report();
+      });
+      observer.observe(document.body, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+        attributes: true,
+      });
+    },
+    [binding, text] as const,
+  );
+  return () => shown;
+}
+
 /**
  * The development provider page stands in for Google on a server without credentials (real login, the default).
  * Spec section 4: a visible "Redirecting..." and the browser leaves 1.5 s after the click; back on our page the
@@ -10,10 +47,11 @@ export async function signInOnDevPage(page: Page, name: string, email: string) {
   const leaves = page.waitForRequest(
     (r) => r.isNavigationRequest() && /\/api\/social-auth\/google\?/.test(r.url()),
   );
+  const redirecting = await recordShown(page, "Redirecting...");
   const clicked = Date.now();
   await page.getByRole("button", { name: "Continue with Google", exact: true }).click();
-  await expect(page.getByRole("button", { name: "Redirecting..." })).toBeVisible();
   await leaves;
+  await expect.poll(redirecting, { message: '"Redirecting..." was shown before leaving' }).toBe(true);
   expect(Date.now() - clicked).toBeGreaterThanOrEqual(1500);
   await expect(page.getByRole("heading", { name: "Sign in with Google (development)" })).toBeVisible({
     timeout: 15_000,

@@ -338,6 +338,31 @@ describe("durability", () => {
     }
   });
 
+  it("an endpoint hears only the events from its creation on, even those dispatched after it", async () => {
+    // No runner yet: the first payment's event waits in the outbox while the endpoint is added.
+    const connected = await connectChain(
+      chainConfigFor(chain.url, chain.deployment, { confirmations: CONFIRMATIONS }),
+    );
+    const idle = await buildApp(config(), { database, chain: connected, notifications: FAST });
+    try {
+      const owner = await createMerchant(idle, { contactEmail: "backlog@example.com" });
+      const before = await createPayment(idle, owner.cookie, { orderId: "before" });
+      const endpoint = await addEndpoint(idle, owner.cookie, `${receiver.url}/backlog`);
+      const after = await createPayment(idle, owner.cookie, { orderId: "after" });
+      idle.notifications.start();
+      await receiver.waitFor(() => receiver.at("/backlog").length >= 1);
+      await waitUntil(
+        () => deliveries(idle, owner.cookie, endpoint.id),
+        (items) => items.length >= 1 && items.every((d) => d.status === "delivered"),
+      );
+      expect(before.id).not.toBe(after.id);
+      expect(receiver.at("/backlog").map((r) => r.json.data.orderId)).toEqual(["after"]);
+      expect(await deliveries(idle, owner.cookie, endpoint.id)).toHaveLength(1);
+    } finally {
+      await idle.close();
+    }
+  });
+
   it("two runners at once deliver each event once", async () => {
     const a = await buildApp(config(), { database, notifications: FAST });
     const b = await buildApp(config(), { database, notifications: FAST });

@@ -70,6 +70,7 @@ export async function dispatchEvents(
           id: webhookEndpoints.id,
           merchantId: webhookEndpoints.merchantId,
           events: webhookEndpoints.events,
+          createdAt: webhookEndpoints.createdAt,
         })
         .from(webhookEndpoints)
         .where(and(inArray(webhookEndpoints.merchantId, merchantIds), eq(webhookEndpoints.enabled, true))),
@@ -94,8 +95,13 @@ export async function dispatchEvents(
       const row = byPayment.get(event.paymentId);
       if (!row) continue;
       if (WEBHOOK_TYPES.has(event.type)) {
+        // An endpoint hears what happens from its creation on: an event still in the outbox when it was added
+        // (a dispatcher that was stopped, or behind) happened before it and is not its to receive.
         const subscribed = endpointRows.filter(
-          (e) => e.merchantId === event.merchantId && e.events.includes(event.type as WebhookEvent),
+          (e) =>
+            e.merchantId === event.merchantId &&
+            e.events.includes(event.type as WebhookEvent) &&
+            e.createdAt.getTime() <= event.createdAt.getTime(),
         );
         if (subscribed.length > 0) {
           const body = JSON.stringify({
