@@ -452,6 +452,101 @@ describe("basic flow, link and unlink", () => {
   });
 });
 
+describe("a refused callback in the browser goes back to where the sign-in started", () => {
+  const HTML = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+  const back = (url: string, flow: string | undefined, accept?: string, cookie = "") =>
+    app.inject({
+      method: "GET",
+      url,
+      headers: {
+        ...HOST,
+        ...(accept ? { accept } : {}),
+        cookie: [flow ? `cpxtb_social_flow=${flow}` : "", cookie].filter(Boolean).join("; "),
+      },
+    });
+  const onSite = (location: unknown) => {
+    expect(typeof location).toBe("string");
+    expect(new URL(location as string).origin).toBe(ORIGIN);
+  };
+
+  it("cancelled at the provider: 303 to the start page (its query kept), told why and by whom", async () => {
+    const { flow } = await start("google", "redirectUrl=%2Fpay%2Fpay_1%3Fref%3Dx");
+    const res = await back(`/api/social-auth/google/callback?error=access_denied&state=${flow}`, flow, HTML);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(
+      `${ORIGIN}/pay/pay_1?ref=x&socialLogin=cancelled&socialProvider=google`,
+    );
+    expect(cookieOf(res, "cpxtb_session")).toBeUndefined();
+  });
+
+  it("an unknown, expired or used flow: 303 to /auth with socialLogin=expired", async () => {
+    const unknown = await back("/api/social-auth/google/callback?code=x&state=nobody", "nobody", HTML);
+    expect(unknown.statusCode).toBe(303);
+    expect(unknown.headers.location).toBe(`${ORIGIN}/auth?socialLogin=expired&socialProvider=google`);
+    const noState = await back("/api/social-auth/google/callback?error=access_denied", undefined, HTML);
+    expect(noState.headers.location).toBe(`${ORIGIN}/auth?socialLogin=expired&socialProvider=google`);
+    const { flow, location } = await start("google");
+    const answer = await authorize(location);
+    expect((await callback(answer, flow)).statusCode).toBe(303);
+    const replay = await back(`${answer.pathname}${answer.search}`, flow, HTML);
+    expect(replay.statusCode).toBe(303);
+    expect(replay.headers.location).toBe(`${ORIGIN}/auth?socialLogin=expired&socialProvider=google`);
+  });
+
+  it("a refusal once the flow is known names its reason: failed, linkedElsewhere", async () => {
+    person.nonce = "not-the-nonce-we-sent";
+    const forged = await start("google");
+    const answer = await authorize(forged.location);
+    const res = await back(`${answer.pathname}${answer.search}`, forged.flow, HTML);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`${ORIGIN}/merchant?socialLogin=failed&socialProvider=google`);
+    person.nonce = undefined;
+
+    await signIn("google");
+    const other = await signIn("facebook");
+    const linkStart = await start("google", "redirectUrl=%2Fsettings&link=true", other.cookie);
+    const linkAnswer = await authorize(linkStart.location);
+    const linked = await back(
+      `${linkAnswer.pathname}${linkAnswer.search}`,
+      linkStart.flow,
+      HTML,
+      other.cookie,
+    );
+    expect(linked.statusCode).toBe(303);
+    expect(linked.headers.location).toBe(
+      `${ORIGIN}/settings?socialLogin=linkedElsewhere&socialProvider=google`,
+    );
+  });
+
+  it("without text/html (a script, or no Accept): the same JSON error as before", async () => {
+    for (const accept of ["application/json", undefined]) {
+      const res = await back("/api/social-auth/google/callback?code=x&state=nobody", "nobody", accept);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe("BAD_REQUEST");
+      expect(res.headers.location).toBeUndefined();
+    }
+    // A cancel with a known flow was already a redirect; it now says by whom too.
+    const { flow } = await start("google");
+    const res = await back(`/api/social-auth/google/callback?error=access_denied&state=${flow}`, flow);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`${ORIGIN}/merchant?socialLogin=cancelled&socialProvider=google`);
+  });
+
+  it("never leaves the site, whatever the Host says", async () => {
+    const res = await app.inject({
+      method: "GET",
+      url: "/api/social-auth/google/callback?error=access_denied&state=nobody",
+      headers: { host: "evil.example", accept: HTML, cookie: "cpxtb_social_flow=nobody" },
+    });
+    expect(res.statusCode).toBe(303);
+    onSite(res.headers.location);
+    for (const path of ["//evil.example/x", "/.//evil.example", "https://evil.example/"]) {
+      const { res: refused } = await start("google", `redirectUrl=${encodeURIComponent(path)}`);
+      expect(refused.statusCode).toBe(400);
+    }
+  });
+});
+
 // Built before the tests run: a database each, which takes long on a busy machine.
 const LOCAL = { publicUrl: "http://localhost:5000", host: "127.0.0.1" };
 const bare = loadSocialConfig({ SOCIAL_DEV_LOGIN: "true" }, "development", {
@@ -523,6 +618,45 @@ describe("development sign-in page", () => {
     const sam1Again = await go("Samuel", "SAM@example.com");
     expect(sam1).not.toBe(sam2);
     expect(sam1Again).toBe(sam1);
+  });
+
+  it("its Cancel goes back to the callback as a provider's refusal does, and so to the start page", async () => {
+    // Another address: the whole flow above has used this one's share of sign-in requests.
+    const remoteAddress = "203.0.113.9";
+    const begin = await dev.inject({
+      method: "GET",
+      url: "/api/social-auth/google?redirectUrl=%2Feasy-payment",
+      headers: HOST,
+      remoteAddress,
+    });
+    const state = new URL(begin.headers.location as string, ORIGIN).searchParams.get("state")!;
+    const page = await dev.inject({
+      method: "GET",
+      url: begin.headers.location as string,
+      headers: HOST,
+      remoteAddress,
+    });
+    const href = page.body
+      .match(/<a class="cancel" href="([^"]+)">Cancel<\/a>/)?.[1]
+      ?.replaceAll("&amp;", "&");
+    expect(href).toBe(
+      `/api/social-auth/google/callback?error=access_denied&state=${encodeURIComponent(state)}`,
+    );
+    const cancelled = await dev.inject({
+      method: "GET",
+      url: href!,
+      headers: {
+        ...HOST,
+        accept: "text/html",
+        cookie: `cpxtb_social_flow=${cookieOf(begin, "cpxtb_social_flow")}`,
+      },
+      remoteAddress,
+    });
+    expect(cancelled.statusCode).toBe(303);
+    expect(cancelled.headers.location).toBe(
+      `${ORIGIN}/easy-payment?socialLogin=cancelled&socialProvider=google`,
+    );
+    expect(cookieOf(cancelled, "cpxtb_session")).toBeUndefined();
   });
 
   it("production without credentials says the provider is not configured", async () => {

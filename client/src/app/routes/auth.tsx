@@ -23,6 +23,7 @@ import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { SocialAccountCard } from "@/features/social/components/social-account-card";
 import { SocialSignIn } from "@/features/social/components/social-sign-in";
 import { signInWords } from "@/features/social/sign-in-words";
+import { useSocialReturn } from "@/features/social/social-return";
 import { useT } from "@/i18n/i18n";
 
 /** Loads the wallet code only when asked (it stays out of this page's chunk too). */
@@ -41,6 +42,7 @@ const tabClass =
 export default function AuthPage() {
   const locale = useAccountPage();
   const t = useT();
+  useSocialReturn();
   const { user, pendingSignIn, setPendingSignIn } = useAuth();
   const [, navigate] = useLocation();
   const search = useSearch();

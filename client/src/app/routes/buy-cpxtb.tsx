@@ -9,6 +9,7 @@ import { BuyForm } from "@/features/buy/components/buy-form";
 import { usePrice } from "@/features/price/api/get-price";
 import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { DemoModeNotice, useDemoMode } from "@/features/social/components/social-account-card";
+import { useSocialReturn } from "@/features/social/social-return";
 import { useDocumentLanguage, useT } from "@/i18n/i18n";
 
 /** The wallet code (wagmi, viem) loads only when the buyer continues. */
@@ -23,6 +24,7 @@ const ClaimSection = React.lazy(() => import("../claim-section"));
 export default function BuyCpxtbPage() {
   useDocumentLanguage();
   const t = useT();
+  useSocialReturn();
   const search = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
   const back = search.get("return");

@@ -22,6 +22,7 @@ import { TwoFactorSection } from "@/features/auth/components/two-factor-section"
 import { WalletIdeas } from "@/features/auth/components/wallet-ideas";
 import { socialAccountsQueryOptions } from "@/features/social/api/social";
 import { LinkedSocialAccountsSection } from "@/features/social/components/linked-social-accounts";
+import { useSocialReturn } from "@/features/social/social-return";
 import { toast } from "@/hooks/use-toast";
 import { useT } from "@/i18n/i18n";
 import { lazyComponent } from "@/lib/lazy-component";
@@ -61,6 +62,7 @@ const EMAIL_OUTCOMES = {
 export default function ProfilePage() {
   useAccountPage();
   const t = useT();
+  useSocialReturn();
   const [isSettings] = useRoute("/settings");
   const { user, isLoading } = useAuth();
   const search = useSearch();

@@ -7,7 +7,12 @@ export const SOCIAL_USER_STORAGE_KEY = "cpxtb_social_user";
 /** Session storage: which provider a real login went to, read once when the browser comes back. */
 export const PENDING_REAL_LOGIN_KEY = "cpxtb_social_pending_login";
 
-type SocialStateAtStart = { storedUser: boolean; pendingLogin: string | null };
+type SocialStateAtStart = {
+  storedUser: boolean;
+  pendingLogin: string | null;
+  /** The page was opened by a refused sign-in coming back (`?socialLogin=`, social-return.ts): none to finish. */
+  refusedReturn: boolean;
+};
 let atStart: SocialStateAtStart | undefined;
 
 /**
@@ -21,9 +26,11 @@ export function socialStateAtStart(): SocialStateAtStart {
       atStart = {
         storedUser: window.localStorage.getItem(SOCIAL_USER_STORAGE_KEY) !== null,
         pendingLogin: window.sessionStorage.getItem(PENDING_REAL_LOGIN_KEY),
+        // The parameter by name: @common/social would bring zod into the start-up.
+        refusedReturn: new URLSearchParams(window.location.search).has("socialLogin"),
       };
     } catch {
-      atStart = { storedUser: false, pendingLogin: null };
+      atStart = { storedUser: false, pendingLogin: null, refusedReturn: false };
     }
   }
   return atStart;

@@ -140,6 +140,8 @@ export async function resumeRealLogin() {
   const provider = socialStateAtStart().pendingLogin as SocialProvider | null;
   if (!provider || !(provider in SOCIAL_PROVIDER_NAMES)) return;
   if (store?.getItem(PENDING_REAL_LOGIN_KEY) === provider) store.removeItem(PENDING_REAL_LOGIN_KEY);
+  // The sign-in came back refused: its page says why (social-return.ts); there is nobody to ask the server about.
+  if (socialStateAtStart().refusedReturn) return;
   try {
     signedIn(provider, await postSocialAuth(provider, requestBody(window.location.href, true)));
     update({ reloading: true });

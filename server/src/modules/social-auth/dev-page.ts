@@ -14,10 +14,13 @@ export const DEV_PAGE_STYLE =
   ".badge{display:inline-block;background:#f59e0b;color:#111;border-radius:999px;padding:2px 10px;font-size:.75rem;font-weight:600;margin-bottom:12px}" +
   "label{display:block;font-size:.875rem;margin:12px 0 4px}input{width:100%;box-sizing:border-box;padding:10px;border-radius:8px;border:1px solid #3a4766;background:#0b1220;color:inherit;font-size:1rem}" +
   "button{margin-top:20px;width:100%;padding:12px;border:0;border-radius:8px;background:#3b82f6;color:#fff;font-size:1rem;font-weight:600;cursor:pointer}" +
-  "button:focus-visible,input:focus-visible{outline:2px solid #93c5fd;outline-offset:2px}";
+  ".cancel{display:block;margin-top:12px;text-align:center;color:#93c5fd;font-size:.875rem}" +
+  "button:focus-visible,input:focus-visible,a:focus-visible{outline:2px solid #93c5fd;outline-offset:2px}";
 
 export function devSignInPage(provider: SocialProvider, state: string): string {
   const name = SOCIAL_PROVIDER_NAMES[provider];
+  // As a real provider does when the person declines: back to the callback with the error and the same state.
+  const cancelUrl = `/api/social-auth/${provider}/callback?error=access_denied&state=${encodeURIComponent(state)}`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -41,6 +44,7 @@ export function devSignInPage(provider: SocialProvider, state: string): string {
 <input id="email" name="email" type="email" required maxlength="200" autocomplete="email">
 <button type="submit">Continue</button>
 </form>
+<a class="cancel" href="${escapeHtml(cancelUrl)}">Cancel</a>
 </main>
 </body>
 </html>`;

@@ -17,6 +17,7 @@ import { findOwnedBusiness } from "../two-factor/repository.ts";
 import { findManagedWallet } from "../wallet/repository.ts";
 import { devSignInPage } from "./dev-page.ts";
 import { sameOriginPath } from "./redirect-url.ts";
+import { isBrowserNavigation } from "./refusal.ts";
 import * as service from "./service.ts";
 
 const providerParams = z.object({ provider: z.string().max(40) });
@@ -117,6 +118,7 @@ export async function socialAuthRoutes(app: FastifyZod, deps: service.SocialDeps
         provider,
         request.query,
         await auth(request, reply),
+        { browser: isBrowserNavigation(request) },
       );
       noStore(reply);
       return reply.redirect(target, 303);

@@ -17,6 +17,7 @@ import * as siweRepo from "../siwe/repository.ts";
 import { completeFirstFactor } from "../two-factor/sign-in.ts";
 import { createProviderClient, type ProviderClient, type ProviderIdentity } from "./providers.ts";
 import { publicLocation, sameOriginPath } from "./redirect-url.ts";
+import { socialReturnReason, withSocialReturn } from "./refusal.ts";
 import * as repo from "./repository.ts";
 
 /** What the social module needs from the managed wallets: one wallet per social account, made in its transaction. */
@@ -49,6 +50,9 @@ type Flow = {
   linkUserId: string | null;
   development: boolean;
 };
+
+/** Where the refused sign-in goes back to: filled in once its flow is known. */
+type StartedFrom = { redirectPath: string | null };
 
 type DevCode = { state: string; name: string; email: string; codeChallenge: string; nonce: string };
 
@@ -192,7 +196,9 @@ export function createSocialAuth(deps: SocialDeps) {
   async function exchangeDevCode(code: string, state: string, flow: Flow): Promise<ProviderIdentity> {
     const raw = await deps.state.get(devCodeKey(code));
     if (!raw || !(await deps.state.setIfAbsent(`${devCodeKey(code)}:used`, "1", DEV_CODE_TTL_MS))) {
-      throw new AppError("BAD_REQUEST", "This sign-in code is not valid or was already used. Start again.");
+      throw new AppError("BAD_REQUEST", "This sign-in code is not valid or was already used. Start again.", {
+        reason: "expired",
+      });
     }
     await deps.state.delete(devCodeKey(code));
     const dev = JSON.parse(raw) as DevCode;
@@ -213,7 +219,9 @@ export function createSocialAuth(deps: SocialDeps) {
   /**
    * The provider sent the browser back: the state must be the one this browser started (cookie) and unused, then
    * the code is exchanged with PKCE (and nonce for OIDC). Answers where to send the browser next: an absolute
-   * URL on this site's origin, its path checked again (`publicLocation`).
+   * URL on this site's origin, its path checked again (`publicLocation`). A refusal is thrown, unless `browser`
+   * (a navigation, not a script): then the browser goes back to the page the sign-in started from (/auth while
+   * the flow is unknown) told why, instead of landing on a JSON error.
    */
   async function complete(
     request: FastifyRequest,
@@ -221,10 +229,22 @@ export function createSocialAuth(deps: SocialDeps) {
     provider: SocialProvider,
     params: Record<string, string | undefined>,
     auth: Auth | null,
+    { browser }: { browser: boolean },
   ): Promise<string> {
     // The public origin, or the loopback name of it this browser used (its session cookie is there), never Host.
     const origin = requestOrigin(deps.config, request);
-    return publicLocation(await completeFlow(request, reply, provider, params, auth), origin);
+    const started: StartedFrom = { redirectPath: null };
+    try {
+      return publicLocation(await completeFlow(request, reply, provider, params, auth, started), origin);
+    } catch (error) {
+      if (!browser || !(error instanceof AppError)) throw error;
+      const reason = started.redirectPath === null ? "expired" : socialReturnReason(error);
+      request.log.info(
+        { provider, reason, code: error.code, refusal: error.message },
+        "social sign-in refused; the browser goes back",
+      );
+      return publicLocation(withSocialReturn(started.redirectPath ?? "/auth", reason, provider), origin);
+    }
   }
 
   async function completeFlow(
@@ -233,6 +253,7 @@ export function createSocialAuth(deps: SocialDeps) {
     provider: SocialProvider,
     params: Record<string, string | undefined>,
     auth: Auth | null,
+    started: StartedFrom,
   ): Promise<string> {
     const state = params.state;
     const invalid = (message: string) => new AppError("BAD_REQUEST", message);
@@ -249,10 +270,14 @@ export function createSocialAuth(deps: SocialDeps) {
     await deps.state.delete(flowKey(state));
     reply.clearCookie(FLOW_COOKIE, { path: "/api/social-auth" });
     const flow = JSON.parse(raw) as Flow;
+    started.redirectPath = flow.redirectPath;
     if (flow.provider !== provider) throw invalid("This sign-in was started with another provider.");
     if (params.error) {
-      const reason = params.error === "access_denied" ? "cancelled" : "failed";
-      return withParam(flow.redirectPath, "socialLogin", reason);
+      return withSocialReturn(
+        flow.redirectPath,
+        params.error === "access_denied" ? "cancelled" : "failed",
+        provider,
+      );
     }
     if (!params.code) throw invalid("The sign-in answer has no code. Please start again.");
 
@@ -270,7 +295,9 @@ export function createSocialAuth(deps: SocialDeps) {
 
     if (flow.linkUserId) {
       if (auth?.user.id !== flow.linkUserId) {
-        throw new AppError("UNAUTHENTICATED", "Sign in again to link this account.");
+        throw new AppError("UNAUTHENTICATED", "Sign in again to link this account.", {
+          reason: "signInAgain",
+        });
       }
       await link(flow.linkUserId, provider, identity, flow.development);
       return withParam(flow.redirectPath, "socialLinked", provider);
@@ -383,6 +410,7 @@ export function createSocialAuth(deps: SocialDeps) {
       throw new AppError(
         "CONFLICT",
         `This ${SOCIAL_PROVIDER_NAMES[provider]} account is linked to another account.`,
+        { reason: "linkedElsewhere" },
       );
     }
     if (existing) return;
@@ -391,6 +419,7 @@ export function createSocialAuth(deps: SocialDeps) {
       throw new AppError(
         "CONFLICT",
         `Another ${SOCIAL_PROVIDER_NAMES[provider]} account is already linked. Unlink it first.`,
+        { reason: "alreadyLinked" },
       );
     }
     try {
@@ -416,6 +445,7 @@ export function createSocialAuth(deps: SocialDeps) {
         throw new AppError(
           "CONFLICT",
           `This ${SOCIAL_PROVIDER_NAMES[provider]} account is linked to another account.`,
+          { reason: "linkedElsewhere" },
         );
       }
       throw error;
