@@ -122,6 +122,7 @@ describe("PayPal purchases (Orders v2, local fake)", () => {
     const early = await capture(order.id);
     expect(early.statusCode).toBe(409);
     expect(early.json().error.message).toMatch(/Approve the payment at PayPal/);
+    expect(early.json().error.details).toEqual({ reason: "paypal_not_approved" });
 
     paypal.approve(paypalId);
     const back = await returnFromPaypal(order.id, paypalId);
@@ -175,6 +176,7 @@ describe("PayPal purchases (Orders v2, local fake)", () => {
     const read = await api(app).get(`/api/buy/orders/${order.id}`);
     expect(read.statusCode).toBe(404);
     expect(read.json().error.message).toBe("No such order.");
+    expect(read.json().error.details).toEqual({ reason: "order_not_found" });
     expect((await capture(order.id, "cpxtb_buyer=someone-else")).statusCode).toBe(404);
     // A visitor's hop through the return URL captures nothing and says nothing about the order.
     const hop = await returnFromPaypal(order.id, paypalId, "");
@@ -223,6 +225,7 @@ describe("PayPal purchases (Orders v2, local fake)", () => {
     const reuse = await capture(second.order.id);
     expect(reuse.statusCode).toBe(409);
     expect(reuse.json().error.message).toMatch(/already paid another order/);
+    expect(reuse.json().error.details).toEqual({ reason: "paypal_capture_taken" });
     await settle();
     expect((await getOrder(second.order.id)).status).toBe("quoted");
     expect(await sendsFor(second.order.id)).toHaveLength(0);
@@ -263,6 +266,7 @@ describe("PayPal purchases (Orders v2, local fake)", () => {
     const res = await capture(order.id);
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toMatch(/not completed this payment yet \(PENDING\)/);
+    expect(res.json().error.details).toEqual({ reason: "paypal_not_completed", status: "PENDING" });
     const [row] = await app.database.db.select().from(buyOrders).where(eq(buyOrders.id, order.id));
     expect(row?.status).toBe("quoted");
     await settle();
@@ -333,5 +337,6 @@ describe("PayPal not configured", () => {
     const res = await api(bare).post("/api/buy/paypal/orders", { buyerAddress: buyerAddress(), usd: "25" });
     expect(res.statusCode).toBe(404);
     expect(res.json().error.message).toMatch(/PayPal is not available/);
+    expect(res.json().error.details).toEqual({ reason: "paypal_unavailable" });
   });
 });

@@ -237,6 +237,7 @@ describe("ETH purchases", () => {
     const reuse = await submit(second.id, hash);
     expect(reuse.statusCode).toBe(409);
     expect(reuse.json().error.message).toMatch(/already paid another order/);
+    expect(reuse.json().error.details).toEqual({ reason: "tx_paid_other_order" });
     await settle();
     expect((await getOrder(second.id)).status).toBe("quoted");
     expect(await transfersTo(buyer.address)).toHaveLength(1);
@@ -263,6 +264,12 @@ describe("ETH purchases", () => {
     const res = await submit(o.id, hash);
     expect(res.statusCode).toBe(422);
     expect(res.json().error.message).toMatch(/not from this order's wallet.*listed for refund/);
+    expect(res.json().error.details).toEqual({
+      reason: "tx_other_sender",
+      from: stranger.address,
+      wallet: buyer.address,
+      refund: true,
+    });
     expect((await getOrder(o.id)).status).toBe("quoted");
     const [receipt] = await receiptsFrom(stranger.address);
     expect(receipt).toMatchObject({ txHash: hash, valueWei: BigInt(o.ethAmountWei), refundDue: true });
@@ -327,21 +334,25 @@ describe("whose order a payment is (issue #33)", () => {
     const bare = await api(app).post("/api/buy/orders", body);
     expect(bare.statusCode).toBe(403);
     expect(bare.json().error.message).toMatch(/Prove that this wallet is yours/);
+    expect(bare.json().error.details).toEqual({ reason: "wallet_proof_required" });
     // A challenge for the victim's wallet signed by the attacker's.
     const forged = await prove(attacker, attacker.account, victim.address);
     const signed = await api(app, attacker.cookie).post("/api/buy/orders", { ...body, proof: forged });
     expect(signed.statusCode).toBe(422);
     expect(signed.json().error.message).toMatch(/not made by that wallet/);
+    expect(signed.json().error.details).toEqual({ reason: "signature_invalid" });
     // The victim's own signature, replayed from another browser: the challenge is bound to the victim's.
     const victimProof = await prove(victim);
     const replay = await api(app, attacker.cookie).post("/api/buy/orders", { ...body, proof: victimProof });
     expect(replay.statusCode).toBe(422);
+    expect(replay.json().error.details).toEqual({ reason: "signature_request_invalid" });
     // The victim's browser can still use it, once.
     const own = await api(app, victim.cookie).post("/api/buy/orders", { ...body, proof: victimProof });
     expect(own.statusCode, own.body).toBe(201);
     const again = await api(app, victim.cookie).post("/api/buy/orders", { ...body, proof: victimProof });
     expect(again.statusCode).toBe(422);
     expect(again.json().error.message).toMatch(/unknown, used or expired/);
+    expect(again.json().error.details).toEqual({ reason: "signature_request_invalid" });
   });
 
   it("a signed-in account buys for its linked wallet without signing; not for another one", async () => {
@@ -379,6 +390,7 @@ describe("whose order a payment is (issue #33)", () => {
     const posted = await submit(decoy.id, hash);
     expect(posted.statusCode).toBe(409);
     expect(posted.json().error.message).toMatch(/already paid another order/);
+    expect(posted.json().error.details).toEqual({ reason: "tx_paid_other_order" });
     expect((await getOrder(decoy.id)).status).toBe("quoted");
     expect((await getOrder(real.id)).status).toBe("paid");
     const own = await submit(real.id, hash);
@@ -471,6 +483,7 @@ describe("every ETH payment to the treasury is an order's or listed for refund (
     const res = await submit(o.id, second);
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toMatch(/already paid by another transaction.*listed for refund/);
+    expect(res.json().error.details).toEqual({ reason: "order_already_paid", refund: true });
     await settle();
     const receipts = await receiptsFrom(buyer.address);
     expect(receipts).toHaveLength(1);
@@ -605,6 +618,7 @@ describe("buying for the account's managed wallet (issue 34, decision 032)", () 
     });
     expect(out.statusCode).toBe(401);
     expect(out.json().error.message).toMatch(/Sign in/);
+    expect(out.json().error.details).toEqual({ reason: "sign_in_for_managed_wallet" });
     // The refusal came before the proof: the same signature still opens an ordinary order.
     const ordinary = await api(app, visitor.cookie).post("/api/buy/orders", {
       method: "eth",
@@ -624,5 +638,6 @@ describe("buying for the account's managed wallet (issue 34, decision 032)", () 
     });
     expect(none.statusCode).toBe(409);
     expect(none.json().error.message).toMatch(/no CPXTB wallet/);
+    expect(none.json().error.details).toEqual({ reason: "no_managed_wallet" });
   });
 });

@@ -60,3 +60,90 @@ describe("buyErrorText: the order's limits in the buyer's language, the amount i
     );
   });
 });
+
+// server/src/modules/buy/service.ts submitEthPayment and paypal.ts: the English sentence, its reason and values.
+const FROM = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const WALLET = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+const otherSender = (refund: boolean) =>
+  apiError(
+    422,
+    "UNPROCESSABLE",
+    `This transaction was sent from ${FROM}, not from this order's wallet ${WALLET}; it does not pay this order.${refund ? " The ETH is listed for refund." : ""}`,
+    { reason: "tx_other_sender", from: FROM, wallet: WALLET, refund },
+  );
+const declined = () =>
+  apiError(422, "UNPROCESSABLE", "PayPal declined the payment (INSTRUMENT_DECLINED).", {
+    reason: "paypal_declined",
+    issue: "INSTRUMENT_DECLINED",
+  });
+const notMined = () =>
+  apiError(404, "NOT_FOUND", "This transaction is not mined yet. Try again in a moment.", {
+    reason: "tx_not_mined",
+  });
+const noAnswer = () =>
+  apiError(502, "BAD_GATEWAY", "PayPal did not answer. Try again in a moment.", {
+    reason: "paypal_no_answer",
+  });
+const alreadyPaid = (refund: boolean) =>
+  apiError(
+    409,
+    "CONFLICT",
+    `This order is already paid by another transaction.${refund ? " This second payment is listed for refund." : " Once it is confirmed, this second payment is listed for refund."}`,
+    { reason: "order_already_paid", refund },
+  );
+
+describe("buyErrorText: every refusal by its reason, in the buyer's language, with its values", () => {
+  it("reads in English as the server wrote it", () => {
+    i18n.activate("en");
+    for (const error of [
+      otherSender(true),
+      otherSender(false),
+      declined(),
+      notMined(),
+      noAnswer(),
+      alreadyPaid(true),
+      alreadyPaid(false),
+    ])
+      expect(buyErrorText(error)).toBe((error.body as { error: { message: string } }).error.message);
+  });
+
+  it("says them in German, the addresses and PayPal's code as they are", () => {
+    i18n.activate("de");
+    expect(buyErrorText(otherSender(true))).toBe(
+      `Diese Transaktion wurde von ${FROM} gesendet, nicht von der Wallet dieser Bestellung ${WALLET}; sie bezahlt diese Bestellung nicht. Das ETH ist zur Erstattung vorgemerkt.`,
+    );
+    expect(buyErrorText(otherSender(false))).toBe(
+      `Diese Transaktion wurde von ${FROM} gesendet, nicht von der Wallet dieser Bestellung ${WALLET}; sie bezahlt diese Bestellung nicht.`,
+    );
+    expect(buyErrorText(declined())).toBe("PayPal hat die Zahlung abgelehnt (INSTRUMENT_DECLINED).");
+    expect(buyErrorText(notMined())).toBe(
+      "Diese Transaktion ist noch nicht in einem Block. Versuchen Sie es gleich noch einmal.",
+    );
+    expect(buyErrorText(noAnswer())).toBe(
+      "PayPal hat nicht geantwortet. Versuchen Sie es gleich noch einmal.",
+    );
+    expect(buyErrorText(alreadyPaid(false))).toBe(
+      "Diese Bestellung ist bereits durch eine andere Transaktion bezahlt. Sobald sie bestätigt ist, wird diese zweite Zahlung zur Erstattung vorgemerkt.",
+    );
+  });
+
+  it("says them in Arabic, the addresses and the code isolated left to right", () => {
+    i18n.activate("ar");
+    expect(buyErrorText(otherSender(true))).toBe(
+      `أُرسلت هذه المعاملة من \u2066${FROM}\u2069، لا من محفظة هذا الطلب \u2066${WALLET}\u2069؛ فهي لا تدفع هذا الطلب. أُدرج مبلغ ETH للاسترداد.`,
+    );
+    expect(buyErrorText(declined())).toBe("رفض PayPal الدفعة (\u2066INSTRUMENT_DECLINED\u2069).");
+  });
+
+  it("keeps the server's sentence for a reason it does not know, or a value missing", () => {
+    i18n.activate("de");
+    const unknown = apiError(422, "UNPROCESSABLE", "A new refusal.", { reason: "something_new" });
+    expect(buyErrorText(unknown)).toBe("A new refusal.");
+    const bare = apiError(422, "UNPROCESSABLE", "PayPal declined the payment (X).", {
+      reason: "paypal_declined",
+    });
+    expect(buyErrorText(bare)).toBe("PayPal declined the payment (X).");
+    const inherited = apiError(422, "UNPROCESSABLE", "Inherited.", { reason: "toString" });
+    expect(buyErrorText(inherited)).toBe("Inherited.");
+  });
+});

@@ -1,30 +1,112 @@
-import { apiErrorText, detailOf } from "@/features/payments/pay-error-text";
+import type { Locale } from "@common/locales";
+import { apiErrorText, detailOf, errorBodyOf } from "@/features/payments/pay-error-text";
 import { currentLocale, t } from "@/i18n/i18n";
 import { isolate } from "@/i18n/ltr";
 import { isApiError } from "@/lib/api-error";
 import { dollars } from "./format";
 
+type Details = Record<string, unknown> | undefined;
+type Values = Record<string, string>;
+
+/** A value of `details`, isolated left to right (an address, a code, an amount inside right-to-left text). */
+const ltr = (details: Details, key: string, locale: Locale) => {
+  const value = detailOf(details, key);
+  return value === undefined ? undefined : isolate(value, locale);
+};
+
+/** Whether the server listed the ETH for refund (a boolean in `details`), as a select's case. */
+const refund = (details: Details): Values => ({ refund: details?.refund === true ? "yes" : "no" });
+
+/** Values a message needs, or undefined when one is missing (the server's sentence is shown then). */
+const needs = (values: Record<string, string | undefined>): Values | undefined =>
+  Object.values(values).every((value) => value !== undefined) ? (values as Values) : undefined;
+
+type Refusal = { id: string; values?: (details: Details, locale: Locale) => Values | undefined };
+
 /**
- * The buy screens' refusals that carry a value (server/src/modules/buy/quote.ts): the order's limits, in
- * `details` beside the English sentence, said in the reader's words and currency format.
+ * Every refusal a buyer can meet on the buy screens (server/src/modules/buy), by its `details.reason`: the
+ * message that says it and the values it takes from `details`. The English messages are the server's sentences.
  */
-function orderLimitText(details: Record<string, unknown> | undefined): string | undefined {
-  const locale = currentLocale();
-  const amount = (value: string) => isolate(dollars(value, locale, false), locale);
-  const min = detailOf(details, "minUsd");
-  if (details?.reason === "below_minimum" && min) return t("buy.error.belowMinimum", { amount: amount(min) });
-  const max = detailOf(details, "maxUsd");
-  if (details?.reason === "above_maximum" && max) return t("buy.error.aboveMaximum", { amount: amount(max) });
-  return undefined;
+const REFUSALS: Readonly<Record<string, Refusal>> = {
+  below_minimum: {
+    id: "buy.error.belowMinimum",
+    values: (d, locale) => needs({ amount: usd(detailOf(d, "minUsd"), locale) }),
+  },
+  above_maximum: {
+    id: "buy.error.aboveMaximum",
+    values: (d, locale) => needs({ amount: usd(detailOf(d, "maxUsd"), locale) }),
+  },
+  amount_too_small: { id: "buy.refusal.amountTooSmall" },
+  sign_in_for_managed_wallet: { id: "buy.refusal.signInForManagedWallet" },
+  no_managed_wallet: { id: "buy.refusal.noManagedWallet" },
+  wallet_proof_required: { id: "buy.refusal.walletProofRequired" },
+  signature_request_invalid: { id: "buy.refusal.signatureRequestInvalid" },
+  signature_other_wallet: { id: "buy.refusal.signatureOtherWallet" },
+  signature_invalid: { id: "buy.refusal.signatureInvalid" },
+  order_not_found: { id: "buy.refusal.orderNotFound" },
+  tx_not_found: { id: "buy.refusal.txNotFound" },
+  tx_wrong_recipient: { id: "buy.refusal.txWrongRecipient" },
+  tx_not_mined: { id: "buy.refusal.txNotMined" },
+  tx_failed: { id: "buy.refusal.txFailed" },
+  tx_no_eth: { id: "buy.refusal.txNoEth" },
+  tx_paid_other_order: { id: "buy.refusal.txPaidOtherOrder" },
+  tx_other_sender: {
+    id: "buy.refusal.txOtherSender",
+    values: (d, locale) => {
+      const addresses = needs({ from: ltr(d, "from", locale), wallet: ltr(d, "wallet", locale) });
+      return addresses && { ...addresses, ...refund(d) };
+    },
+  },
+  order_already_paid: { id: "buy.refusal.orderAlreadyPaid", values: refund },
+  tx_does_not_fit: { id: "buy.refusal.txDoesNotFit", values: refund },
+  paypal_unavailable: { id: "buy.refusal.paypalUnavailable" },
+  paypal_no_answer: { id: "buy.refusal.paypalNoAnswer" },
+  paypal_order_refused: { id: "buy.refusal.paypalOrderRefused" },
+  paypal_no_approval_link: { id: "buy.refusal.paypalNoApprovalLink" },
+  paypal_not_approved: { id: "buy.refusal.paypalNotApproved" },
+  paypal_declined: {
+    id: "buy.refusal.paypalDeclined",
+    values: (d, locale) => needs({ issue: ltr(d, "issue", locale) }),
+  },
+  paypal_capture_failed: { id: "buy.refusal.paypalCaptureFailed" },
+  paypal_read_failed: { id: "buy.refusal.paypalReadFailed" },
+  paypal_no_payment: { id: "buy.refusal.paypalNoPayment" },
+  paypal_other_order: { id: "buy.refusal.paypalOtherOrder" },
+  paypal_not_completed: {
+    id: "buy.refusal.paypalNotCompleted",
+    values: (d, locale) => needs({ status: ltr(d, "status", locale) }),
+  },
+  paypal_capture_taken: { id: "buy.refusal.paypalCaptureTaken" },
+};
+
+/** An order limit in the reader's currency format, isolated left to right. */
+function usd(value: string | undefined, locale: Locale): string | undefined {
+  return value === undefined ? undefined : isolate(dollars(value, locale, false), locale);
+}
+
+/** The refusal in the reader's words, or undefined for a reason these screens do not know (or a missing value). */
+function refusalText(details: Details): string | undefined {
+  const reason = details?.reason;
+  const refusal =
+    typeof reason === "string" && Object.hasOwn(REFUSALS, reason) ? REFUSALS[reason] : undefined;
+  if (!refusal) return undefined;
+  if (!refusal.values) return t(refusal.id);
+  const values = refusal.values(details, currentLocale());
+  return values && t(refusal.id, values);
 }
 
 /**
- * A failed request on the buy screens, in the buyer's language (issue 37): the shared reading of `apiErrorText`
- * (no network, too many attempts, a server fault) with the order's limits; the server's own message (English)
- * for what these screens do not know, never a status code. A browser wallet's own refusal is already in words.
+ * A failed request on the buy screens, in the buyer's language (issue 37): a refusal by its `details.reason`
+ * (even a 502 from PayPal says what happened), then the shared reading of `apiErrorText` (no network, too many
+ * attempts, a server fault); the server's own message (English) for what these screens do not know, never a
+ * status code. A browser wallet's own refusal is already in words.
  */
 export function buyErrorText(error: unknown): string {
   if (!isApiError(error) && !(error instanceof TypeError) && error instanceof Error && error.message)
     return error.message.replace(/^\d{3}:\s*/, "");
-  return apiErrorText(error, { byCode: ({ details }) => orderLimitText(details) });
+  if (isApiError(error)) {
+    const text = refusalText(errorBodyOf(error.body).details);
+    if (text) return text;
+  }
+  return apiErrorText(error);
 }

@@ -148,6 +148,7 @@ export async function proveBuyerWallet(
     throw new AppError(
       "FORBIDDEN",
       "Prove that this wallet is yours: sign the message from POST /api/buy/wallet-challenge with it, or link the wallet to your account.",
+      { reason: "wallet_proof_required" },
     );
   }
   const [challenge] = await db
@@ -166,10 +167,13 @@ export async function proveBuyerWallet(
     throw new AppError(
       "UNPROCESSABLE",
       "The signature request is unknown, used or expired. Ask for a new one.",
+      { reason: "signature_request_invalid" },
     );
   }
   if (challenge.address !== address) {
-    throw new AppError("UNPROCESSABLE", "The signature request was issued for another wallet address.");
+    throw new AppError("UNPROCESSABLE", "The signature request was issued for another wallet address.", {
+      reason: "signature_other_wallet",
+    });
   }
   let valid = false;
   try {
@@ -181,5 +185,8 @@ export async function proveBuyerWallet(
   } catch {
     valid = false;
   }
-  if (!valid) throw new AppError("UNPROCESSABLE", "The signature was not made by that wallet.");
+  if (!valid)
+    throw new AppError("UNPROCESSABLE", "The signature was not made by that wallet.", {
+      reason: "signature_invalid",
+    });
 }

@@ -57,7 +57,9 @@ export class PaypalClient {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch {
-      throw new AppError("BAD_GATEWAY", "PayPal did not answer. Try again in a moment.");
+      throw new AppError("BAD_GATEWAY", "PayPal did not answer. Try again in a moment.", {
+        reason: "paypal_no_answer",
+      });
     }
     if (!response.ok) {
       const body = (await response.json().catch(() => null)) as {

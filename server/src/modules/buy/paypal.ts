@@ -18,7 +18,10 @@ import {
 } from "./service.ts";
 
 function requirePaypal(deps: BuyDeps) {
-  if (!deps.paypal) throw new AppError("NOT_FOUND", "Paying with PayPal is not available on this server.");
+  if (!deps.paypal)
+    throw new AppError("NOT_FOUND", "Paying with PayPal is not available on this server.", {
+      reason: "paypal_unavailable",
+    });
   const reason = buyUnavailableReason(deps);
   if (reason) throw new AppError("SERVICE_UNAVAILABLE", reason);
   return { paypal: deps.paypal, chain: deps.chain!, treasury: deps.treasury! };
@@ -68,11 +71,15 @@ export async function createPaypalOrder(
     deps.log.warn({ orderId: order.id, err: String(error) }, "PayPal order creation failed");
     throw error instanceof AppError
       ? error
-      : new AppError("BAD_GATEWAY", "PayPal refused the order. Try again.");
+      : new AppError("BAD_GATEWAY", "PayPal refused the order. Try again.", {
+          reason: "paypal_order_refused",
+        });
   }
   const approveUrl = approveLink(created);
   if (!created.id || !approveUrl) {
-    throw new AppError("BAD_GATEWAY", "PayPal answered without an approval link. Try again.");
+    throw new AppError("BAD_GATEWAY", "PayPal answered without an approval link. Try again.", {
+      reason: "paypal_no_approval_link",
+    });
   }
   const [updated] = await deps.db
     .update(buyOrders)
@@ -100,14 +107,22 @@ async function captureAtPaypal(deps: BuyDeps, order: OrderRow): Promise<PaypalOr
       return paypal.getOrder(order.paypalOrderId!);
     }
     if (error instanceof PaypalError && error.issue === "ORDER_NOT_APPROVED") {
-      throw new AppError("CONFLICT", "Approve the payment at PayPal first; nothing was charged yet.");
+      throw new AppError("CONFLICT", "Approve the payment at PayPal first; nothing was charged yet.", {
+        reason: "paypal_not_approved",
+      });
     }
     if (error instanceof PaypalError && error.status === 422) {
-      throw new AppError("UNPROCESSABLE", `PayPal declined the payment (${error.issue ?? "unprocessable"}).`);
+      const issue = error.issue ?? "unprocessable";
+      throw new AppError("UNPROCESSABLE", `PayPal declined the payment (${issue}).`, {
+        reason: "paypal_declined",
+        issue,
+      });
     }
     if (error instanceof PaypalError) {
       deps.log.warn({ orderId: order.id, status: error.status, issue: error.issue }, "PayPal capture failed");
-      throw new AppError("BAD_GATEWAY", "PayPal could not complete the payment. Try again in a moment.");
+      throw new AppError("BAD_GATEWAY", "PayPal could not complete the payment. Try again in a moment.", {
+        reason: "paypal_capture_failed",
+      });
     }
     throw error;
   }
@@ -122,7 +137,13 @@ async function readAtPaypal(deps: BuyDeps, order: OrderRow): Promise<PaypalOrder
       { orderId: order.id, status: error.status, issue: error.issue },
       "PayPal order read failed",
     );
-    throw new AppError("BAD_GATEWAY", "PayPal could not be asked about this payment. Try again in a moment.");
+    throw new AppError(
+      "BAD_GATEWAY",
+      "PayPal could not be asked about this payment. Try again in a moment.",
+      {
+        reason: "paypal_read_failed",
+      },
+    );
   }
 }
 
@@ -134,11 +155,14 @@ async function readAtPaypal(deps: BuyDeps, order: OrderRow): Promise<PaypalOrder
 export async function capturePaypalOrder(deps: BuyDeps, orderId: string): Promise<OrderRow> {
   requirePaypal(deps);
   const found = await findOrder(deps.db, orderId);
-  if (!found) throw new AppError("NOT_FOUND", "No such order.");
+  if (!found) throw new AppError("NOT_FOUND", "No such order.", { reason: "order_not_found" });
   const { order } = found;
   if (order.method !== "paypal") throw new AppError("BAD_REQUEST", "This order is not paid with PayPal.");
   if (order.status !== "quoted") return order;
-  if (!order.paypalOrderId) throw new AppError("CONFLICT", "This order has no PayPal payment to complete.");
+  if (!order.paypalOrderId)
+    throw new AppError("CONFLICT", "This order has no PayPal payment to complete.", {
+      reason: "paypal_no_payment",
+    });
   let result: PaypalOrder;
   if (deps.now() > order.expiresAt) {
     // Not captured after expiry; but a capture made in time (e.g. PENDING then) is still honoured.
@@ -164,12 +188,16 @@ export async function capturePaypalOrder(deps: BuyDeps, orderId: string): Promis
   const { capture, referenceId } = firstCapture(result);
   if (result.id !== order.paypalOrderId || (referenceId !== null && referenceId !== order.id)) {
     deps.log.warn({ orderId: order.id, paypalOrderId: result.id }, "PayPal capture is for another order");
-    throw new AppError("UNPROCESSABLE", "PayPal's answer is for another order; nothing is sent.");
+    throw new AppError("UNPROCESSABLE", "PayPal's answer is for another order; nothing is sent.", {
+      reason: "paypal_other_order",
+    });
   }
   if (result.status !== "COMPLETED" || capture?.status !== "COMPLETED" || !capture.id) {
+    const status = capture?.status ?? result.status ?? "unknown";
     throw new AppError(
       "CONFLICT",
-      `PayPal has not completed this payment yet (${capture?.status ?? result.status ?? "unknown"}); the tokens are sent once it is.`,
+      `PayPal has not completed this payment yet (${status}); the tokens are sent once it is.`,
+      { reason: "paypal_not_completed", status },
     );
   }
   const cents = toCents(capture.amount?.value);
@@ -216,7 +244,9 @@ export async function capturePaypalOrder(deps: BuyDeps, orderId: string): Promis
         { orderId: order.id, captureId: capture.id },
         "PayPal capture already paid another order",
       );
-      throw new AppError("CONFLICT", "This PayPal payment already paid another order.");
+      throw new AppError("CONFLICT", "This PayPal payment already paid another order.", {
+        reason: "paypal_capture_taken",
+      });
     }
     throw error;
   }

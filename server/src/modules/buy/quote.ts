@@ -34,7 +34,10 @@ export function computeQuote(
     tokenAmount = parseUnits(input.tokens!, p.decimals);
     usdCents = ceilDiv(tokenAmount * p.priceE18 * 100n, unit * E18);
   }
-  if (tokenAmount <= 0n) throw new AppError("VALIDATION_ERROR", "The amount is too small to buy any CPXTB.");
+  if (tokenAmount <= 0n)
+    throw new AppError("VALIDATION_ERROR", "The amount is too small to buy any CPXTB.", {
+      reason: "amount_too_small",
+    });
   let ethAmountWei: bigint | null = null;
   if (p.ethUsdE18 !== null) {
     const wei = ceilDiv(usdCents * E18 * E18, p.ethUsdE18 * 100n);

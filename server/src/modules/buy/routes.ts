@@ -31,7 +31,8 @@ export async function buyRoutes(app: FastifyZod, { deps }: { deps: service.BuyDe
   async function ownedOrder(request: FastifyRequest, reply: FastifyReply, id: string) {
     const buyer = await buyerOf(deps.db, request, reply, { create: false });
     const found = await service.findOrder(deps.db, id);
-    if (!found || !owns(buyer, found.order)) throw new AppError("NOT_FOUND", "No such order.");
+    if (!found || !owns(buyer, found.order))
+      throw new AppError("NOT_FOUND", "No such order.", { reason: "order_not_found" });
     return found;
   }
 

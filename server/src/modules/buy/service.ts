@@ -79,7 +79,9 @@ export async function managedDeliveryAddress(
 ): Promise<Address | null> {
   if (deliverTo !== "managed") return null;
   if (!buyer.userId) {
-    throw new AppError("UNAUTHENTICATED", "Sign in to buy CPXTB for your CPXTB wallet.");
+    throw new AppError("UNAUTHENTICATED", "Sign in to buy CPXTB for your CPXTB wallet.", {
+      reason: "sign_in_for_managed_wallet",
+    });
   }
   const [wallet] = await db
     .select({ address: managedWallets.address })
@@ -89,6 +91,7 @@ export async function managedDeliveryAddress(
     throw new AppError(
       "CONFLICT",
       "Your account has no CPXTB wallet yet: sign in with Google, Facebook, X or Apple to get one.",
+      { reason: "no_managed_wallet" },
     );
   }
   return getAddress(wallet.address);
@@ -263,13 +266,24 @@ export async function readEthTransfer(deps: BuyDeps, txHash: Hex): Promise<EthTr
       .catch((e) => (e instanceof TransactionReceiptNotFoundError ? null : Promise.reject(e))),
   ]);
   if (!tx)
-    throw new AppError("NOT_FOUND", "This transaction is not on the chain (yet). Try again in a moment.");
+    throw new AppError("NOT_FOUND", "This transaction is not on the chain (yet). Try again in a moment.", {
+      reason: "tx_not_found",
+    });
   if (!tx.to || getAddress(tx.to) !== getAddress(treasury.address)) {
-    throw new AppError("UNPROCESSABLE", "This transaction does not pay the treasury address of this order.");
+    throw new AppError("UNPROCESSABLE", "This transaction does not pay the treasury address of this order.", {
+      reason: "tx_wrong_recipient",
+    });
   }
-  if (!receipt) throw new AppError("NOT_FOUND", "This transaction is not mined yet. Try again in a moment.");
-  if (receipt.status !== "success") throw new AppError("UNPROCESSABLE", "This transaction failed on chain.");
-  if (tx.value === 0n) throw new AppError("UNPROCESSABLE", "This transaction sends no ETH.");
+  if (!receipt)
+    throw new AppError("NOT_FOUND", "This transaction is not mined yet. Try again in a moment.", {
+      reason: "tx_not_mined",
+    });
+  if (receipt.status !== "success")
+    throw new AppError("UNPROCESSABLE", "This transaction failed on chain.", {
+      reason: "tx_failed",
+    });
+  if (tx.value === 0n)
+    throw new AppError("UNPROCESSABLE", "This transaction sends no ETH.", { reason: "tx_no_eth" });
   const [block, head] = await Promise.all([
     client.getBlock({ blockNumber: receipt.blockNumber }),
     client.getBlockNumber(),
@@ -507,23 +521,32 @@ export async function submitEthPayment(deps: BuyDeps, order: OrderRow, txHash: H
     throw new AppError(
       "CONFLICT",
       "This transaction already paid another order: its sender, amount and time fit that order.",
+      { reason: "tx_paid_other_order" },
     );
   }
   if (t.from !== order.buyerAddress) {
     throw new AppError(
       "UNPROCESSABLE",
       `This transaction was sent from ${t.from}, not from this order's wallet ${order.buyerAddress}; it does not pay this order.${result.kind === "receipt" ? " The ETH is listed for refund." : ""}`,
+      {
+        reason: "tx_other_sender",
+        from: t.from,
+        wallet: order.buyerAddress,
+        refund: result.kind === "receipt",
+      },
     );
   }
   if (order.payTxHash) {
     throw new AppError(
       "CONFLICT",
       `This order is already paid by another transaction.${result.kind === "receipt" ? " This second payment is listed for refund." : " Once it is confirmed, this second payment is listed for refund."}`,
+      { reason: "order_already_paid", refund: result.kind === "receipt" },
     );
   }
   throw new AppError(
     "UNPROCESSABLE",
     `This transaction does not fit this order (quote expired more than a day before it, or another treasury).${result.kind === "receipt" ? " The ETH is listed for refund." : ""}`,
+    { reason: "tx_does_not_fit", refund: result.kind === "receipt" },
   );
 }
 
