@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequest, Browser, Locator, Page } from "@playwright/test";
 import { LOCALES, type Locale } from "../common/src/locales";
 import { baseURL } from "../playwright.config";
-import { expect, test } from "./fixtures";
+import { expect, test, toast } from "./fixtures";
 import { createMerchant, createPayment, type Payment, payFromDevAccount } from "./support/payments";
 import { recordShown } from "./support/social";
 
@@ -210,6 +210,47 @@ for (const locale of ["ar", "pt-BR", "de"] as const) {
       .toBe(payment.amountDueBase);
     await expect(card).toHaveCount(0, { timeout: 30_000 });
     await expectInLanguage(page, locale, "paid from the managed wallet", { ours: false });
+    await context.close();
+    expect(errors, "console errors").toEqual([]);
+  });
+}
+
+/** A sign-in that comes back refused says why, in the payer's language, and completes nothing. */
+for (const locale of ["de", "ar"] as const) {
+  test(`${locale}: cancelled at the provider, back on the same payment and told so; an expired sign-in, on /auth`, async ({
+    browser,
+    playwright,
+  }) => {
+    const words = catalog(locale);
+    const payment = await newPayment(playwright.request);
+    const errors: string[] = [];
+    const { context, page } = await openPage(browser, locale, errors);
+    await openSignIn(page, locale, payment.reference);
+    await page
+      .getByRole("button", { name: fill(words["wallet.signIn.continueWith"]!, { provider: "Google" }) })
+      .click();
+    await expect(page.getByRole("heading", { name: "Sign in with Google (development)" })).toBeVisible({
+      timeout: 15_000,
+    });
+    // "Cancel" on the provider's page: the provider answers error=access_denied, as Google does.
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await expect(page).toHaveURL(new RegExp(`/pay/${payment.reference}$`), { timeout: 30_000 });
+    await expect(toast(page, words["wallet.return.cancelled.title"]!)).toContainText(
+      fill(words["wallet.return.cancelled.text"]!, { provider: "Google" }),
+      { timeout: 30_000 },
+    );
+    await expect(page.locator("html")).toHaveAttribute("lang", locale);
+    // Nothing was completed with the cancelled flow: still signed out.
+    expect((await page.request.get("/api/user")).status()).toBe(401);
+
+    // A sign-in whose flow is unknown (expired, used, or never started here): /auth says so, no JSON page.
+    await page.goto("/api/social-auth/google/callback?state=unknown-state&code=whatever");
+    await expect(page).toHaveURL(/\/auth$/, { timeout: 30_000 });
+    await expect(toast(page, words["wallet.return.expired.title"]!)).toContainText(
+      fill(words["wallet.return.expired.text"]!, { provider: "Google" }),
+      { timeout: 30_000 },
+    );
+    await expect(page.locator("body")).not.toContainText('"error"');
     await context.close();
     expect(errors, "console errors").toEqual([]);
   });
