@@ -107,6 +107,13 @@ export const BUY_ORDER_STATUSES = [
 ] as const;
 export type BuyOrderStatus = (typeof BUY_ORDER_STATUSES)[number];
 
+/**
+ * Why an order needs attention, beside its English `problem` (issue 37): a reason and its values as the server
+ * formatted them (ETH amounts exact), for the order page to say in the buyer's language.
+ */
+export const buyProblemDetails = z.object({ reason: z.string() }).catchall(z.string());
+export type BuyProblemDetails = z.infer<typeof buyProblemDetails>;
+
 export const buyOrderResponse = z.object({
   id: z.string(),
   method: z.enum(["eth", "paypal"]),
@@ -139,9 +146,12 @@ export const buyOrderResponse = z.object({
       txHash: z.string().nullable(),
       txUrl: z.string().nullable(),
       note: z.string().nullable(),
+      /** Which fixed note `note` is (`daily_limit`, `low_balance`, `nonce_reused`, `reverted`), null for another. */
+      noteReason: z.string().nullable(),
     })
     .nullable(),
   problem: z.string().nullable(),
+  problemDetails: buyProblemDetails.nullable(),
   refundDue: z.boolean(),
   returnTo: z.string().nullable(),
   /** PayPal: where the buyer approves the order. */

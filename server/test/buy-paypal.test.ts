@@ -241,6 +241,12 @@ describe("PayPal purchases (Orders v2, local fake)", () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: "failed", refundDue: true });
     expect(res.json().problem).toMatch(/PayPal captured 1\.00 USD, not the 25 USD quoted/);
+    expect(res.json().problemDetails).toEqual({
+      reason: "paypal_amount",
+      captured: "1.00",
+      currency: "USD",
+      quotedUsd: "25",
+    });
     await settle();
     expect(await sendsFor(order.id)).toHaveLength(0);
     expect(await transfersTo(buyer)).toHaveLength(0);
@@ -253,6 +259,11 @@ describe("PayPal purchases (Orders v2, local fake)", () => {
     paypal.tweakCapture(paypalId, { currency: "EUR" });
     const res = await capture(order.id);
     expect(res.json()).toMatchObject({ status: "failed", refundDue: true });
+    expect(res.json().problemDetails).toMatchObject({
+      reason: "paypal_amount",
+      currency: "EUR",
+      quotedUsd: "25",
+    });
     await settle();
     expect(await sendsFor(order.id)).toHaveLength(0);
     expect(await transfersTo(buyer)).toHaveLength(0);
@@ -298,6 +309,7 @@ describe("PayPal purchases (Orders v2, local fake)", () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: "expired", refundDue: false });
     expect(res.json().problem).toMatch(/nothing was charged/);
+    expect(res.json().problemDetails).toEqual({ reason: "paypal_expired" });
     expect(paypal.orders.get(paypalId)!.capture).toBeNull();
     await settle();
     expect(await transfersTo(buyer)).toHaveLength(0);

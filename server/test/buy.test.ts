@@ -4,6 +4,7 @@ import {
   createTestClient,
   createWalletClient,
   erc20Abi,
+  formatEther,
   type Hex,
   http,
   parseAbiItem,
@@ -251,8 +252,31 @@ describe("ETH purchases", () => {
     const res = await submit(o.id, hash);
     expect(res.json()).toMatchObject({ status: "underpaid", refundDue: true });
     expect(res.json().problem).toMatch(/listed for refund/);
+    // Exact to the wei, as the English sentence says it.
+    const paid = formatEther(BigInt(o.ethAmountWei) - 1n);
+    expect(res.json().problemDetails).toEqual({
+      reason: "underpaid",
+      paid,
+      due: formatEther(BigInt(o.ethAmountWei)),
+    });
+    expect(res.json().problem).toContain(`Paid ${paid} ETH of the `);
     await settle();
     expect(await transfersTo(buyer.address)).toHaveLength(0);
+  });
+
+  it("an overpayment delivers and lists the excess for refund, exact to the wei", async () => {
+    const buyer = await newBuyer();
+    const o = await order(buyer);
+    const hash = await buyer.pay(BigInt(o.ethAmountWei) + 1n);
+    await waitReceipt(hash);
+    const res = await submit(o.id, hash);
+    expect(res.json()).toMatchObject({ status: "paid", refundDue: true });
+    expect(res.json().problem).toBe(
+      "Paid 0.000000000000000001 ETH more than due; the excess is listed for refund.",
+    );
+    expect(res.json().problemDetails).toEqual({ reason: "overpaid", excess: "0.000000000000000001" });
+    await settle();
+    expect(await transfersTo(buyer.address)).toHaveLength(1);
   });
 
   it("a payment from another wallet pays no order: refused for the order, listed for refund with its sender", async () => {
@@ -321,6 +345,7 @@ describe("ETH purchases", () => {
     await waitReceipt(hash);
     const res = await submit(o.id, hash);
     expect(res.json()).toMatchObject({ status: "late", refundDue: true });
+    expect(res.json().problemDetails).toEqual({ reason: "paid_late" });
     await settle();
     expect(await transfersTo(buyer.address)).toHaveLength(0);
   });

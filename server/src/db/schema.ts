@@ -15,6 +15,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 // Relative, not @common: drizzle-kit reads this file without the path aliases.
+import type { BuyProblemDetails } from "../../../common/src/buy.ts";
 import type { Locale } from "../../../common/src/locales.ts";
 import { PAYMENT_STATUSES } from "../../../common/src/payment-values.ts";
 
@@ -729,6 +730,8 @@ export const buyOrders = pgTable(
     paypalCaptureId: text("paypal_capture_id").unique(),
     /** Set for refund states: what happened, in words the buyer understands. */
     problem: text("problem"),
+    /** Beside `problem`: its reason and values as strings, for the buyer's language (issue 37). */
+    problemDetails: jsonb("problem_details").$type<BuyProblemDetails>(),
     refundDue: boolean("refund_due").notNull().default(false),
     /** A same-origin path to go back to afterwards (the pay page that sent the buyer here). */
     returnTo: text("return_to"),

@@ -2,7 +2,7 @@ import { i18n } from "@lingui/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadMessages } from "@/i18n/i18n";
 import { ApiError } from "@/lib/api-error";
-import { buyErrorText } from "./buy-error-text";
+import { buyErrorText, deliveryNoteText, orderProblemText } from "./buy-error-text";
 import { dollars } from "./format";
 
 function apiError(status: number, code: string, message: string, details?: Record<string, unknown>) {
@@ -145,5 +145,105 @@ describe("buyErrorText: every refusal by its reason, in the buyer's language, wi
     expect(buyErrorText(bare)).toBe("PayPal declined the payment (X).");
     const inherited = apiError(422, "UNPROCESSABLE", "Inherited.", { reason: "toString" });
     expect(buyErrorText(inherited)).toBe("Inherited.");
+  });
+});
+
+// server/src/modules/buy/service.ts outcomeFor, orderSendListener and paypal.ts: the English sentence stored in
+// `problem`, and the reason with its values in `problemDetails`.
+const underpaid = {
+  problem:
+    "Paid 0.012499999999999999 ETH of the 0.0125 ETH due: no CPXTB is sent; the ETH is listed for refund.",
+  problemDetails: { reason: "underpaid", paid: "0.012499999999999999", due: "0.0125" },
+};
+const overpaid = {
+  problem: "Paid 1234.000000000000000001 ETH more than due; the excess is listed for refund.",
+  problemDetails: { reason: "overpaid", excess: "1234.000000000000000001" },
+};
+const late = {
+  problem: "Paid after the quote expired: no CPXTB is sent at the old price; the ETH is listed for refund.",
+  problemDetails: { reason: "paid_late" },
+};
+const deliveryFailed = {
+  problem: "Sending the CPXTB failed on chain; our team was alerted and will deliver or refund.",
+  problemDetails: { reason: "delivery_failed" },
+};
+const paypalExpired = {
+  problem: "The quote expired before the payment was completed: nothing was charged. Start a new order.",
+  problemDetails: { reason: "paypal_expired" },
+};
+const paypalAmount = {
+  problem:
+    "PayPal captured 1.00 EUR, not the 1234.5 USD quoted: no CPXTB is sent; the payment is listed for refund.",
+  problemDetails: { reason: "paypal_amount", captured: "1.00", currency: "EUR", quotedUsd: "1234.5" },
+};
+
+describe("orderProblemText: an order's problem in the buyer's language, its amounts exact", () => {
+  it("reads in English as the server wrote it", () => {
+    i18n.activate("en");
+    for (const order of [underpaid, overpaid, late, deliveryFailed, paypalExpired, paypalAmount])
+      expect(orderProblemText(order)).toBe(order.problem);
+  });
+
+  it("says them in German, the ETH amounts as the server wrote them", () => {
+    i18n.activate("de");
+    expect(orderProblemText(underpaid)).toBe(
+      "0.012499999999999999 ETH der fälligen 0.0125 ETH bezahlt: Es werden keine CPXTB gesendet; das ETH ist zur Erstattung vorgemerkt.",
+    );
+    expect(orderProblemText(overpaid)).toBe(
+      "1234.000000000000000001 ETH mehr als fällig bezahlt; der Überschuss ist zur Erstattung vorgemerkt.",
+    );
+    expect(orderProblemText(paypalAmount)).toBe(
+      "PayPal hat 1.00 EUR eingezogen, nicht die angebotenen 1.234,5 USD: Es werden keine CPXTB gesendet; die Zahlung ist zur Erstattung vorgemerkt.",
+    );
+    expect(orderProblemText(deliveryFailed)).not.toMatch(/[Ss]ending/);
+  });
+
+  it("says them in Arabic, the amounts isolated left to right", () => {
+    i18n.activate("ar");
+    expect(orderProblemText(underpaid)).toBe(
+      "دُفع \u20660.012499999999999999\u2069 ETH من أصل \u20660.0125\u2069 ETH المستحقة: لن يُرسل CPXTB؛ أُدرج مبلغ ETH للاسترداد.",
+    );
+    expect(orderProblemText(overpaid)).toBe(
+      "دُفع \u20661234.000000000000000001\u2069 ETH أكثر من المستحق؛ أُدرج المبلغ الزائد للاسترداد.",
+    );
+  });
+
+  it("keeps the server's sentence for a reason it does not know, a value missing, or no details", () => {
+    i18n.activate("de");
+    expect(orderProblemText({ problem: "A new problem.", problemDetails: { reason: "something_new" } })).toBe(
+      "A new problem.",
+    );
+    expect(orderProblemText({ problem: "Inherited.", problemDetails: { reason: "toString" } })).toBe(
+      "Inherited.",
+    );
+    const noCurrency = {
+      problem: paypalAmount.problem,
+      problemDetails: { reason: "paypal_amount", captured: "1.00", quotedUsd: "25" },
+    };
+    expect(orderProblemText(noCurrency)).toBe(paypalAmount.problem);
+    expect(orderProblemText({ problem: late.problem, problemDetails: null })).toBe(late.problem);
+  });
+});
+
+describe("deliveryNoteText: the treasury's note on a delivery in the buyer's language", () => {
+  const delivery = (note: string | null, noteReason: string | null) => ({
+    status: "queued" as const,
+    txHash: null,
+    txUrl: null,
+    note,
+    noteReason,
+  });
+  const lowBalance = "The treasury's balance is too low; this delivery waits until it is refilled.";
+
+  it("reads in English as the server wrote it, in German in German, and keeps an unknown note", () => {
+    i18n.activate("en");
+    expect(deliveryNoteText(delivery(lowBalance, "low_balance"))).toBe(lowBalance);
+    i18n.activate("de");
+    expect(deliveryNoteText(delivery(lowBalance, "low_balance"))).toBe(
+      "Das Guthaben der Treasury ist zu niedrig; diese Lieferung wartet, bis es aufgefüllt ist.",
+    );
+    expect(deliveryNoteText(delivery("Something else.", null))).toBe("Something else.");
+    expect(deliveryNoteText(delivery(null, null))).toBeNull();
+    expect(deliveryNoteText(null)).toBeNull();
   });
 });

@@ -1,3 +1,5 @@
+import type { BuyOrder } from "@common/buy";
+import { formatDecimal, numberShape } from "@common/locale-format";
 import type { Locale } from "@common/locales";
 import { apiErrorText, detailOf, errorBodyOf } from "@/features/payments/pay-error-text";
 import { currentLocale, t } from "@/i18n/i18n";
@@ -109,4 +111,70 @@ export function buyErrorText(error: unknown): string {
     if (text) return text;
   }
   return apiErrorText(error);
+}
+
+type Problem = { id: string; values?: (details: Details, locale: Locale) => Values | undefined };
+
+/**
+ * An ETH amount exactly as the server formatted it (never rounded), isolated left to right; a USD amount in the
+ * locale's digit grouping (as the server wrote it in English, where the sentence must stay the server's own).
+ */
+const eth = ltr;
+const usdNumber = (details: Details, key: string, locale: Locale) => {
+  const value = detailOf(details, key);
+  if (value === undefined) return undefined;
+  return isolate(locale === "en" ? value : formatDecimal(value, numberShape(locale)), locale);
+};
+
+/** Every problem an order can carry (`problemDetails.reason`), with its message; English is the server's. */
+const PROBLEMS: Readonly<Record<string, Problem>> = {
+  paid_late: { id: "buy.problem.paidLate" },
+  underpaid: {
+    id: "buy.problem.underpaid",
+    values: (d, locale) => needs({ paid: eth(d, "paid", locale), due: eth(d, "due", locale) }),
+  },
+  overpaid: {
+    id: "buy.problem.overpaid",
+    values: (d, locale) => needs({ excess: eth(d, "excess", locale) }),
+  },
+  delivery_failed: { id: "buy.problem.deliveryFailed" },
+  paypal_expired: { id: "buy.problem.paypalExpired" },
+  paypal_amount: {
+    id: "buy.problem.paypalAmount",
+    values: (d, locale) =>
+      needs({
+        captured: ltr(d, "captured", locale),
+        currency: ltr(d, "currency", locale),
+        quotedUsd: usdNumber(d, "quotedUsd", locale),
+      }),
+  },
+};
+
+/**
+ * What went wrong with an order, in the buyer's language (issue 37), from its `problemDetails`; the server's
+ * English `problem` for a reason this page does not know or a missing value.
+ */
+export function orderProblemText(order: Pick<BuyOrder, "problem" | "problemDetails">): string | null {
+  const details = order.problemDetails ?? undefined;
+  const reason = details?.reason;
+  const problem = reason !== undefined && Object.hasOwn(PROBLEMS, reason) ? PROBLEMS[reason] : undefined;
+  if (!problem) return order.problem;
+  if (!problem.values) return t(problem.id);
+  const values = problem.values(details, currentLocale());
+  return values ? t(problem.id, values) : order.problem;
+}
+
+/** The treasury's fixed notes on a delivery (`delivery.noteReason`); English is the server's. */
+const DELIVERY_NOTES: Readonly<Record<string, string>> = {
+  daily_limit: "buy.deliveryNote.dailyLimit",
+  low_balance: "buy.deliveryNote.lowBalance",
+  nonce_reused: "buy.deliveryNote.nonceReused",
+  reverted: "buy.deliveryNote.reverted",
+};
+
+/** A delivery's note in the buyer's language; the server's English note for one this page does not know. */
+export function deliveryNoteText(delivery: BuyOrder["delivery"]): string | null {
+  if (!delivery?.note) return null;
+  const reason = delivery.noteReason;
+  return reason && Object.hasOwn(DELIVERY_NOTES, reason) ? t(DELIVERY_NOTES[reason]!) : delivery.note;
 }

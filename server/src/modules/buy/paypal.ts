@@ -174,6 +174,7 @@ export async function capturePaypalOrder(deps: BuyDeps, orderId: string): Promis
           status: "expired",
           problem:
             "The quote expired before the payment was completed: nothing was charged. Start a new order.",
+          problemDetails: { reason: "paypal_expired" },
           updatedAt: deps.now(),
         })
         .where(and(eq(buyOrders.id, order.id), eq(buyOrders.status, "quoted")))
@@ -217,6 +218,13 @@ export async function capturePaypalOrder(deps: BuyDeps, orderId: string): Promis
                 paypalCaptureId: capture.id!,
                 paidAt: now,
                 problem: `PayPal captured ${capture.amount?.value ?? "?"} ${currency ?? "?"}, not the ${formatUsd(order.usdCents)} USD quoted: no CPXTB is sent; the payment is listed for refund.`,
+                problemDetails: {
+                  reason: "paypal_amount",
+                  // An unknown amount or currency stays out: the page says the English sentence then.
+                  ...(capture.amount?.value ? { captured: capture.amount.value } : {}),
+                  ...(currency ? { currency } : {}),
+                  quotedUsd: formatUsd(order.usdCents),
+                },
                 refundDue: true,
                 updatedAt: now,
               },

@@ -1,4 +1,10 @@
-import type { BuyAmountInput, BuyDeliverTo, BuyOrder, CreateBuyOrderRequest } from "@common/buy.ts";
+import type {
+  BuyAmountInput,
+  BuyDeliverTo,
+  BuyOrder,
+  BuyProblemDetails,
+  CreateBuyOrderRequest,
+} from "@common/buy.ts";
 import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import {
   type Address,
@@ -14,7 +20,7 @@ import type { DbOrTx } from "../../db/client.ts";
 import { appMeta, buyOrders, managedWallets, treasuryReceipts, treasurySends } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { createId } from "../../lib/ids.ts";
-import type { Treasury, TreasurySend } from "../treasury/treasury.ts";
+import { SEND_NOTES, type Treasury, type TreasurySend } from "../treasury/treasury.ts";
 import type { Buyer } from "./ownership.ts";
 import type { PaypalClient } from "./paypal-client.ts";
 import { checkLimits, computeQuote, formatEth, formatUsd } from "./quote.ts";
@@ -181,6 +187,10 @@ export async function findOrder(db: DbOrTx, id: string) {
 const txUrl = (config: Config, hash: string | null) =>
   hash && config.explorerUrl ? `${config.explorerUrl}/tx/${hash}` : null;
 
+/** Which of the treasury's fixed notes a send carries, for the page to say in the buyer's language. */
+const noteReasonOf = (note: string | null) =>
+  (Object.keys(SEND_NOTES) as (keyof typeof SEND_NOTES)[]).find((key) => SEND_NOTES[key] === note) ?? null;
+
 export function toOrderView(
   config: Config,
   order: OrderRow,
@@ -222,9 +232,11 @@ export function toOrderView(
           txHash: send.txHash,
           txUrl: send.status === "queued" ? null : txUrl(config, send.txHash),
           note: send.lastError,
+          noteReason: noteReasonOf(send.lastError),
         }
       : null,
     problem: order.problem,
+    problemDetails: order.problemDetails ?? null,
     refundDue: order.refundDue,
     returnTo: order.returnTo,
     approveUrl,
@@ -339,31 +351,42 @@ export function matchOrder(open: OrderRow[], t: EthTransfer): OrderRow | null {
 function outcomeFor(
   order: OrderRow,
   t: EthTransfer,
-): { to: OrderRow["status"]; problem: string | null; refundDue: boolean } {
+): {
+  to: OrderRow["status"];
+  problem: string | null;
+  problemDetails: BuyProblemDetails | null;
+  refundDue: boolean;
+} {
   const due = order.ethAmountWei!;
   if (t.blockTime > order.expiresAt) {
     return {
       to: "late",
       problem:
         "Paid after the quote expired: no CPXTB is sent at the old price; the ETH is listed for refund.",
+      problemDetails: { reason: "paid_late" },
       refundDue: true,
     };
   }
   if (t.value < due) {
+    const paid = formatEth(t.value);
+    const owed = formatEth(due);
     return {
       to: "underpaid",
-      problem: `Paid ${formatEth(t.value)} ETH of the ${formatEth(due)} ETH due: no CPXTB is sent; the ETH is listed for refund.`,
+      problem: `Paid ${paid} ETH of the ${owed} ETH due: no CPXTB is sent; the ETH is listed for refund.`,
+      problemDetails: { reason: "underpaid", paid, due: owed },
       refundDue: true,
     };
   }
   if (t.value > due) {
+    const excess = formatEth(t.value - due);
     return {
       to: "paid",
-      problem: `Paid ${formatEth(t.value - due)} ETH more than due; the excess is listed for refund.`,
+      problem: `Paid ${excess} ETH more than due; the excess is listed for refund.`,
+      problemDetails: { reason: "overpaid", excess },
       refundDue: true,
     };
   }
-  return { to: "paid", problem: null, refundDue: false };
+  return { to: "paid", problem: null, problemDetails: null, refundDue: false };
 }
 
 /**
@@ -462,6 +485,7 @@ export async function recordEthTransfer(
           payBlock: t.block,
           paidAt: t.blockTime,
           problem: outcome?.problem ?? null,
+          problemDetails: outcome?.problemDetails ?? null,
           refundDue: outcome?.refundDue ?? false,
           updatedAt: deps.now(),
         })
@@ -578,6 +602,7 @@ export function orderSendListener(deps: Pick<BuyDeps, "now" | "notify">) {
         .set({
           status: "failed",
           problem: "Sending the CPXTB failed on chain; our team was alerted and will deliver or refund.",
+          problemDetails: { reason: "delivery_failed" },
           updatedAt: deps.now(),
         })
         .where(and(eq(buyOrders.id, send.refId), eq(buyOrders.status, "paid")));

@@ -56,6 +56,14 @@ const GAS_MARGIN_PERCENT = 120n;
 /** Replacement fees: at least +12.5% is what nodes require; take +25%. */
 const BUMP_PERCENT = 125n;
 
+/** A send's `last_error` for what holds or fails it: fixed sentences, so a reader can say them in its own words. */
+export const SEND_NOTES = {
+  daily_limit: "The treasury's daily limit is reached; this delivery goes out after 00:00 UTC.",
+  low_balance: "The treasury's balance is too low; this delivery waits until it is refilled.",
+  nonce_reused: "Its nonce was used by another transaction of the treasury; it is sent again.",
+  reverted: "The token transfer reverted on chain.",
+} as const;
+
 /**
  * The treasury account's one durable send queue (decision 013). A send is a row before anything is signed; each
  * signed transaction is a row before it is broadcast; all transactions of one send share one nonce, so at most one
@@ -171,7 +179,7 @@ export class Treasury {
     const client = chain.client;
     const capLeft = this.dailyCap - (await this.sentToday());
     if (send.amount > capLeft) {
-      await this.hold(send, "The treasury's daily limit is reached; this delivery goes out after 00:00 UTC.");
+      await this.hold(send, SEND_NOTES.daily_limit);
       return;
     }
     const balance = await client.readContract({
@@ -181,7 +189,7 @@ export class Treasury {
       args: [this.address],
     });
     if (balance < send.amount) {
-      await this.hold(send, "The treasury's balance is too low; this delivery waits until it is refilled.");
+      await this.hold(send, SEND_NOTES.low_balance);
       return;
     }
     const data = encodeFunctionData({
@@ -319,7 +327,7 @@ export class Treasury {
             status: "queued",
             nonce: null,
             txHash: null,
-            lastError: "Its nonce was used by another transaction of the treasury; it is sent again.",
+            lastError: SEND_NOTES.nonce_reused,
             updatedAt: this.now(),
           })
           .where(and(eq(treasurySends.id, send.id), eq(treasurySends.status, "signed")));
@@ -398,7 +406,7 @@ export class Treasury {
           txHash,
           blockNumber,
           confirmedAt: success ? this.now() : null,
-          lastError: success ? null : "The token transfer reverted on chain.",
+          lastError: success ? null : SEND_NOTES.reverted,
           updatedAt: this.now(),
         })
         .where(and(eq(treasurySends.id, send.id), eq(treasurySends.status, "signed")))

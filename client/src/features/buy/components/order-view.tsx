@@ -17,7 +17,7 @@ import { CopyButton } from "@/features/payments/components/copy-button";
 import { useCopyWords } from "@/features/payments/copy-words";
 import { Rich, useLocale, useT } from "@/i18n/i18n";
 import { capturePaypalOrder, submitBuyTx, useBuyOrder } from "../api/buy-api";
-import { buyErrorText } from "../buy-error-text";
+import { buyErrorText, deliveryNoteText, orderProblemText } from "../buy-error-text";
 import { dollars, grouped } from "../format";
 import { useLiveOrder } from "../use-live-order";
 
@@ -108,7 +108,7 @@ function Steps({ order }: { order: BuyOrder }) {
       label: t("buy.order.stepPaid"),
       detail: order.payment ? <TxLink hash={order.payment.txHash} url={order.payment.txUrl} /> : null,
     },
-    { key: "sending", label: t("buy.order.stepSending"), detail: order.delivery?.note ?? null },
+    { key: "sending", label: t("buy.order.stepSending"), detail: deliveryNoteText(order.delivery) },
     {
       key: "delivered",
       label: t("buy.order.stepDelivered"),
@@ -369,7 +369,11 @@ export function OrderView({ id, sendEth }: { id: string; sendEth: SendEth }) {
               <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
               <div>
                 <p className="font-semibold">{t(STATUS_LABEL[order.status])}</p>
-                {order.problem ? <p className="text-muted-foreground">{order.problem}</p> : null}
+                {order.problem ? (
+                  <p className="text-muted-foreground" data-testid="order-problem">
+                    {orderProblemText(order)}
+                  </p>
+                ) : null}
               </div>
             </div>
           ) : null}

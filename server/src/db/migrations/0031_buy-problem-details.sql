@@ -1,0 +1,1 @@
+ALTER TABLE "buy_orders" ADD COLUMN "problem_details" jsonb;
