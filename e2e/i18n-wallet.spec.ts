@@ -240,6 +240,7 @@ for (const locale of ["de", "ar"] as const) {
       { timeout: 30_000 },
     );
     await expect(page.locator("html")).toHaveAttribute("lang", locale);
+    await page.screenshot({ path: test.info().outputPath(`sign-in-cancelled-${locale}-390.png`) });
     // Nothing was completed with the cancelled flow: still signed out.
     expect((await page.request.get("/api/user")).status()).toBe(401);
 
