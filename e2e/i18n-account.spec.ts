@@ -294,9 +294,7 @@ for (const locale of ["ar", "de"] as const) {
         fullPage: true,
       });
       await card.getByRole("button", { name: t["account.sessions.signOut"] }).click();
-      await expect(toast(page, t["account.toast.signedOut"]!)).toContainText(
-        t["account.toast.signedOutText"]!,
-      );
+      await expect(toast(page, t["wallet.toast.signedOut"]!)).toContainText(t["wallet.toast.signedOutText"]!);
     });
   });
 }

@@ -9,6 +9,7 @@ import { BuyForm } from "@/features/buy/components/buy-form";
 import { usePrice } from "@/features/price/api/get-price";
 import { managedWalletQueryOptions } from "@/features/social/api/social";
 import { DemoModeNotice, useDemoMode } from "@/features/social/components/social-account-card";
+import { useSocialSessionWords } from "@/features/social/sign-in-words";
 import { useSocialReturn } from "@/features/social/social-return";
 import { useDocumentLanguage, useT } from "@/i18n/i18n";
 
@@ -25,6 +26,7 @@ export default function BuyCpxtbPage() {
   useDocumentLanguage();
   const t = useT();
   useSocialReturn();
+  useSocialSessionWords();
   const search = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
   const back = search.get("return");

@@ -12,6 +12,8 @@ import { useAuthWords } from "./auth-words";
 export function useAccountPage(): Locale {
   const locale = useDocumentLanguage();
   const t = useT();
+  // The social session's words (and signing out, which it shares) are the wallet-less path's, which the account
+  // screens load too: one copy of them for the checkout, /buy-cpxtb and these screens.
   const words = React.useMemo(
     () => ({
       signedIn: t("account.toast.signedIn"),
@@ -20,16 +22,16 @@ export function useAccountPage(): Locale {
       registered: t("account.toast.registered"),
       registeredText: t("account.toast.registeredText"),
       registerFailed: t("account.toast.registerFailed"),
-      signedOut: t("account.toast.signedOut"),
-      signedOutText: t("account.toast.signedOutText"),
+      signedOut: t("wallet.toast.signedOut"),
+      signedOutText: t("wallet.toast.signedOutText"),
       describe: (error: unknown) => accountErrorText(error, { signingIn: true }),
-      socialFailed: t("account.toast.socialFailed"),
-      socialFallback: t("account.toast.socialFallback"),
-      socialFallbackText: t("account.toast.socialFallbackText"),
-      socialReload: t("account.toast.socialReload"),
-      socialPopupBlocked: t("account.toast.socialPopupBlocked"),
-      socialSignOutFailed: t("account.toast.socialSignOutFailed"),
-      socialSignOutFailedText: t("account.toast.socialSignOutFailedText"),
+      socialFailed: t("wallet.toast.socialFailed"),
+      socialFallback: t("wallet.toast.socialFallback"),
+      socialFallbackText: t("wallet.toast.socialFallbackText"),
+      socialReload: t("wallet.toast.socialReload"),
+      socialPopupBlocked: t("wallet.toast.socialPopupBlocked"),
+      socialSignOutFailed: t("wallet.toast.socialSignOutFailed"),
+      socialSignOutFailedText: t("wallet.toast.socialSignOutFailedText"),
     }),
     [t],
   );

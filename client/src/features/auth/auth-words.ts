@@ -6,7 +6,8 @@ import { errorText } from "@/lib/error-text";
  * social sign-in session's (features/social/social-session.ts: a failed social sign-in, the demo user, a blocked
  * sign-in window, a failed sign-out). The provider is in the data layer every page loads, the shell's `/` too, so
  * it cannot bring the message runtime (decision 038): it says these words in English unless a translated page
- * (the sign-in and account screens, /social-login-test) hands it its reader's while it is shown.
+ * (the sign-in and account screens, /social-login-test; the social session's alone on a checkout and /buy-cpxtb:
+ * features/social/sign-in-words.ts) hands it its reader's while it is shown.
  */
 export type AuthWords = {
   signedIn: string;
@@ -57,12 +58,16 @@ export function authWords(): AuthWords {
   return current;
 }
 
-/** A translated page's words for the provider's toasts while it is shown (English again once it goes). */
-export function useAuthWords(words: AuthWords): void {
+/**
+ * A translated page's words for the provider's toasts while it is shown (English again once it goes). A page that
+ * shows only the social session (a checkout, /buy-cpxtb) hands just those; the rest stay English there.
+ */
+export function useAuthWords(words: Partial<AuthWords>): void {
   React.useEffect(() => {
-    current = words;
+    const said = { ...ENGLISH, ...words };
+    current = said;
     return () => {
-      if (current === words) current = ENGLISH;
+      if (current === said) current = ENGLISH;
     };
   }, [words]);
 }

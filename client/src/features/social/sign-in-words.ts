@@ -1,4 +1,6 @@
-import type { useT } from "@/i18n/i18n";
+import * as React from "react";
+import { type AuthWords, useAuthWords } from "@/features/auth/auth-words";
+import { useT } from "@/i18n/i18n";
 import type { SignInWords } from "./components/social-sign-in";
 
 /**
@@ -19,4 +21,29 @@ export function signInWords(t: ReturnType<typeof useT>): SignInWords {
     developmentNote: t("wallet.signIn.developmentNote"),
     custodialNote: t("wallet.signIn.custodialNote"),
   };
+}
+
+/**
+ * The social session's toasts (social-session.ts: a failed sign-in, the demo user, a blocked window, signing out)
+ * in the reader's language while a payer's page that signs in socially is shown (the checkout's pay-without-a-wallet,
+ * /buy-cpxtb; issue 37); English again once it goes. The page sets `<html lang dir>` itself (useDocumentLanguage),
+ * which the toasts follow as the account screens' do.
+ */
+export function useSocialSessionWords(): void {
+  const t = useT();
+  const words = React.useMemo(
+    (): Partial<AuthWords> => ({
+      signedOut: t("wallet.toast.signedOut"),
+      signedOutText: t("wallet.toast.signedOutText"),
+      socialFailed: t("wallet.toast.socialFailed"),
+      socialFallback: t("wallet.toast.socialFallback"),
+      socialFallbackText: t("wallet.toast.socialFallbackText"),
+      socialReload: t("wallet.toast.socialReload"),
+      socialPopupBlocked: t("wallet.toast.socialPopupBlocked"),
+      socialSignOutFailed: t("wallet.toast.socialSignOutFailed"),
+      socialSignOutFailedText: t("wallet.toast.socialSignOutFailedText"),
+    }),
+    [t],
+  );
+  useAuthWords(words);
 }

@@ -9,7 +9,7 @@ import { useHydrated } from "@/hooks/use-hydrated";
 import { useT } from "@/i18n/i18n";
 import { cn } from "@/lib/utils";
 import { managedWalletQueryOptions } from "../api/social";
-import { signInWords } from "../sign-in-words";
+import { signInWords, useSocialSessionWords } from "../sign-in-words";
 import { socialStateAtStart } from "../social-keys";
 import { useSocialReturn } from "../social-return";
 import type { DemoNoticeWords } from "./social-account-card";
@@ -37,6 +37,7 @@ export function PayWithoutWallet({ payment, remainingText, browserWallet }: PayO
   const [asked, setAsked] = React.useState(false);
   const t = useT();
   useSocialReturn();
+  useSocialSessionWords();
 
   if (signedIn && wallet.data) {
     return (
