@@ -42,26 +42,24 @@ afterAll(async () => {
 
 type Status = PaymentStatus;
 
+type SeedPayment = {
+  createdAt: string;
+  status: Status;
+  due: bigint;
+  received?: bigint;
+  usdCents?: bigint | null;
+  priceE18?: bigint | null;
+  completedPriceE18?: bigint | null;
+  description?: string | null;
+  orderId?: string | null;
+  payer?: string;
+};
+
 /** A payment row as the engine would have left it (the reports read rows; how they got there is tested elsewhere). */
-async function seed(
-  merchant: TestMerchant,
-  p: {
-    createdAt: string;
-    status: Status;
-    due: bigint;
-    received?: bigint;
-    usdCents?: bigint | null;
-    priceE18?: bigint | null;
-    completedPriceE18?: bigint | null;
-    description?: string | null;
-    orderId?: string | null;
-    payer?: string;
-  },
-) {
+function paymentRow(merchant: TestMerchant, id: string, p: SeedPayment) {
   const createdAt = new Date(p.createdAt);
-  const id = createId("pay");
   const paid = p.status === "completed" || p.status === "paid_late";
-  await app.database.db.insert(payments).values({
+  return {
     id,
     reference: createToken(16),
     merchantId: merchant.id,
@@ -90,7 +88,14 @@ async function seed(
     completedPriceAt: p.completedPriceE18 ? new Date(createdAt.getTime() + 60_000) : null,
     createdAt,
     updatedAt: createdAt,
-  });
+  };
+}
+
+/** Inserts a payment row, with its transfer when it received something. */
+async function seed(merchant: TestMerchant, p: SeedPayment) {
+  const id = createId("pay");
+  const createdAt = new Date(p.createdAt);
+  await app.database.db.insert(payments).values(paymentRow(merchant, id, p));
   if (p.received) {
     await app.database.db.insert(chainTransfers).values({
       id: createId("trf"),
@@ -469,6 +474,27 @@ describe("reports", () => {
     expect(rows.map((r) => r.description)).toEqual(texts.map(neutral));
     expect(rows.map((r) => r.order_id)).toEqual(texts.map((t) => neutral(t.slice(0, 20))));
     for (const row of rows) for (const cell of Object.values(row)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  it("pages through a long export: every row once, in order, across the small first page and the full ones", async () => {
+    const merchant = await createMerchant(app);
+    // 1,150 payments, two per second (equal creation times are ordered by id): a first page of 100, one of 1,000, 50.
+    const start = Date.parse("2026-06-10T08:00:00.000Z");
+    const rows = Array.from({ length: 1150 }, (_, i) => {
+      const createdAt = new Date(start + Math.floor(i / 2) * 1000).toISOString();
+      return paymentRow(merchant, createId("pay", new Date(createdAt)), {
+        createdAt,
+        status: "expired",
+        due: TOKEN + BigInt(i),
+        description: `row ${i}`,
+      });
+    });
+    await app.database.db.insert(payments).values(rows);
+    const expected = [...rows]
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .map((r) => r.description);
+    const { rows: exported } = await csv(merchant, { from: "2026-06-10", to: "2026-06-10", tz: "UTC" });
+    expect(exported.map((r) => r.description)).toEqual(expected);
   });
 
   it("never includes another merchant's payments; needs a session and a business", async () => {

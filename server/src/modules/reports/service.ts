@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { PAYMENT_STATUSES, type PaymentStatus } from "@common/payments.ts";
 import {
   DAILY_BUCKETS_UP_TO_DAYS,
@@ -14,7 +15,15 @@ import { AppError } from "../../errors.ts";
 import { formatCents } from "../payments/amounts.ts";
 import * as repo from "./repository.ts";
 
+/**
+ * The export's pages (keyset, below): a first page of 100 rows, so the first rows go out at once and a download the
+ * reader leaves at once has cost one small read, then pages of 1,000. Rows are formatted 100 at a time with a turn
+ * of the event loop between (issue 39: ten exports at once kept the one thread formatting whole pages while an
+ * eleventh waited 0.9-1.6 s for its first byte).
+ */
+const CSV_FIRST_PAGE_ROWS = 100;
 const CSV_PAGE_ROWS = 1000;
+const CSV_ROWS_PER_TURN = 100;
 
 function money(row: repo.MoneyRow) {
   return {
@@ -305,37 +314,41 @@ export async function* csvChunks(db: DbOrTx, ownerId: string, range: ReportRange
   await withZoneCheck(() => repo.findRangeInstants(db, scope));
   yield `\uFEFF${csvLine([...REPORT_CSV_COLUMNS])}`;
   let after: { createdKey: string; id: string } | null = null;
-  for (;;) {
-    const rows: repo.CsvRow[] = await withZoneCheck(() =>
-      repo.listRowsForCsv(db, scope, after, CSV_PAGE_ROWS),
-    );
-    let chunk = "";
-    for (const r of rows) {
-      chunk += csvLine([
-        isoInZone(r.created_at, tz),
-        isoInZone(r.completed_at, tz),
-        r.reference,
-        r.order_id,
-        r.description,
-        r.status,
-        paymentStatusName(r.status),
-        formatUnits(BigInt(r.due), 18),
-        formatUnits(BigInt(r.received), 18),
-        r.amount_usd_cents === null ? null : formatCents(BigInt(r.amount_usd_cents)),
-        r.usd_cents === null ? null : formatCents(BigInt(r.usd_cents)),
-        r.rate_e18 === null ? null : formatUnits(BigInt(r.rate_e18), 18),
-        isoInZone(r.rate_at, tz),
-        r.payers,
-        r.tx_hashes,
-        formatUnits(BigInt(r.refunded), 18),
-        r.refunded_usd_cents === null ? null : formatCents(BigInt(r.refunded_usd_cents)),
-        r.refund_tx_hashes,
-        r.link_id,
-      ]);
+  for (let pageRows = CSV_FIRST_PAGE_ROWS; ; pageRows = CSV_PAGE_ROWS) {
+    const rows: repo.CsvRow[] = await withZoneCheck(() => repo.listRowsForCsv(db, scope, after, pageRows));
+    for (let start = 0; start < rows.length; start += CSV_ROWS_PER_TURN) {
+      if (start > 0) await nextTurn();
+      let chunk = "";
+      for (const r of rows.slice(start, start + CSV_ROWS_PER_TURN)) chunk += csvRow(r, tz);
+      yield chunk;
     }
-    if (chunk) yield chunk;
-    if (rows.length < CSV_PAGE_ROWS) return;
+    if (rows.length < pageRows) return;
     const last = rows.at(-1)!;
     after = { createdKey: last.created_key, id: last.id };
   }
+}
+
+/** One payment as a line of the export. */
+function csvRow(r: repo.CsvRow, tz: string): string {
+  return csvLine([
+    isoInZone(r.created_at, tz),
+    isoInZone(r.completed_at, tz),
+    r.reference,
+    r.order_id,
+    r.description,
+    r.status,
+    paymentStatusName(r.status),
+    formatUnits(BigInt(r.due), 18),
+    formatUnits(BigInt(r.received), 18),
+    r.amount_usd_cents === null ? null : formatCents(BigInt(r.amount_usd_cents)),
+    r.usd_cents === null ? null : formatCents(BigInt(r.usd_cents)),
+    r.rate_e18 === null ? null : formatUnits(BigInt(r.rate_e18), 18),
+    isoInZone(r.rate_at, tz),
+    r.payers,
+    r.tx_hashes,
+    formatUnits(BigInt(r.refunded), 18),
+    r.refunded_usd_cents === null ? null : formatCents(BigInt(r.refunded_usd_cents)),
+    r.refund_tx_hashes,
+    r.link_id,
+  ]);
 }
