@@ -3,6 +3,7 @@ import * as React from "react";
 import { useDocumentLanguage, useT } from "@/i18n/i18n";
 import { accountErrorText } from "./account-error-text";
 import { useAuthWords } from "./auth-words";
+import { socialSessionWords } from "./social-session-words";
 
 /**
  * What every account screen (/auth, /forgot-password, /reset-password, /profile, /social-login-test) does in its
@@ -13,7 +14,7 @@ export function useAccountPage(): Locale {
   const locale = useDocumentLanguage();
   const t = useT();
   // The social session's words (and signing out, which it shares) are the wallet-less path's, which the account
-  // screens load too: one copy of them for the checkout, /buy-cpxtb and these screens.
+  // screens load too: one copy of them (socialSessionWords) for the checkout, /buy-cpxtb and these screens.
   const words = React.useMemo(
     () => ({
       signedIn: t("account.toast.signedIn"),
@@ -22,16 +23,8 @@ export function useAccountPage(): Locale {
       registered: t("account.toast.registered"),
       registeredText: t("account.toast.registeredText"),
       registerFailed: t("account.toast.registerFailed"),
-      signedOut: t("wallet.toast.signedOut"),
-      signedOutText: t("wallet.toast.signedOutText"),
       describe: (error: unknown) => accountErrorText(error, { signingIn: true }),
-      socialFailed: t("wallet.toast.socialFailed"),
-      socialFallback: t("wallet.toast.socialFallback"),
-      socialFallbackText: t("wallet.toast.socialFallbackText"),
-      socialReload: t("wallet.toast.socialReload"),
-      socialPopupBlocked: t("wallet.toast.socialPopupBlocked"),
-      socialSignOutFailed: t("wallet.toast.socialSignOutFailed"),
-      socialSignOutFailedText: t("wallet.toast.socialSignOutFailedText"),
+      ...socialSessionWords(t),
     }),
     [t],
   );

@@ -1,3 +1,4 @@
+import type { SocialProvider } from "@common/social";
 import * as React from "react";
 import { errorText } from "@/lib/error-text";
 
@@ -7,7 +8,7 @@ import { errorText } from "@/lib/error-text";
  * sign-in window, a failed sign-out). The provider is in the data layer every page loads, the shell's `/` too, so
  * it cannot bring the message runtime (decision 038): it says these words in English unless a translated page
  * (the sign-in and account screens, /social-login-test; the social session's alone on a checkout and /buy-cpxtb:
- * features/social/sign-in-words.ts) hands it its reader's while it is shown.
+ * features/social/sign-in-words.ts; both from `socialSessionWords`) hands it its reader's while it is shown.
  */
 export type AuthWords = {
   signedIn: string;
@@ -22,6 +23,8 @@ export type AuthWords = {
   describe: (error: unknown) => string;
   /** The social session's: a refused social sign-in, and the demo user made up when sign-in does not answer. */
   socialFailed: string;
+  /** A refused social sign-in, in words (English: the server's sentence). */
+  socialFailedText: (provider: SocialProvider, error: unknown) => string;
   socialFallback: string;
   socialFallbackText: string;
   /** A further failure (the emergency user). */
@@ -42,6 +45,7 @@ const ENGLISH: AuthWords = {
   signedOutText: "You have been logged out",
   describe: errorText,
   socialFailed: "Login Failed",
+  socialFailedText: (_provider, error) => errorText(error),
   socialFallback: "Login Successful (Fallback Mode)",
   socialFallbackText:
     "Sign-in is not answering: this is a demo user. It cannot pay, buy or open the dashboard.",

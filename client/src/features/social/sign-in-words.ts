@@ -1,5 +1,6 @@
 import * as React from "react";
-import { type AuthWords, useAuthWords } from "@/features/auth/auth-words";
+import { useAuthWords } from "@/features/auth/auth-words";
+import { socialSessionWords } from "@/features/auth/social-session-words";
 import { useT } from "@/i18n/i18n";
 import type { SignInWords } from "./components/social-sign-in";
 
@@ -31,19 +32,6 @@ export function signInWords(t: ReturnType<typeof useT>): SignInWords {
  */
 export function useSocialSessionWords(): void {
   const t = useT();
-  const words = React.useMemo(
-    (): Partial<AuthWords> => ({
-      signedOut: t("wallet.toast.signedOut"),
-      signedOutText: t("wallet.toast.signedOutText"),
-      socialFailed: t("wallet.toast.socialFailed"),
-      socialFallback: t("wallet.toast.socialFallback"),
-      socialFallbackText: t("wallet.toast.socialFallbackText"),
-      socialReload: t("wallet.toast.socialReload"),
-      socialPopupBlocked: t("wallet.toast.socialPopupBlocked"),
-      socialSignOutFailed: t("wallet.toast.socialSignOutFailed"),
-      socialSignOutFailedText: t("wallet.toast.socialSignOutFailedText"),
-    }),
-    [t],
-  );
+  const words = React.useMemo(() => socialSessionWords(t), [t]);
   useAuthWords(words);
 }

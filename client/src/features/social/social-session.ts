@@ -97,7 +97,11 @@ function loginFailed(provider: SocialProvider, error: unknown) {
   if (leaving) return;
   if (isApiError(error) && error.status < 500) {
     const words = authWords();
-    toast({ title: words.socialFailed, description: words.describe(error), variant: "destructive" });
+    toast({
+      title: words.socialFailed,
+      description: words.socialFailedText(provider, error),
+      variant: "destructive",
+    });
     return;
   }
   console.warn("Social login failed", error);
