@@ -675,4 +675,29 @@ describe("development sign-in page", () => {
       (await app2.inject({ method: "GET", url: "/api/social-auth/google/dev?state=x" })).statusCode,
     ).toBe(404);
   });
+
+  it("a browser sent to a start that cannot go on goes back to its page told why, never to JSON (issue 37)", async () => {
+    const html = { accept: "text/html,application/xhtml+xml" };
+    const go = (url: string) => app2.inject({ method: "GET", url, headers: html });
+    const unavailable = await go(
+      "/api/social-auth/google?enableRealLogin=true&redirectUrl=%2Fpay%2Fpay_1%3Fref%3Dx",
+    );
+    expect(unavailable.statusCode).toBe(303);
+    expect(new URL(unavailable.headers.location as string).pathname).toBe("/pay/pay_1");
+    expect(new URL(unavailable.headers.location as string).search).toBe(
+      "?ref=x&socialLogin=unreachable&socialProvider=google",
+    );
+    // An address off this site is not followed: /auth says it.
+    const elsewhere = await go("/api/social-auth/google?redirectUrl=https%3A%2F%2Fevil.test%2F");
+    expect(elsewhere.statusCode).toBe(303);
+    expect(new URL(elsewhere.headers.location as string).pathname).toBe("/auth");
+    // Linking without a session, on a configured provider.
+    const link = await app.inject({
+      method: "GET",
+      url: "/api/social-auth/google?link=true&redirectUrl=%2Fprofile",
+      headers: { ...HOST, ...html },
+    });
+    expect(link.statusCode).toBe(303);
+    expect(link.headers.location).toBe(`${ORIGIN}/profile?socialLogin=failed&socialProvider=google`);
+  });
 });

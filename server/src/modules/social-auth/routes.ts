@@ -68,12 +68,19 @@ export async function socialAuthRoutes(app: FastifyZod, deps: service.SocialDeps
     async (request, reply) => {
       const provider = service.requireProvider(request.params.provider);
       const link = request.query.link === "true";
-      const url = await social.start(request, reply, provider, {
-        redirectUrl: request.query.redirectUrl,
-        link,
-        auth: link ? await auth(request, reply) : null,
-      });
       noStore(reply);
+      let url: string;
+      try {
+        url = await social.start(request, reply, provider, {
+          redirectUrl: request.query.redirectUrl,
+          link,
+          auth: link ? await auth(request, reply) : null,
+        });
+      } catch (error) {
+        // A browser's navigation goes back to its page, told why; a script gets the JSON error.
+        if (!isBrowserNavigation(request) || !(error instanceof AppError)) throw error;
+        return reply.redirect(social.refusedStart(request, provider, request.query.redirectUrl, error), 303);
+      }
       return reply.redirect(url, 302);
     },
   );

@@ -169,6 +169,32 @@ export function createSocialAuth(deps: SocialDeps) {
     return url.toString();
   }
 
+  /**
+   * A start the browser navigated to and the server refused (the provider not configured or not answering, a link
+   * without a session): the browser goes back to the page it came from, told why (`withSocialReturn`), as a refused
+   * callback does, instead of landing on a JSON error in English (issue 37). A return address that is not this
+   * site's is not followed: /auth says it.
+   */
+  function refusedStart(
+    request: FastifyRequest,
+    provider: SocialProvider,
+    redirectUrl: string | undefined,
+    error: AppError,
+  ): string {
+    let path = "/auth";
+    try {
+      path = sameOriginPath(redirectUrl, ownOrigins(deps.config, request));
+    } catch {
+      // The refused address stays refused.
+    }
+    const reason = socialReturnReason(error);
+    request.log.info(
+      { provider, reason, code: error.code, refusal: error.message },
+      "social sign-in could not start; the browser goes back",
+    );
+    return publicLocation(withSocialReturn(path, reason, provider), requestOrigin(deps.config, request));
+  }
+
   /** The development page's "Continue": a one-time code, as a provider would issue, back to our callback. */
   async function devAuthorize(
     provider: SocialProvider,
@@ -491,6 +517,7 @@ export function createSocialAuth(deps: SocialDeps) {
 
   return {
     start,
+    refusedStart,
     devAuthorize,
     complete,
     unlink,
