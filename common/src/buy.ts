@@ -35,10 +35,16 @@ export const buyQuoteResponse = z.object({
 });
 export type BuyQuote = z.infer<typeof buyQuoteResponse>;
 
+/** Why buying is unavailable: the server has no chain connection, or no treasury. */
+export const BUY_UNAVAILABLE_REASONS = ["no_chain", "no_treasury"] as const;
+export type BuyUnavailableReason = (typeof BUY_UNAVAILABLE_REASONS)[number];
+
 export const buyConfigResponse = z.object({
   available: z.boolean(),
-  /** Why buying is unavailable, in words for the buyer. */
+  /** Why buying is unavailable, in English words for the buyer. */
   reason: z.string().nullable(),
+  /** The same as a code, which the buy page says in its reader's words (issue 37). */
+  unavailableReason: z.enum(BUY_UNAVAILABLE_REASONS).nullable(),
   treasuryAddress: z.string().nullable(),
   chainId: z.number().int().nullable(),
   minUsd: z.string(),

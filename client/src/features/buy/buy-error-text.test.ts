@@ -2,7 +2,7 @@ import { i18n } from "@lingui/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadMessages } from "@/i18n/i18n";
 import { ApiError } from "@/lib/api-error";
-import { buyErrorText, deliveryNoteText, orderProblemText } from "./buy-error-text";
+import { buyErrorText, buyUnavailableText, deliveryNoteText, orderProblemText } from "./buy-error-text";
 import { dollars } from "./format";
 
 function apiError(status: number, code: string, message: string, details?: Record<string, unknown>) {
@@ -245,5 +245,48 @@ describe("deliveryNoteText: the treasury's note on a delivery in the buyer's lan
     expect(deliveryNoteText(delivery("Something else.", null))).toBe("Something else.");
     expect(deliveryNoteText(delivery(null, null))).toBeNull();
     expect(deliveryNoteText(null)).toBeNull();
+  });
+});
+
+describe("buying unavailable: the config's reason and a buy's 503 in the buyer's language (issue 37)", () => {
+  const noChain = "Buying CPXTB is unavailable: the server has no chain connection.";
+  const noTreasury = "Buying CPXTB is unavailable: no treasury is configured.";
+  const config = (unavailableReason: "no_chain" | "no_treasury" | null, reason: string | null) => ({
+    reason,
+    unavailableReason,
+  });
+  const refused = () => apiError(503, "SERVICE_UNAVAILABLE", noChain, { reason: "no_chain" });
+
+  it("reads in English as the server wrote it", () => {
+    i18n.activate("en");
+    expect(buyUnavailableText(config("no_chain", noChain))).toBe(noChain);
+    expect(buyUnavailableText(config("no_treasury", noTreasury))).toBe(noTreasury);
+    expect(buyErrorText(refused())).toBe(noChain);
+  });
+
+  it("says it in German and Arabic; an unknown reason keeps the server's sentence", () => {
+    i18n.activate("de");
+    expect(buyUnavailableText(config("no_chain", noChain))).toBe(
+      "Der Server kann die Blockchain gerade nicht erreichen. Bitte versuchen Sie es später erneut.",
+    );
+    expect(buyUnavailableText(config("no_treasury", noTreasury))).toBe(
+      "Dieser Server ist nicht für den Verkauf von CPXTB eingerichtet.",
+    );
+    expect(buyErrorText(refused())).toBe(
+      "Der Server kann die Blockchain gerade nicht erreichen. Bitte versuchen Sie es später erneut.",
+    );
+    expect(buyUnavailableText(config(null, "Something new."))).toBe("Something new.");
+    const noEthPrice = apiError(
+      503,
+      "SERVICE_UNAVAILABLE",
+      "Paying with ETH is unavailable: the server has no ETH/USD price (ETH_USD_FEED_ADDRESS).",
+      { reason: "no_eth_price" },
+    );
+    expect(buyErrorText(noEthPrice)).toBe(
+      "Bezahlen mit ETH ist gerade nicht möglich: Dem Server fehlt ein ETH/USD-Kurs.",
+    );
+    i18n.activate("ar");
+    expect(buyUnavailableText(config("no_treasury", noTreasury))).toBe("هذا الخادم غير مُعدّ لبيع CPXTB.");
+    expect(buyErrorText(refused())).toBe("لا يستطيع الخادم الاتصال بالبلوك تشين الآن. يُرجى المحاولة لاحقًا.");
   });
 });

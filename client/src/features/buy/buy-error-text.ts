@@ -1,4 +1,4 @@
-import type { BuyOrder } from "@common/buy";
+import type { BuyConfig, BuyOrder } from "@common/buy";
 import { formatDecimal, numberShape } from "@common/locale-format";
 import type { Locale } from "@common/locales";
 import { apiErrorText, detailOf, errorBodyOf } from "@/features/payments/pay-error-text";
@@ -62,6 +62,10 @@ const REFUSALS: Readonly<Record<string, Refusal>> = {
   order_already_paid: { id: "buy.refusal.orderAlreadyPaid", values: refund },
   tx_does_not_fit: { id: "buy.refusal.txDoesNotFit", values: refund },
   paypal_unavailable: { id: "buy.refusal.paypalUnavailable" },
+  // Buying is unavailable here (a 503 while the buy page was open; /api/buy/config says it first).
+  no_chain: { id: "buy.unavailable.noChain" },
+  no_treasury: { id: "buy.unavailable.noTreasury" },
+  no_eth_price: { id: "buy.unavailable.noEthPrice" },
   paypal_no_answer: { id: "buy.refusal.paypalNoAnswer" },
   paypal_order_refused: { id: "buy.refusal.paypalOrderRefused" },
   paypal_no_approval_link: { id: "buy.refusal.paypalNoApprovalLink" },
@@ -111,6 +115,16 @@ export function buyErrorText(error: unknown): string {
     if (text) return text;
   }
   return apiErrorText(error);
+}
+
+/**
+ * Why buying is unavailable (`/api/buy/config`), in the buyer's words (issue 37): by its `unavailableReason`; the
+ * server's English sentence for a reason this page does not know.
+ */
+export function buyUnavailableText(config: Pick<BuyConfig, "reason" | "unavailableReason">): string | null {
+  const reason = config.unavailableReason;
+  if (reason === "no_chain" || reason === "no_treasury") return refusalText({ reason }) ?? config.reason;
+  return config.reason;
 }
 
 type Problem = { id: string; values?: (details: Details, locale: Locale) => Values | undefined };

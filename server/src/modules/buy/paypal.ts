@@ -7,7 +7,6 @@ import { approveLink, type PaypalCapture, PaypalError, type PaypalOrder } from "
 import { formatUsd } from "./quote.ts";
 import {
   type BuyDeps,
-  buyUnavailableReason,
   deliveryAddressOf,
   findOrder,
   insertOrder,
@@ -15,6 +14,7 @@ import {
   managedDeliveryAddress,
   type OrderRow,
   quote,
+  requireReady,
 } from "./service.ts";
 
 function requirePaypal(deps: BuyDeps) {
@@ -22,9 +22,7 @@ function requirePaypal(deps: BuyDeps) {
     throw new AppError("NOT_FOUND", "Paying with PayPal is not available on this server.", {
       reason: "paypal_unavailable",
     });
-  const reason = buyUnavailableReason(deps);
-  if (reason) throw new AppError("SERVICE_UNAVAILABLE", reason);
-  return { paypal: deps.paypal, chain: deps.chain!, treasury: deps.treasury! };
+  return { paypal: deps.paypal, ...requireReady(deps) };
 }
 
 /** Cents as PayPal's USD value: always two decimals ("12.50"). */

@@ -51,6 +51,7 @@ export async function buyRoutes(app: FastifyZod, { deps }: { deps: service.BuyDe
   app.get("/api/buy/config", { schema: { response: { 200: buyConfigResponse } } }, async () => ({
     available: service.buyUnavailableReason(deps) === null,
     reason: service.buyUnavailableReason(deps),
+    unavailableReason: service.buyUnavailableCode(deps),
     treasuryAddress: deps.treasury?.address ?? null,
     chainId: deps.chain?.chainId ?? null,
     minUsd: config.buy.minUsd,

@@ -3,6 +3,7 @@ import type {
   BuyDeliverTo,
   BuyOrder,
   BuyProblemDetails,
+  BuyUnavailableReason,
   CreateBuyOrderRequest,
 } from "@common/buy.ts";
 import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
@@ -47,15 +48,27 @@ export type BuyDeps = {
   notify: (orderId: string) => void;
 };
 
-export function buyUnavailableReason(deps: BuyDeps): string | null {
-  if (!deps.chain) return "Buying CPXTB is unavailable: the server has no chain connection.";
-  if (!deps.treasury) return "Buying CPXTB is unavailable: no treasury is configured.";
+/** Why buying is unavailable here, for the buy page to say in its reader's words (issue 37); null when it is not. */
+export function buyUnavailableCode(deps: BuyDeps): BuyUnavailableReason | null {
+  if (!deps.chain) return "no_chain";
+  if (!deps.treasury) return "no_treasury";
   return null;
 }
 
-function requireReady(deps: BuyDeps): { chain: Chain; treasury: Treasury } {
-  const reason = buyUnavailableReason(deps);
-  if (reason) throw new AppError("SERVICE_UNAVAILABLE", reason);
+const UNAVAILABLE_SENTENCES: Record<BuyUnavailableReason, string> = {
+  no_chain: "Buying CPXTB is unavailable: the server has no chain connection.",
+  no_treasury: "Buying CPXTB is unavailable: no treasury is configured.",
+};
+
+export function buyUnavailableReason(deps: BuyDeps): string | null {
+  const code = buyUnavailableCode(deps);
+  return code && UNAVAILABLE_SENTENCES[code];
+}
+
+/** The chain and the treasury a buy needs; else a 503 with `details.reason` (`no_chain`, `no_treasury`). */
+export function requireReady(deps: BuyDeps): { chain: Chain; treasury: Treasury } {
+  const code = buyUnavailableCode(deps);
+  if (code) throw new AppError("SERVICE_UNAVAILABLE", UNAVAILABLE_SENTENCES[code], { reason: code });
   return { chain: deps.chain!, treasury: deps.treasury! };
 }
 
@@ -124,6 +137,7 @@ export async function createOrder(
     throw new AppError(
       "SERVICE_UNAVAILABLE",
       "Paying with ETH is unavailable: the server has no ETH/USD price (ETH_USD_FEED_ADDRESS).",
+      { reason: "no_eth_price" },
     );
   }
   // The ETH still comes from the proven wallet (the transfer is matched by its sender); only where the CPXTB

@@ -9,6 +9,7 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 const config = (paypal: boolean) => ({
   available: true,
   reason: null,
+  unavailableReason: null,
   treasuryAddress: "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
   chainId: 31337,
   minUsd: "1",

@@ -7,7 +7,7 @@ import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
 import { useLocale, useT } from "@/i18n/i18n";
 import { createBuyOrder, createPaypalOrder, fetchQuote, useBuyConfig } from "../api/buy-api";
-import { buyErrorText } from "../buy-error-text";
+import { buyErrorText, buyUnavailableText } from "../buy-error-text";
 import { dollars, grouped, type PriceSource } from "../format";
 
 export type ConnectWallet = () => Promise<string>;
@@ -148,7 +148,7 @@ export function BuyForm({
       <Card>
         <CardHeader>
           <CardTitle>{t("buy.form.unavailable")}</CardTitle>
-          <CardDescription>{c.reason}</CardDescription>
+          <CardDescription>{buyUnavailableText(c)}</CardDescription>
         </CardHeader>
       </Card>
     );
