@@ -1,3 +1,6 @@
+/** What `networkName` calls the embedded development chain (a payer's screen says it in the reader's words). */
+export const LOCAL_CHAIN_NAME = "Local development chain";
+
 /** Networks a payer or a wallet may name, by chain id: what people call them, never "chain 8453". */
 const KNOWN: Record<number, string> = {
   1: "Ethereum",
@@ -8,7 +11,7 @@ const KNOWN: Record<number, string> = {
   42161: "Arbitrum One",
   84532: "Base Sepolia",
   11155111: "Sepolia",
-  31337: "Local development chain",
+  31337: LOCAL_CHAIN_NAME,
 };
 
 /**

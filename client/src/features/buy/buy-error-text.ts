@@ -2,6 +2,7 @@ import type { BuyConfig, BuyOrder } from "@common/buy";
 import { formatDecimal, numberShape } from "@common/locale-format";
 import type { Locale } from "@common/locales";
 import { apiErrorText, detailOf, errorBodyOf } from "@/features/payments/pay-error-text";
+import { walletFailureText } from "@/features/payments/transfer-error-text";
 import { currentLocale, t } from "@/i18n/i18n";
 import { isolate } from "@/i18n/ltr";
 import { isApiError } from "@/lib/api-error";
@@ -101,13 +102,22 @@ function refusalText(details: Details): string | undefined {
   return values && t(refusal.id, values);
 }
 
+/** The buy page's own sentences for the browser wallet's failures; the others are the checkout's (`pay.wallet.*`). */
+const BUY_WALLET_WORDS = {
+  noWallet: "buy.wallet.noWallet",
+  otherAccount: "buy.wallet.otherAccount",
+  noFunds: "buy.wallet.noFunds",
+};
+
 /**
  * A failed request on the buy screens, in the buyer's language (issue 37): a refusal by its `details.reason`
  * (even a 502 from PayPal says what happened), then the shared reading of `apiErrorText` (no network, too many
  * attempts, a server fault); the server's own message (English) for what these screens do not know, never a
- * status code. A browser wallet's own refusal is already in words.
+ * status code. A browser wallet's failure in the buyer's words too (`walletFailureText`).
  */
 export function buyErrorText(error: unknown): string {
+  const wallet = walletFailureText(error, BUY_WALLET_WORDS);
+  if (wallet) return wallet;
   if (!isApiError(error) && !(error instanceof TypeError) && error instanceof Error && error.message)
     return error.message.replace(/^\d{3}:\s*/, "");
   if (isApiError(error)) {

@@ -9,12 +9,7 @@ import {
 import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
-import { describeWalletError, USER_REJECTED, walletErrorCode } from "./wallet-errors";
-
-function explain(error: unknown, step: string): Error {
-  if (walletErrorCode(error) === USER_REJECTED) return new Error(`You rejected the ${step} in your wallet.`);
-  return new Error(describeWalletError(error));
-}
+import { WalletFailure, walletFailureOf } from "./wallet-errors";
 
 async function walletConfig() {
   return sharedWalletConfig(await queryClient.fetchQuery(chainConfigQueryOptions()));
@@ -26,15 +21,19 @@ export async function connectBrowserWallet(): Promise<`0x${string}`> {
   let connection = getConnection(config);
   if (connection.status !== "connected") {
     const connector = preferredConnector(config.connectors);
-    if (!connector) throw new Error("No browser wallet was found. Install one, or pay with another method.");
+    if (!connector)
+      throw new WalletFailure(
+        "No browser wallet was found. Install one, or pay with another method.",
+        "noWallet",
+      );
     try {
       await connect(config, { connector });
     } catch (error) {
-      throw explain(error, "connection request");
+      throw walletFailureOf(error, "connect");
     }
     connection = getConnection(config);
   }
-  if (!connection.address) throw new Error("The wallet did not share an account.");
+  if (!connection.address) throw new WalletFailure("The wallet did not share an account.", "noAccount");
   return connection.address;
 }
 
@@ -52,8 +51,11 @@ export async function sendEthPayment(
   onStep?.("connecting");
   const account = await connectBrowserWallet();
   if (getAddress(account) !== getAddress(payment.from)) {
-    throw new Error(
+    throw new WalletFailure(
       `Your wallet is on ${account}, but this order is for ${payment.from}. Switch accounts in your wallet.`,
+      "otherAccount",
+      null,
+      { account, expected: payment.from },
     );
   }
   if (getConnection(config).chainId !== payment.chainId) {
@@ -61,7 +63,7 @@ export async function sendEthPayment(
     try {
       await switchChain(config, { chainId: payment.chainId });
     } catch (error) {
-      throw explain(error, "network switch");
+      throw walletFailureOf(error, "switch");
     }
   }
   onStep?.("confirm");
@@ -74,7 +76,7 @@ export async function sendEthPayment(
       chainId: payment.chainId,
     });
   } catch (error) {
-    throw explain(error, "transaction");
+    throw walletFailureOf(error, "transaction");
   }
   onStep?.("mining");
   await waitForTransactionReceipt(config, { hash, chainId: payment.chainId });

@@ -10,18 +10,13 @@ import {
 import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
-import { describeWalletError, USER_REJECTED, walletErrorCode } from "./wallet-errors";
+import { WalletFailure, walletFailureOf } from "./wallet-errors";
 
 export class InsufficientBalanceError extends Error {
   constructor(readonly balanceBase: bigint) {
     super("Insufficient Balance");
     this.name = "InsufficientBalanceError";
   }
-}
-
-function explain(error: unknown, step: string): Error {
-  if (walletErrorCode(error) === USER_REJECTED) return new Error(`You rejected the ${step} in your wallet.`);
-  return new Error(describeWalletError(error));
 }
 
 export type TokenTransfer = {
@@ -53,26 +48,33 @@ export async function sendTokenTransfer(
   if (connection.status !== "connected") {
     onStep?.("connecting");
     const connector = preferredConnector(config.connectors);
-    if (!connector) throw new Error("No browser wallet was found. Scan the QR code with a mobile wallet.");
+    if (!connector)
+      throw new WalletFailure(
+        "No browser wallet was found. Scan the QR code with a mobile wallet.",
+        "noWallet",
+      );
     try {
       await connect(config, { connector });
     } catch (error) {
-      throw explain(error, "connection request");
+      throw walletFailureOf(error, "connect");
     }
     connection = getConnection(config);
   }
   const account = connection.address;
-  if (!account) throw new Error("The wallet did not share an account.");
+  if (!account) throw new WalletFailure("The wallet did not share an account.", "noAccount");
   if (payment.from && getAddress(payment.from) !== getAddress(account))
-    throw new Error(
+    throw new WalletFailure(
       `Your wallet is connected with ${account}, not ${getAddress(payment.from)}. Switch to that account in your wallet and try again.`,
+      "otherAccount",
+      null,
+      { account, expected: getAddress(payment.from) },
     );
   if (connection.chainId !== payment.chainId) {
     onStep?.("switching");
     try {
       await switchChain(config, { chainId: payment.chainId });
     } catch (error) {
-      throw explain(error, "network switch");
+      throw walletFailureOf(error, "switch");
     }
   }
   const token = getAddress(payment.token);
@@ -97,7 +99,7 @@ export async function sendTokenTransfer(
       chainId: payment.chainId,
     });
   } catch (error) {
-    throw explain(error, "transaction");
+    throw walletFailureOf(error, "transaction");
   }
   onStep?.("mining");
   await waitForTransactionReceipt(config, { hash, chainId: payment.chainId });

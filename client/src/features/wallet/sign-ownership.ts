@@ -3,7 +3,7 @@ import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
 import { WALLET_CONNECTED_EVENT } from "./wallet-control";
-import { describeWalletError, USER_REJECTED, walletErrorCode } from "./wallet-errors";
+import { USER_REJECTED, WalletFailure, walletErrorCode, walletFailureOf } from "./wallet-errors";
 
 /**
  * Proves control of the browser wallet's address: connects it (EIP-6963) unless connected, asks the caller for
@@ -17,21 +17,20 @@ export async function signOwnershipProof<T extends { message: string }>(
   if (connection.status !== "connected") {
     const connector = preferredConnector(config.connectors);
     if (!connector)
-      throw new Error("No browser wallet was found. Install one to prove the address is yours.");
+      throw new WalletFailure(
+        "No browser wallet was found. Install one to prove the address is yours.",
+        "noWallet",
+      );
     try {
       await connect(config, { connector });
     } catch (error) {
-      throw new Error(
-        walletErrorCode(error) === USER_REJECTED
-          ? "You rejected the connection request in your wallet."
-          : describeWalletError(error),
-      );
+      throw walletFailureOf(error, "connect");
     }
     connection = getConnection(config);
   }
   window.dispatchEvent(new Event(WALLET_CONNECTED_EVENT));
   const address = connection.address;
-  if (!address) throw new Error("The wallet did not share an account.");
+  if (!address) throw new WalletFailure("The wallet did not share an account.", "noAccount");
   const challenge = await getChallenge(address);
   try {
     const signature = await signMessage(config, {
@@ -41,10 +40,12 @@ export async function signOwnershipProof<T extends { message: string }>(
     });
     return { address, challenge, signature };
   } catch (error) {
-    throw new Error(
-      walletErrorCode(error) === USER_REJECTED
-        ? "You rejected the signature request in your wallet. Nothing was signed."
-        : describeWalletError(error),
-    );
+    throw walletErrorCode(error) === USER_REJECTED
+      ? new WalletFailure(
+          "You rejected the signature request in your wallet. Nothing was signed.",
+          "rejected",
+          "signature",
+        )
+      : walletFailureOf(error, "signature");
   }
 }

@@ -56,3 +56,64 @@ export function describeWalletError(error: unknown, words: WalletErrorWords = EN
   const e = error as { shortMessage?: string; message?: string };
   return e?.shortMessage ?? e?.message ?? words.incomplete;
 }
+
+/** What went wrong in the browser wallet, for a translated screen to say in its reader's words (issue 37). */
+export type WalletFailureKind =
+  | "noWallet"
+  | "rejected"
+  | "unknownNetwork"
+  | "noAccount"
+  | "otherAccount"
+  | "noFunds"
+  | "incomplete";
+/** The request the wallet was asked for: connecting, switching the network, sending, signing a message. */
+export type WalletStep = "connect" | "switch" | "transaction" | "signature";
+
+/**
+ * A browser wallet's failure: `message` is the English sentence (the English screens show it as it is), `kind`,
+ * `step` and `values` (the connected and the expected account) what a translated screen says it from.
+ */
+export class WalletFailure extends Error {
+  constructor(
+    message: string,
+    readonly kind: WalletFailureKind,
+    readonly step: WalletStep | null = null,
+    readonly values: { account?: string; expected?: string } = {},
+  ) {
+    super(message);
+    this.name = "WalletFailure";
+  }
+}
+
+/** By its name too: the wallet code is a lazy chunk, and a screen reads the failure without importing the class. */
+export function isWalletFailure(error: unknown): error is WalletFailure {
+  return error instanceof WalletFailure || (error as { name?: unknown } | null)?.name === "WalletFailure";
+}
+
+const STEP_NAME: Record<WalletStep, string> = {
+  connect: "connection request",
+  switch: "network switch",
+  transaction: "transaction",
+  signature: "signature request",
+};
+
+/** True when the wallet said the account cannot pay the value and the network fee (viem's InsufficientFundsError). */
+function isInsufficientFunds(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 6; depth++) {
+    if ((e as { name?: unknown }).name === "InsufficientFundsError") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** A wallet's error during `step` as a WalletFailure; its message the English sentence the screens said before. */
+export function walletFailureOf(error: unknown, step: WalletStep): WalletFailure {
+  if (isWalletFailure(error)) return error;
+  if (walletErrorCode(error) === USER_REJECTED)
+    return new WalletFailure(`You rejected the ${STEP_NAME[step]} in your wallet.`, "rejected", step);
+  if (isNoWalletError(error)) return new WalletFailure(NO_WALLET_ADVICE, "noWallet", step);
+  if (walletErrorCode(error) === UNRECOGNIZED_CHAIN)
+    return new WalletFailure(ENGLISH.unknownNetwork, "unknownNetwork", step);
+  const kind = isInsufficientFunds(error) ? "noFunds" : "incomplete";
+  return new WalletFailure(describeWalletError(error), kind, step);
+}

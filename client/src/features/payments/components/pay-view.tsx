@@ -25,9 +25,7 @@ import { useHydrated } from "@/hooks/use-hydrated";
 import { chooseLanguage, chosenLocale, Rich, useLocale, useT } from "@/i18n/i18n";
 import { LanguageMenu } from "@/i18n/language-menu";
 import { isApiError } from "@/lib/api-client";
-import { errorText } from "@/lib/error-text";
 import type { LiveState } from "@/lib/live-socket";
-import { networkName } from "@/lib/network-name";
 import { cn } from "@/lib/utils";
 import { usePublicPayment } from "../api/get-public-payment";
 import { useRegeneratePayment } from "../api/regenerate-payment";
@@ -42,9 +40,11 @@ import {
   plainTokenAmount,
   shortAddress,
 } from "../format";
+import { payerNetworkName } from "../network-words";
 import { payErrorText } from "../pay-error-text";
 import { PaymentStatusBadge, STATUS_INFO, STATUS_LABEL_ID } from "../payment-status";
 import { REFUND_LABEL_ID, RefundBadge } from "../refund-status";
+import { transferErrorText } from "../transfer-error-text";
 import { useLivePayment, useUnmatchedTransfers } from "../use-live-payment";
 import { useNow } from "../use-now";
 import { CheckoutHeader } from "./checkout-header";
@@ -113,10 +113,7 @@ function Amount({ value, className }: { value: string; className?: string }) {
 /** The token's network by name ("Base", "Local development chain"), never a bare chain id. */
 function useNetworkName(chainId: number): string {
   const chain = useQuery<ChainConfigResponse>({ queryKey: ["/api/chain-config"] });
-  const t = useT();
-  const name = networkName(chainId, chain.data);
-  // The development chain's English description; the networks' own names (Base) are never translated.
-  return name === "Local development chain" ? t("pay.view.localChain") : name;
+  return payerNetworkName(useT(), chainId, chain.data);
 }
 
 /**
@@ -372,7 +369,7 @@ function OpenPayment({
               }),
               buy: true,
             }
-          : { title: t("pay.view.notSent"), text: errorText(error) },
+          : { title: t("pay.view.notSent"), text: transferErrorText(error) },
       );
     } finally {
       setStep(null);

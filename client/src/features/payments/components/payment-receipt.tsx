@@ -6,9 +6,9 @@ import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
-import { networkName } from "@/lib/network-name";
 import { usePublicPayment } from "../api/get-public-payment";
 import { formatTokenAmount, formatUsdAmount, shortAddress } from "../format";
+import { payerNetworkName } from "../network-words";
 import { payErrorText } from "../pay-error-text";
 import { PaymentStatusBadge } from "../payment-status";
 import { REFUND_LABEL_ID, RefundBadge } from "../refund-status";
@@ -95,7 +95,7 @@ export function PaymentReceipt({ reference, headerEnd }: { reference: string; he
   }
   const open = ["pending", "processing", "partial"].includes(payment.status);
   const paid = payment.status === "completed" || payment.status === "paid_late";
-  const network = networkName(payment.chainId, chain.data);
+  const network = payerNetworkName(t, payment.chainId, chain.data);
   return (
     <>
       <ReceiptHeader merchant={payment.merchant} end={headerEnd} />

@@ -6,9 +6,9 @@ import { Field } from "@/components/ui/field";
 import { Spinner } from "@/components/ui/spinner";
 import { useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
-import { networkName } from "@/lib/network-name";
 import { useRefundLink, useSubmitRefundAddress } from "../api/refund-link";
 import { formatTokenAmount } from "../format";
+import { payerNetworkName } from "../network-words";
 import { payErrorText } from "../pay-error-text";
 
 /** The payer's side of a refund link: who refunds, for what, and the form for the address (single use). */
@@ -87,7 +87,7 @@ export function RefundLinkView({ token }: { token: string }) {
         )}
         <div className="flex justify-between gap-4">
           <dt className="text-muted-foreground">{t("pay.refund.network")}</dt>
-          <dd className="text-end">{networkName(data.networkChainId, undefined)}</dd>
+          <dd className="text-end">{payerNetworkName(t, data.networkChainId)}</dd>
         </div>
       </dl>
       {data.state === "submitted" ? (
@@ -117,7 +117,7 @@ export function RefundLinkView({ token }: { token: string }) {
             dir="ltr"
             hint={t("pay.refund.addressHint", {
               token: data.token.symbol,
-              network: networkName(data.networkChainId, undefined),
+              network: payerNetworkName(t, data.networkChainId),
             })}
           />
           <p className="flex gap-2 rounded-md border border-warning/60 bg-warning/10 p-3">

@@ -12,10 +12,10 @@ import { baseToDecimal } from "@/features/payments/components/pay-view";
 import { QrCode } from "@/features/payments/components/qr-code";
 import { useCopyWords } from "@/features/payments/copy-words";
 import { formatExactTokenAmount, formatTokenAmount, plainTokenAmount } from "@/features/payments/format";
+import { payerNetworkName } from "@/features/payments/network-words";
 import { claimDevice } from "@/features/wallet/wallet-storage";
 import { useLocale, useT } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-client";
-import { networkName } from "@/lib/network-name";
 import { MANAGED_WALLET_QUERY_KEY, managedWalletQueryOptions, payFromManagedWallet } from "../api/social";
 import { walletErrorText } from "../wallet-error-text";
 
@@ -111,7 +111,7 @@ export default function ManagedWalletCheckout({
       <div className="flex items-start gap-3">
         <div className="min-w-0 flex-1">
           <p className="text-muted-foreground">
-            {t("wallet.checkout.address", { network: networkName(payment.chainId) })}
+            {t("wallet.checkout.address", { network: payerNetworkName(t, payment.chainId) })}
           </p>
           <div className="flex items-center justify-between gap-2">
             <span className="min-w-0 break-all font-mono text-xs" dir="ltr" data-testid="managed-address">
