@@ -55,7 +55,11 @@ export function SocialAccountCard() {
           <ProviderMark provider={user.userInfo.provider} className="size-5 shrink-0" />
           <span className="min-w-0 break-words">
             {isDemoUser(user)
-              ? t("wallet.card.demoName", { name: user.userInfo.name, provider })
+              ? t("wallet.card.demoName", {
+                  // The invented users' stored names are English ("Demo user"): named in the reader's words.
+                  name: t(user.mode === "emergency" ? "wallet.card.emergencyUser" : "wallet.card.demoUser"),
+                  provider,
+                })
               : t("wallet.card.name", { name: user.userInfo.name, provider })}
           </span>
           {isDemoUser(user) ? <DemoModeBadge label={t("wallet.demo.badge")} /> : null}
