@@ -172,6 +172,8 @@ describe("claims", () => {
     const other = await signUp(app);
     const foreign = await claim(other.cookie, managed, device(), freshIp());
     expect(foreign.statusCode).toBe(403);
+    // The reason beside the English sentence: the claim card says it in its reader's words (issue 37).
+    expect(foreign.json().error.details).toEqual({ reason: "wallet_not_linked" });
     const res = await claim(cookie, managed, device(), freshIp());
     expect(res.statusCode, res.body).toBe(201);
     for (let i = 0; i < 3; i++) await app.treasury!.runOnce();

@@ -103,6 +103,7 @@ export async function claim(deps: ClaimsDeps, who: Who): Promise<ClaimStatus> {
     throw new AppError(
       "FORBIDDEN",
       "Link this wallet to your account first (sign in with it, or link it in your profile), or use your account's managed wallet.",
+      { reason: "wallet_not_linked" },
     );
   }
   const amount = parseUnits(deps.config.claims.amountTokens, chain.token.decimals);

@@ -3,6 +3,7 @@ import { fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { chooseLanguage, loadMessages } from "@/i18n/i18n";
 import { createQueryClient } from "@/lib/query-client";
+import arBuy from "@/locales/ar/buy.json";
 import { when } from "../claim-time";
 import { ClaimCard } from "./claim-card";
 
@@ -126,4 +127,47 @@ describe("ClaimCard", () => {
       await chooseLanguage("en", { remember: false });
     }
   });
+
+  it.each([
+    [
+      "en",
+      "Claims go to a wallet of your account: sign in with your browser wallet, or link one in your profile.",
+    ],
+    [
+      "de",
+      "Test-CPXTB gehen an eine Wallet Ihres Kontos: Melden Sie sich mit Ihrer Browser-Wallet an oder verknüpfen Sie eine in Ihrem Profil.",
+    ],
+    ["ar", arBuy["buy.claim.noWallet"]],
+  ] as const)(
+    "a wallet not the account's, in %s: the card's own words for no wallet (issue 37)",
+    async (locale, text) => {
+      await loadMessages(locale, ["buy", "pay"]);
+      await chooseLanguage(locale, { remember: false });
+      try {
+        vi.stubGlobal(
+          "fetch",
+          vi
+            .fn()
+            .mockResolvedValueOnce(json(200, status()))
+            .mockResolvedValueOnce(
+              json(403, {
+                error: {
+                  code: "FORBIDDEN",
+                  message:
+                    "Link this wallet to your account first (sign in with it, or link it in your profile), or use your account's managed wallet.",
+                  details: { reason: "wallet_not_linked" },
+                },
+              }),
+            ),
+        );
+        renderCard();
+        fireEvent.click(await screen.findByTestId("claim-button"));
+        const alert = (await screen.findByRole("alert")).textContent;
+        expect(alert).toBe(text);
+        expect(alert).not.toContain("Link this wallet");
+      } finally {
+        await chooseLanguage("en", { remember: false });
+      }
+    },
+  );
 });

@@ -44,7 +44,8 @@ const CLAIM_SENTENCES: Record<string, string> = {
 };
 
 /**
- * A refused claim in the reader's words (`apiErrorText`): a cooldown or the day's budget by its `details.reason`,
+ * A refused claim in the reader's words (`apiErrorText`): a cooldown, the day's budget or a wallet not the account's
+ * by its `details.reason`,
  * the next claim time apart (`details.nextClaimAt`), which the card states once, in the reader's time and format.
  */
 function refusal(error: unknown): { message: string; nextClaimAt: string | null } {
@@ -56,7 +57,10 @@ function refusal(error: unknown): { message: string; nextClaimAt: string | null 
         ? translate("buy.claim.alreadyClaimed")
         : details?.reason === "budget_used"
           ? translate("buy.claim.budgetUsed")
-          : undefined,
+          : // The wallet is not one of the account's: what the card says when the account has none.
+            details?.reason === "wallet_not_linked"
+            ? translate("buy.claim.noWallet")
+            : undefined,
   });
   return { message, nextClaimAt: detailOf(details, "nextClaimAt") ?? null };
 }
