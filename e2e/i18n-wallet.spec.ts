@@ -252,7 +252,57 @@ for (const locale of ["de", "ar"] as const) {
       { timeout: 30_000 },
     );
     await expect(page.locator("body")).not.toContainText('"error"');
+
+    // A start that cannot go on (linking without a session): back on the payment, told so, no JSON page.
+    await page.goto(
+      `/api/social-auth/google?link=true&redirectUrl=${encodeURIComponent(`/pay/${payment.reference}`)}`,
+    );
+    await expect(page).toHaveURL(new RegExp(`/pay/${payment.reference}$`), { timeout: 30_000 });
+    await expect(toast(page, words["wallet.return.failed.title"]!)).toContainText(
+      fill(words["wallet.return.failed.text"]!, { provider: "Google" }),
+      { timeout: 30_000 },
+    );
+    await expect(page.locator("body")).not.toContainText('"error"');
     await context.close();
     expect(errors, "console errors").toEqual([]);
   });
 }
+
+/**
+ * A social sign-in the server refuses when the page asks who signed in (the browser came back from the provider
+ * without a session): the toast says so in the payer's language, never the server's English sentence (issue 37).
+ */
+test("de: a refused social sign-in on the checkout says so in German", async ({ browser, playwright }) => {
+  const words = catalog("de");
+  const payment = await newPayment(playwright.request);
+  const errors: string[] = [];
+  const { context, page } = await openPage(browser, "de", errors);
+  // A real login to finish: the page asks the server who signed in, and nobody did (401).
+  await page.addInitScript(() => window.sessionStorage.setItem("cpxtb_social_pending_login", "google"));
+  // The answer is held until the checkout shows its sign-in offer, whose words the toast then speaks.
+  let release = () => {};
+  const shown = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/api/social-auth/google", async (route) => {
+    if (route.request().method() === "POST") await shown;
+    await route.continue();
+  });
+  await page.goto(`/pay/${payment.reference}`);
+  await expect(
+    page.getByRole("button", { name: words["wallet.payOptions.noWallet"], exact: true }),
+  ).toBeVisible({ timeout: 30_000 });
+  release();
+  const refused = toast(page, words["wallet.toast.socialFailed"]!);
+  await expect(refused).toContainText(
+    fill(words["wallet.toast.socialNotFinished"]!, { provider: "Google" }),
+    {
+      timeout: 30_000,
+    },
+  );
+  await expect(refused).not.toContainText("Sign in with google");
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  expect((await page.request.get("/api/user")).status()).toBe(401);
+  await context.close();
+  expect(errors, "console errors").toEqual([]);
+});
