@@ -319,6 +319,8 @@ describe("ETH purchases", () => {
       const res = await api(app).post("/api/buy/quote", { usd: "25" });
       expect(res.statusCode).toBe(503);
       expect(res.json().error.message).toMatch(/stale/);
+      // The reason beside the English sentence: the buy page says it in the buyer's words (issue 37).
+      expect(res.json().error.details).toEqual({ reason: "price_stale" });
       const buyer = await newBuyer();
       const o = await api(app).post("/api/buy/orders", {
         method: "eth",
@@ -326,6 +328,7 @@ describe("ETH purchases", () => {
         usd: "25",
       });
       expect(o.statusCode).toBe(503);
+      expect(o.json().error.details).toEqual({ reason: "price_stale" });
     } finally {
       await testChain.setFeed(2000n * 10n ** 8n);
     }

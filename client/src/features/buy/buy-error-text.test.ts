@@ -282,6 +282,15 @@ describe("buying unavailable: the config's reason and a buy's 503 in the buyer's
       "Paying with ETH is unavailable: the server has no ETH/USD price (ETH_USD_FEED_ADDRESS).",
       { reason: "no_eth_price" },
     );
+    const stale = apiError(
+      503,
+      "SERVICE_UNAVAILABLE",
+      "The CPXTB price is stale (last updated 12 min ago); quotes are paused until it updates.",
+      { reason: "price_stale" },
+    );
+    expect(buyErrorText(stale)).toBe(
+      "Der Preis wird gerade aktualisiert, deshalb sind Angebote kurz pausiert. Bitte versuchen Sie es gleich noch einmal.",
+    );
     expect(buyErrorText(noEthPrice)).toBe(
       "Bezahlen mit ETH ist gerade nicht möglich: Dem Server fehlt ein ETH/USD-Kurs.",
     );
