@@ -191,6 +191,12 @@ for (const locale of ["ar", "pt-BR", "de"] as const) {
     const wallet = await (await page.request.get("/api/wallet")).json();
     await expect(card.getByTestId("managed-address")).toHaveText(wallet.address);
     await expect(card.getByTestId("managed-address")).toHaveAttribute("dir", "ltr");
+    // The network the address is on, in the payer's words (payerNetworkName), as the pay page says it.
+    const payWords = JSON.parse(
+      readFileSync(new URL(`../client/src/locales/${locale}/pay.json`, import.meta.url), "utf8"),
+    ) as Catalog;
+    await expect(card).toContainText(payWords["pay.view.localChain"]!);
+    await expect(card).not.toContainText("Local development chain");
     await expectInLanguage(page, locale, "managed wallet, funds missing");
 
     // Tokens arrive on chain: Pay turns on by itself; paying says the transfer is on its way.
