@@ -213,7 +213,11 @@ function Regeneration({ payment, onOpen }: { payment: PaymentDetail; onOpen: (id
           disabled={regenerate.isPending}
           onClick={() => regenerate.mutate(undefined, { onSuccess: (next) => onOpen(next.id) })}
         >
-          {regenerate.isPending ? <Spinner size="sm" /> : <RefreshCw aria-hidden="true" />}{" "}
+          {regenerate.isPending ? (
+            <Spinner size="sm" label={t("merchant.busy.regenerating")} />
+          ) : (
+            <RefreshCw aria-hidden="true" />
+          )}{" "}
           {t("merchant.detail.regenerate")}
         </Button>
       ) : null}
@@ -251,7 +255,11 @@ function Cancellation({ payment }: { payment: PaymentDetail }) {
             disabled={cancel.isPending}
             onClick={() => cancel.mutate(undefined, { onSettled: () => setAsking(false) })}
           >
-            {cancel.isPending ? <Spinner size="sm" /> : <Ban aria-hidden="true" />}{" "}
+            {cancel.isPending ? (
+              <Spinner size="sm" label={t("merchant.busy.cancelling")} />
+            ) : (
+              <Ban aria-hidden="true" />
+            )}{" "}
             {t("merchant.detail.cancelYes")}
           </Button>
           <Button variant="ghost" size="sm" onClick={() => setAsking(false)}>
@@ -342,7 +350,12 @@ function ShareBlock({ payment, merchant }: { payment: PaymentDetail; merchant: P
               <Download aria-hidden="true" /> {t("merchant.share.qrSvg")}
             </Button>
             <Button variant="outline" size="sm" onClick={poster} disabled={making}>
-              {making ? <Spinner size="sm" /> : <FileText aria-hidden="true" />} {t("merchant.share.poster")}
+              {making ? (
+                <Spinner size="sm" label={t("merchant.busy.makingPoster")} />
+              ) : (
+                <FileText aria-hidden="true" />
+              )}{" "}
+              {t("merchant.share.poster")}
             </Button>
           </div>
           <p className="text-muted-foreground text-xs">{t("merchant.share.eip681")}</p>
@@ -423,7 +436,11 @@ function VerifyByHash({ payment }: { payment: PaymentDetail }) {
           className="flex-1 [&_label]:sr-only"
         />
         <Button type="submit" variant="outline" disabled={verify.isPending} className="sm:mt-0">
-          {verify.isPending ? <Spinner size="sm" /> : <SearchCheck aria-hidden="true" />}{" "}
+          {verify.isPending ? (
+            <Spinner size="sm" label={t("merchant.busy.checking")} />
+          ) : (
+            <SearchCheck aria-hidden="true" />
+          )}{" "}
           {t("merchant.verify.submit")}
         </Button>
       </form>

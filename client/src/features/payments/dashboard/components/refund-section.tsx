@@ -304,7 +304,7 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
         ))}
       </fieldset>
       <Button type="submit" disabled={step !== null || unrecorded !== null} data-testid="send-refund">
-        {step ? <Spinner size="sm" /> : <Undo2 aria-hidden="true" />}
+        {step ? <Spinner size="sm" label={t(STEP_LABEL[step])} /> : <Undo2 aria-hidden="true" />}
         {t(step ? STEP_LABEL[step] : "merchant.refund.submit")}
       </Button>
       <p role="status" className="empty:hidden font-medium text-success" data-testid="refund-result">
@@ -411,7 +411,11 @@ function RefundLinks({ payment, canCreate }: { payment: PaymentDetail; canCreate
           disabled={create.isPending}
           onClick={() => create.mutate()}
         >
-          {create.isPending ? <Spinner size="sm" /> : <Link2 aria-hidden="true" />}{" "}
+          {create.isPending ? (
+            <Spinner size="sm" label={t("merchant.busy.creating")} />
+          ) : (
+            <Link2 aria-hidden="true" />
+          )}{" "}
           {t("merchant.refundLink.create")}
         </Button>
       ) : null}
