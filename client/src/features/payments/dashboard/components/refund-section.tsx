@@ -158,7 +158,9 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
         return;
       } catch (error) {
         const waiting =
-          isApiError(error) && error.status === 409 && /confirmations/.test(errorBodyOf(error.body).message);
+          isApiError(error) &&
+          error.status === 409 &&
+          errorBodyOf(error.body).details?.reason === "not_confirmed";
         if (!waiting || Date.now() - started > CONFIRMATION_WAIT_MS) throw error;
         await new Promise((resolve) => setTimeout(resolve, CONFIRMATION_RETRY_MS));
       }
