@@ -195,4 +195,36 @@ describe("PaymentDetailView", () => {
       await chooseLanguage("en", { remember: false });
     }
   });
+
+  it("names a busy button's spinner in the reader's words (verifying a hash)", async () => {
+    await loadMessages("de", ["merchant", "pay"]);
+    await loadMessages("ar", ["merchant", "pay"]);
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url === "/api/chain-config") return json({ blockExplorerUrl: null });
+        // The verification never answers: the button stays busy.
+        if (init?.method === "POST") return new Promise<Response>(() => {});
+        return json(detail(OLD, { status: "pending" }));
+      }),
+    );
+    const cases = [
+      { locale: "en", hash: "Transaction hash", verify: "Verify", busy: "Checking…" },
+      { locale: "de", hash: "Transaktions-Hash", verify: "Prüfen", busy: "Wird geprüft…" },
+      { locale: "ar", hash: "هاش المعاملة", verify: "تحقّق", busy: "جارٍ التحقق…" },
+    ] as const;
+    try {
+      for (const { locale, hash, verify, busy } of cases) {
+        await chooseLanguage(locale, { remember: false });
+        const { unmount } = render(<Harness />);
+        fireEvent.change(await screen.findByLabelText(hash), { target: { value: `0x${"ab".repeat(32)}` } });
+        fireEvent.click(screen.getByRole("button", { name: verify }));
+        expect(await screen.findByRole("status", { name: busy })).toBeTruthy();
+        unmount();
+        queryClient.clear();
+      }
+    } finally {
+      await chooseLanguage("en", { remember: false });
+    }
+  });
 });
