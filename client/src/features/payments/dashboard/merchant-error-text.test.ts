@@ -89,6 +89,22 @@ describe("merchantErrorText: a failed request on the dashboard, in the merchant'
     ).toBe("The server's own sentence.");
   });
 
+  it("says a refused switch to another business in the reader's words", () => {
+    const refused = apiError(404, "NOT_FOUND", "You are not a member of that business.");
+    i18n.activate("en");
+    expect(merchantErrorText(refused)).toBe(
+      "You are not a member of that business (any more). Reload the page.",
+    );
+    i18n.activate("de");
+    expect(merchantErrorText(refused)).toBe(
+      "Sie sind kein Mitglied (mehr) dieses Unternehmens. Laden Sie die Seite neu.",
+    );
+    i18n.activate("ar");
+    expect(merchantErrorText(refused)).toBe(
+      "لست عضوًا في هذا النشاط التجاري (أو لم تعد كذلك). أعد تحميل الصفحة.",
+    );
+  });
+
   it("reads a code it has no sentence for, and keeps an unknown sentence as the server wrote it", () => {
     i18n.activate("de");
     expect(

@@ -23,6 +23,8 @@ const KNOWN_MESSAGES: Record<string, string> = {
   "Payments are unavailable: no blockchain connection is configured.": "merchant.error.noChain",
   "The CPXTB price is not usable.": "merchant.error.priceUnusable",
   "You have not registered a business yet.": "merchant.error.noBusiness",
+  // Switching to another business (server/src/modules/team `switchBusiness`).
+  "You are not a member of that business.": "merchant.error.notMemberOf",
   // Registering and editing the business.
   "The wallet address has a wrong checksum (EIP-55).": "merchant.error.walletChecksum",
   "The signature request is unknown, used or expired. Ask for a new one.": "merchant.error.challengeExpired",
