@@ -86,3 +86,19 @@ describe("accountErrorText: a sign-in held back after many failures", () => {
     expect(accountErrorText(bare, { signingIn: true })).not.toMatch(/Too many/);
   });
 });
+
+describe("accountErrorText: a passkey that could not be verified", () => {
+  it("drops the library's English detail and says it in the reader's words", () => {
+    const refused = apiError(
+      400,
+      "VALIDATION_ERROR",
+      "The passkey could not be verified: Unexpected registration response origin",
+    );
+    i18n.activate("en");
+    expect(accountErrorText(refused)).toBe("The passkey could not be verified.");
+    i18n.activate("de");
+    expect(accountErrorText(refused)).toBe("Der Passkey konnte nicht geprüft werden.");
+    i18n.activate("ar");
+    expect(accountErrorText(refused)).not.toMatch(/could not|Unexpected/);
+  });
+});

@@ -166,6 +166,9 @@ export function accountErrorText(error: unknown, { signingIn = false } = {}): st
       if (code !== "VALIDATION_ERROR" && status !== 400) return undefined;
       const body = isApiError(error) ? (error.body as { error?: { message?: unknown } }) : undefined;
       const message = typeof body?.error?.message === "string" ? body.error.message : "";
+      // The passkey's verification failure carries the library's own (English) detail after its sentence.
+      if (message.startsWith("The passkey could not be verified: "))
+        return t("account.error.passkeyUnverifiedShort");
       return knownSentence(message.replace(/^[\w.]+: /, ""));
     },
   });
