@@ -164,9 +164,11 @@ for (const locale of ["ar", "es"] as const) {
         await url.fill("https://no-such-host.invalid/hook");
         await page.getByRole("button", { name: t["developers.webhooks.add"] }).click();
         const [before = "", after = ""] = (t["developers.error.hostUnresolved"] as string).split("{host}");
-        const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+        const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
         await expect(
-          page.getByText(new RegExp(`${escape(before)}\u2066?no-such-host\\.invalid\u2069?${escape(after)}`)),
+          page.getByText(
+            new RegExp(`${literal(before)}\u2066?no-such-host\\.invalid\u2069?${literal(after)}`),
+          ),
         ).toBeVisible();
         await url.fill(receiver.url);
         await page.getByRole("button", { name: t["developers.webhooks.add"] }).click();
