@@ -160,6 +160,16 @@ for (const locale of ["ar", "es"] as const) {
           page.getByText(new RegExp(refusal.map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"))),
         ).toBeVisible();
         await check("/webhooks with a refused URL");
+        // A host that does not resolve: named (left to right) inside the reader's sentence (details.reason).
+        await url.fill("https://no-such-host.invalid/hook");
+        await page.getByRole("button", { name: t["developers.webhooks.add"] }).click();
+        const [before = "", after = ""] = (t["developers.error.hostUnresolved"] as string).split("{host}");
+        const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+        await expect(
+          page.getByText(
+            new RegExp(`${literal(before)}\u2066?no-such-host\\.invalid\u2069?${literal(after)}`),
+          ),
+        ).toBeVisible();
         await url.fill(receiver.url);
         await page.getByRole("button", { name: t["developers.webhooks.add"] }).click();
         await expect(page.getByTestId("webhook-secret")).toContainText(

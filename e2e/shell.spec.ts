@@ -1,5 +1,8 @@
 import type { Page } from "@playwright/test";
+import { directionOf, type Locale } from "../common/src/locales";
 import { expect, test } from "./fixtures";
+import { catalogOf } from "./support/i18n";
+import { createMerchant } from "./support/payments";
 
 const APP = "CPXTB Pay";
 
@@ -283,5 +286,51 @@ test.describe("error screen", () => {
     await page.route(/\/assets\/contact-[^/]*\.js$/, (route) => route.abort());
     await page.goto("/contact");
     await expect(page.getByRole("heading", { name: "Something went wrong" })).toBeVisible();
+    // Said in words, not as the browser's message about a module.
+    await expect(page.getByTestId("error-message")).toHaveText(
+      "This page could not be loaded. Check your connection, then try again.",
+    );
   });
 });
+
+/**
+ * The error screen and the menu's sign-out toast in the frame's language (issue 37): German and Arabic, the error
+ * screen with its own `lang` and `dir` (the page that set `<html lang>` is the one that failed).
+ */
+for (const locale of ["de", "ar"] as const satisfies readonly Locale[]) {
+  test.describe(`error screen and sign-out in ${locale}`, () => {
+    test.use({ locale, viewport: { width: 390, height: 844 } });
+    const t = catalogOf(locale, ["shell", "site"]);
+
+    test(`${locale}: a translated page's render error is said in the reader's words`, async ({
+      page,
+      consoleGuard,
+    }) => {
+      consoleGuard.allow(/__throw=render test hook/);
+      await page.goto("/auth?__throw=render");
+      const alert = page.getByRole("alert").filter({ has: page.getByRole("heading") });
+      await expect(alert.getByRole("heading", { name: t["shell.errorTitle"] })).toBeVisible();
+      await expect(alert).toHaveAttribute("lang", locale);
+      await expect(alert).toHaveAttribute("dir", directionOf(locale));
+      await expect(alert.getByRole("button", { name: t["site.error.tryAgain"] })).toBeVisible();
+      await expect(page.getByRole("button", { name: t["shell.menu"] })).toBeVisible();
+    });
+
+    test(`${locale}: signing out from the menu says so in the reader's words`, async ({ page }) => {
+      test.setTimeout(120_000);
+      const merchant = catalogOf(locale, ["merchant"]);
+      await createMerchant(page.request);
+      await page.goto("/merchant");
+      await expect(
+        page.getByRole("heading", { level: 1, name: merchant["merchant.page.title"] }),
+      ).toBeVisible({
+        timeout: 60_000,
+      });
+      await page.getByRole("button", { name: t["shell.menu"] }).click();
+      await page.getByTestId("side-menu").getByRole("button", { name: t["site.menu.signOut"] }).click();
+      await expect(page.getByText(t["site.menu.signedOut"] as string, { exact: true })).toBeVisible();
+      await expect(page.getByText(t["site.menu.signedOutText"] as string, { exact: true })).toBeVisible();
+      await expect(page.getByText("Logout successful")).toHaveCount(0);
+    });
+  });
+}

@@ -204,6 +204,11 @@ describe("login and logout", () => {
     expect(slowed.statusCode).toBe(429);
     expect(slowed.json().challenge).toBeUndefined();
     expect(Number(slowed.headers["retry-after"])).toBeGreaterThan(0);
+    // The wait in `details` too: the sign-in form says it in the reader's words (issue 37).
+    expect(slowed.json().error.details).toEqual({
+      reason: "sign_in_throttled",
+      retryAfterSeconds: Number(slowed.headers["retry-after"]),
+    });
     // The owner from their own address is still only asked for the challenge.
     const again = await login(PASSWORD, owner);
     expect(again.statusCode).toBe(429);

@@ -144,7 +144,10 @@ describe("who may cancel which payment", () => {
     await tools.mine(CONFIRMATIONS);
     await sync();
     expect((await getPayment(app, merchant.cookie, seen.id)).status).toBe("completed");
-    expect((await cancel(seen)).statusCode).toBe(409);
+    const refusedDone = await cancel(seen);
+    expect(refusedDone.statusCode).toBe(409);
+    // The status in `details`: the merchant's screen names it in its own words (issue 37).
+    expect(refusedDone.json().error.details).toEqual({ reason: "not_cancellable", status: "completed" });
     // Partial: part of the amount confirmed.
     const part = await createPayment(app, merchant.cookie);
     const { hash } = await tools.pay(payer, merchant.wallet.address, BigInt(part.amountDueBase) / 2n);

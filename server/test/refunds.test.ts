@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { createWalletClient, erc20Abi, http, type PrivateKeyAccount } from "viem";
+import { createWalletClient, erc20Abi, formatUnits, getAddress, http, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -203,15 +203,18 @@ describe("refunds verified on chain", () => {
       refundableBase: (amount - first).toString(),
     });
     const tooMuch = await tools.pay(merchant.wallet, payer.address, amount - first + 1n);
-    expectError(
-      await refund(merchant, payment.id, {
-        txHash: tooMuch.hash,
-        toAddress: payer.address,
-        amountBase: (amount - first + 1n).toString(),
-      }),
-      409,
-      "CONFLICT",
-    );
+    const refused = await refund(merchant, payment.id, {
+      txHash: tooMuch.hash,
+      toAddress: payer.address,
+      amountBase: (amount - first + 1n).toString(),
+    });
+    expectError(refused, 409, "CONFLICT");
+    // The refundable amount in `details` too: the merchant's screen says it in its own words (issue 37).
+    expect(refused.json().error.details).toEqual({
+      reason: "above_refundable",
+      refundable: formatUnits(amount - first, 18),
+      token: "CPXTB",
+    });
     expect(await refundCount(payment.id)).toBe(1);
     const rest = await tools.pay(merchant.wallet, payer.address, amount - first);
     const done = await refund(merchant, payment.id, {
@@ -270,12 +273,23 @@ describe("refunds verified on chain", () => {
     const wrongAmount = await refund(merchant, payment.id, body(short.hash));
     expectError(wrongAmount, 422, "UNPROCESSABLE");
     expect(wrongAmount.json().error.message).toMatch(/amount/);
+    // Each refusal with a value carries its reason and values (issue 37: said in the merchant's words).
+    expect(wrongAmount.json().error.details).toEqual({
+      reason: "amount_differs",
+      sent: formatUnits(half - 1n, 18),
+      expected: formatUnits(half, 18),
+      token: "CPXTB",
+    });
     // Wrong recipient: sent to someone else.
     const stranger = privateKeyToAccount(generatePrivateKey());
     const elsewhere = await tools.pay(merchant.wallet, stranger.address, half);
     const wrongTo = await refund(merchant, payment.id, body(elsewhere.hash));
     expectError(wrongTo, 422, "UNPROCESSABLE");
     expect(wrongTo.json().error.message).toMatch(/another address/);
+    expect(wrongTo.json().error.details).toEqual({
+      reason: "other_recipient",
+      address: getAddress(payer.address),
+    });
     // A refund address that never paid nor was given: refused before the chain is asked.
     expectError(
       await refund(merchant, payment.id, body(elsewhere.hash, { toAddress: stranger.address })),
@@ -295,6 +309,7 @@ describe("refunds verified on chain", () => {
     const wrongToken = await refund(merchant, payment.id, body(foreign.hash));
     expectError(wrongToken, 422, "UNPROCESSABLE");
     expect(wrongToken.json().error.message).toMatch(/no CPXTB transfer/);
+    expect(wrongToken.json().error.details).toEqual({ reason: "no_token_transfer", token: "CPXTB" });
     // Unknown hash (never mined).
     expectError(await refund(merchant, payment.id, body(`0x${"ab".repeat(32)}`)), 404, "NOT_FOUND");
     // Reverted: the merchant's wallet sends more than it holds (gas given, so nothing simulates it first).

@@ -214,6 +214,27 @@ describe("signed deliveries of payment events", () => {
     await createPayment(app, merchant.cookie);
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(receiver.at("/gone")).toHaveLength(1);
+    // A test event to it is refused with its reason (said in the developer's words, issue 37).
+    const test = await api(app, merchant.cookie).post(`/api/merchant/webhooks/${endpoint.id}/test`);
+    expect(test.statusCode).toBe(409);
+    expect(test.json().error).toMatchObject({
+      code: "CONFLICT",
+      message: "Enable the endpoint before sending it a test event.",
+      details: { reason: "endpoint_disabled" },
+    });
+  });
+
+  it("a host that does not resolve is refused with its reason and the host", async () => {
+    const res = await api(app, merchant.cookie).post("/api/merchant/webhooks", {
+      url: "https://no-such-host.invalid/hook",
+      events: ["payment.created"],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: "The host no-such-host.invalid could not be resolved.",
+      details: { field: "url", reason: "host_unresolved", host: "no-such-host.invalid" },
+    });
   });
 
   it("rotating the secret signs with both during the overlap; the secret is in no later response", async () => {

@@ -56,9 +56,9 @@ class ScreenUnavailableBoundary extends React.Component<{ children: React.ReactN
 }
 
 function ScreenUnavailable() {
-  const { words } = useShellWords();
+  const { words, attributes } = useShellWords();
   return (
-    <div role="alert" className="px-4 py-16 text-center">
+    <div role="alert" className="px-4 py-16 text-center" {...attributes}>
       <h1 className="font-bold text-2xl tracking-tight">{words["shell.errorTitle"]}</h1>
       <p className="mt-2 text-muted-foreground">{words["shell.offline"]}</p>
     </div>

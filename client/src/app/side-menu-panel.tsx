@@ -189,12 +189,15 @@ export default function SideMenuPanel({
   const close = () => onOpenChange(false);
 
   const signOut = () =>
-    logoutMutation.mutate(undefined, {
-      onSuccess: () => {
-        onOpenChange(false);
-        navigate("/");
+    logoutMutation.mutate(
+      { signedOut: t("site.menu.signedOut"), signedOutText: t("site.menu.signedOutText") },
+      {
+        onSuccess: () => {
+          onOpenChange(false);
+          navigate("/");
+        },
       },
-    });
+    );
 
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>

@@ -51,3 +51,54 @@ describe("accountErrorText: a social account's refusals, naming their provider",
     expect(accountErrorText(odd)).toBe("No Myspace account is linked.");
   });
 });
+
+describe("accountErrorText: a sign-in held back after many failures", () => {
+  const throttled = (seconds: number) =>
+    apiError(429, "RATE_LIMITED", `Too many sign-in attempts. Try again in ${seconds} seconds.`, {
+      reason: "sign_in_throttled",
+      retryAfterSeconds: seconds,
+    });
+
+  it("says how long to wait, in the reader's words and plural", () => {
+    i18n.activate("en");
+    expect(accountErrorText(throttled(1), { signingIn: true })).toBe(
+      "Too many sign-in attempts. Try again in 1 second.",
+    );
+    expect(accountErrorText(throttled(42), { signingIn: true })).toBe(
+      "Too many sign-in attempts. Try again in 42 seconds.",
+    );
+    i18n.activate("de");
+    expect(accountErrorText(throttled(42), { signingIn: true })).toBe(
+      "Zu viele Anmeldeversuche. Versuchen Sie es in 42 Sekunden erneut.",
+    );
+    i18n.activate("ar");
+    expect(accountErrorText(throttled(2), { signingIn: true })).toBe(
+      "محاولات تسجيل دخول كثيرة جدًا. حاول مرة أخرى بعد ثانيتين.",
+    );
+    expect(accountErrorText(throttled(5), { signingIn: true })).toBe(
+      "محاولات تسجيل دخول كثيرة جدًا. حاول مرة أخرى بعد 5 ثوانٍ.",
+    );
+  });
+
+  it("without its seconds, is the general 'too many attempts'", () => {
+    i18n.activate("de");
+    const bare = apiError(429, "RATE_LIMITED", "Too many sign-in attempts.", { reason: "sign_in_throttled" });
+    expect(accountErrorText(bare, { signingIn: true })).not.toMatch(/Too many/);
+  });
+});
+
+describe("accountErrorText: a passkey that could not be verified", () => {
+  it("drops the library's English detail and says it in the reader's words", () => {
+    const refused = apiError(
+      400,
+      "VALIDATION_ERROR",
+      "The passkey could not be verified: Unexpected registration response origin",
+    );
+    i18n.activate("en");
+    expect(accountErrorText(refused)).toBe("The passkey could not be verified.");
+    i18n.activate("de");
+    expect(accountErrorText(refused)).toBe("Der Passkey konnte nicht geprüft werden.");
+    i18n.activate("ar");
+    expect(accountErrorText(refused)).not.toMatch(/could not|Unexpected/);
+  });
+});

@@ -1,6 +1,6 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@common/auth.ts";
 import { SOCIAL_PROVIDER_NAMES, SOCIAL_PROVIDERS, type SocialProvider } from "@common/social";
-import { apiErrorText, detailOf } from "@/features/payments/pay-error-text";
+import { apiErrorText, detailOf, errorBodyOf } from "@/features/payments/pay-error-text";
 import { t } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-error";
 import type { FieldErrors } from "@/lib/form-errors";
@@ -117,6 +117,20 @@ function socialAccountText(details: Record<string, unknown> | undefined): string
   return undefined;
 }
 
+/**
+ * A sign-in held back after many failures (server/src/modules/auth/service.ts `admitSignIn`): a 429 with the
+ * seconds to wait in `details`, said with them (before the general "too many attempts"); else undefined.
+ */
+function throttledText(error: unknown): string | undefined {
+  if (!isApiError(error)) return undefined;
+  const { details } = errorBodyOf(error.body);
+  if (details?.reason !== "sign_in_throttled") return undefined;
+  const seconds = Number(detailOf(details, "retryAfterSeconds"));
+  return Number.isInteger(seconds) && seconds > 0
+    ? t("account.error.signInThrottled", { seconds })
+    : undefined;
+}
+
 /** A known sentence in the reader's language, else undefined. */
 function knownSentence(sentence: string): string | undefined {
   const id = KNOWN_MESSAGES[sentence.trim()];
@@ -137,6 +151,8 @@ export function accountErrorText(error: unknown, { signingIn = false } = {}): st
     if (error.name === "NotAllowedError" || error.name === "AbortError")
       return t("account.error.passkeyCancelled");
   }
+  const throttled = throttledText(error);
+  if (throttled) return throttled;
   return apiErrorText(error, {
     sentences: KNOWN_MESSAGES,
     values: VALUES,
@@ -150,6 +166,9 @@ export function accountErrorText(error: unknown, { signingIn = false } = {}): st
       if (code !== "VALIDATION_ERROR" && status !== 400) return undefined;
       const body = isApiError(error) ? (error.body as { error?: { message?: unknown } }) : undefined;
       const message = typeof body?.error?.message === "string" ? body.error.message : "";
+      // The passkey's verification failure carries the library's own (English) detail after its sentence.
+      if (message.startsWith("The passkey could not be verified: "))
+        return t("account.error.passkeyUnverifiedShort");
       return knownSentence(message.replace(/^[\w.]+: /, ""));
     },
   });

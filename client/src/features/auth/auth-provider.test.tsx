@@ -11,7 +11,7 @@ function Probe() {
   return (
     <div>
       <p data-testid="user">{user ? user.username : "none"}</p>
-      <button type="button" onClick={() => logoutMutation.mutate()}>
+      <button type="button" onClick={() => logoutMutation.mutate(undefined)}>
         sign out
       </button>
     </div>

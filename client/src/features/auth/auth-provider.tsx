@@ -8,7 +8,7 @@ import { login } from "./api/login";
 import { logout } from "./api/logout";
 import { register } from "./api/register";
 import { getSiweNonce, verifySiwe, type WalletSigner } from "./api/siwe";
-import { authWords } from "./auth-words";
+import { authWords, type SignedOutWords } from "./auth-words";
 
 interface AuthContextValue {
   user: SessionUser | null;
@@ -24,7 +24,8 @@ interface AuthContextValue {
   /** A passkey: the second factor of the pending sign-in, or a password-less sign-in. */
   passkeyMutation: UseMutationResult<SessionUser, Error, void>;
   registerMutation: UseMutationResult<SessionUser, Error, RegisterRequest>;
-  logoutMutation: UseMutationResult<void, Error, void>;
+  /** Signs out; the toast in the words given (the site menu's, in the shell's language), else the provider's. */
+  logoutMutation: UseMutationResult<void, Error, SignedOutWords | undefined>;
 }
 
 const AuthContext = React.createContext<AuthContextValue | null>(null);
@@ -96,11 +97,11 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
   });
 
   const logoutMutation = useMutation({
-    mutationFn: logout,
-    onSuccess: () => {
+    mutationFn: (_words: SignedOutWords | undefined) => logout(),
+    onSuccess: (_, given) => {
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== USER_QUERY_KEY[0] });
       queryClient.setQueryData(USER_QUERY_KEY, null);
-      const words = authWords();
+      const words = given ?? authWords();
       toast({ title: words.signedOut, description: words.signedOutText });
     },
   });

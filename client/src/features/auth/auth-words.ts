@@ -34,6 +34,9 @@ export type AuthWords = {
   socialSignOutFailedText: string;
 };
 
+/** The sign-out toast's words, which the site menu gives with its sign-out (the shell's language). */
+export type SignedOutWords = Pick<AuthWords, "signedOut" | "signedOutText">;
+
 const ENGLISH: AuthWords = {
   signedIn: "Login successful",
   signedInText: "You are now logged in",

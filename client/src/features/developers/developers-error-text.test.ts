@@ -18,6 +18,7 @@ function apiError(status: number, code: string, message: string, details?: Recor
 beforeAll(async () => {
   await loadMessages("en", ["developers", "pay"]);
   await loadMessages("de", ["developers", "pay"]);
+  await loadMessages("ar", ["developers", "pay"]);
 });
 
 // Tests run from the repository's root.
@@ -69,11 +70,36 @@ describe("developersErrorText: the developer screens' failed requests in the rea
     ).toBe(
       "Ein Unternehmen kann höchstens 25 API-Schlüssel haben. Widerrufen Sie einen, den Sie nicht mehr nutzen.",
     );
-    expect(
-      developersErrorText(
-        apiError(400, "VALIDATION_ERROR", "The host shop.invalid could not be resolved.", { field: "url" }),
-      ),
-    ).toBe("Der Host shop.invalid wurde nicht gefunden. Prüfen Sie die Adresse.");
+    // The webhooks' refusals by their reason: the host named (left to right), a disabled endpoint's test event.
+    const unresolved = apiError(400, "VALIDATION_ERROR", "The host shop.invalid could not be resolved.", {
+      field: "url",
+      reason: "host_unresolved",
+      host: "shop.invalid",
+    });
+    const disabled = apiError(409, "CONFLICT", "Enable the endpoint before sending it a test event.", {
+      reason: "endpoint_disabled",
+    });
+    expect(developersErrorText(unresolved)).toBe(
+      "Der Host shop.invalid wurde nicht gefunden. Prüfen Sie die Adresse.",
+    );
+    expect(developersErrorText(disabled)).toBe(
+      "Dieser Endpunkt ist deaktiviert. Setzen Sie das Häkchen bei „Aktiv“, bevor Sie ihm ein Testereignis senden.",
+    );
+    i18n.activate("ar");
+    expect(developersErrorText(unresolved)).toBe(
+      "تعذّر العثور على المضيف \u2066shop.invalid\u2069. يُرجى التحقق من العنوان.",
+    );
+    expect(developersErrorText(disabled)).toBe(
+      "نقطة الاستقبال هذه معطّلة. فعّل خيار «مفعّلة» قبل إرسال حدث تجريبي إليها.",
+    );
+    i18n.activate("en");
+    expect(developersErrorText(unresolved)).toBe(
+      "The host shop.invalid could not be found. Check the address.",
+    );
+    expect(developersErrorText(disabled)).toBe(
+      "This endpoint is disabled. Tick “Enabled” before sending it a test event.",
+    );
+    i18n.activate("de");
     expect(developersErrorText(apiError(401, "UNAUTHENTICATED", "Sign in first."))).toBe(
       "Sie sind abgemeldet. Melden Sie sich an und versuchen Sie es erneut.",
     );

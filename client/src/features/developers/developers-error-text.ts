@@ -1,9 +1,8 @@
 import { MAX_API_KEYS } from "@common/api-keys";
 import { normalizeEmbedOrigin } from "@common/embed";
-import { apiErrorText, errorBodyOf } from "@/features/payments/pay-error-text";
+import { apiErrorText, detailOf } from "@/features/payments/pay-error-text";
 import { currentLocale, t } from "@/i18n/i18n";
 import { isolate } from "@/i18n/ltr";
-import { isApiError } from "@/lib/api-error";
 
 /** The webhooks' endpoint limit (server/src/modules/webhooks/service.ts MAX_ENDPOINTS). */
 const MAX_ENDPOINTS = 20;
@@ -74,8 +73,6 @@ const ORIGIN_PROBLEMS: Record<string, string> = {
   "must be a host name such as shop.example": "developers.embed.problem.hostName",
 };
 
-const UNRESOLVED_HOST = /^The host (.+) could not be resolved\.$/;
-
 /** A sentence of the shared schemas (a form's own check) in the reader's language; unknown ones as written. */
 export function schemaText(message: string): string {
   const id = SCHEMA_MESSAGES[message];
@@ -92,9 +89,6 @@ export function developersErrorText(
   error: unknown,
   { origins, loopbackHttp = false }: { origins?: readonly string[]; loopbackHttp?: boolean } = {},
 ): string {
-  // A sentence with the host in it (server/src/modules/webhooks/ssrf.ts): known by its shape.
-  const host = isApiError(error) ? errorBodyOf(error.body).message.match(UNRESOLVED_HOST)?.[1] : undefined;
-  if (host) return t("developers.error.hostUnresolved", { host: isolate(host, currentLocale()) });
   return apiErrorText(error, {
     sentences: SERVER_MESSAGES,
     values: { maxKeys: MAX_API_KEYS, maxEndpoints: MAX_ENDPOINTS },
@@ -102,6 +96,12 @@ export function developersErrorText(
     twoFactor: "developers.error.twoFactor",
     forbidden: "developers.error.forbidden",
     byCode: ({ code, details }) => {
+      // The webhooks' refusals by their reason (server/src/modules/webhooks): a host that does not resolve, named
+      // left to right; a test event to a disabled endpoint.
+      const host = detailOf(details, "host");
+      if (details?.reason === "host_unresolved" && host)
+        return t("developers.error.hostUnresolved", { host: isolate(host, currentLocale()) });
+      if (details?.reason === "endpoint_disabled") return t("developers.error.endpointDisabled");
       if (code !== "VALIDATION_ERROR") return undefined;
       const index = details?.index;
       const value = typeof index === "number" ? origins?.[index] : undefined;

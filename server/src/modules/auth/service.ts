@@ -92,6 +92,7 @@ export async function admitSignIn(
     throw new AppError(
       "RATE_LIMITED",
       `Too many sign-in attempts. Try again in ${admission.seconds} second${admission.seconds === 1 ? "" : "s"}.`,
+      { reason: "sign_in_throttled", retryAfterSeconds: admission.seconds },
     );
   }
   if (admission.kind === "challenge") {

@@ -106,6 +106,7 @@ async function verifyRefundTransfer(
     throw new AppError(
       "UNPROCESSABLE",
       `This transaction holds no ${chain.token.symbol} transfer (another token?). Nothing was recorded.`,
+      { reason: "no_token_transfer", token: chain.token.symbol },
     );
   const fromMerchant = transfers.filter((t) => expect.from.has(t.from));
   if (fromMerchant.length === 0)
@@ -118,19 +119,27 @@ async function verifyRefundTransfer(
     throw new AppError(
       "UNPROCESSABLE",
       `This transfer went to another address than the refund address ${expect.to}. Nothing was recorded.`,
+      { reason: "other_recipient", address: expect.to },
     );
   const exact = toPayer.find((t) => t.value === expect.amount);
-  if (!exact)
+  if (!exact) {
+    const sent = formatTokens(toPayer[0]!.value, chain.token.decimals);
+    const expected = formatTokens(expect.amount, chain.token.decimals);
     throw new AppError(
       "UNPROCESSABLE",
-      `This transfer's amount (${formatTokens(toPayer[0]!.value, chain.token.decimals)} ${chain.token.symbol}) is not the refund's amount (${formatTokens(expect.amount, chain.token.decimals)}). Nothing was recorded.`,
+      `This transfer's amount (${sent} ${chain.token.symbol}) is not the refund's amount (${expected}). Nothing was recorded.`,
+      { reason: "amount_differs", sent, expected, token: chain.token.symbol },
     );
+  }
   const confirmations = head - receipt.blockNumber + 1n;
-  if (confirmations < BigInt(chain.confirmations))
+  if (confirmations < BigInt(chain.confirmations)) {
+    const seen = Number(confirmations < 0n ? 0n : confirmations);
     throw new AppError(
       "CONFLICT",
-      `This transaction has ${confirmations < 0n ? 0n : confirmations} of ${chain.confirmations} confirmations. Try again in a moment.`,
+      `This transaction has ${seen} of ${chain.confirmations} confirmations. Try again in a moment.`,
+      { reason: "not_confirmed", confirmations: seen, required: chain.confirmations },
     );
+  }
   let blockTime: Date | null = null;
   try {
     const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
@@ -166,11 +175,14 @@ export async function recordRefund(
   assertRefundable(payment);
   const amount = BigInt(input.amountBase);
   const left = refundableOf(payment);
-  if (amount > left)
+  if (amount > left) {
+    const refundable = formatTokens(left, payment.tokenDecimals);
     throw new AppError(
       "CONFLICT",
-      `A refund can be at most what was received minus what was refunded: ${formatTokens(left, payment.tokenDecimals)} ${chain.token.symbol}.`,
+      `A refund can be at most what was received minus what was refunded: ${refundable} ${chain.token.symbol}.`,
+      { reason: "above_refundable", refundable, token: chain.token.symbol },
     );
+  }
   const to = getAddress(input.toAddress.toLowerCase());
   const allowed = await refundRepo.refundAddressesOf(deps.db, payment.id);
   if (!allowed.some((a) => a.address === to))

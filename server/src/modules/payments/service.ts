@@ -581,11 +581,14 @@ export async function cancelPayment(
     if (!payment) throw new AppError("NOT_FOUND", "No such payment.");
     if (payment.status === "cancelled") return false;
     if (payment.status !== "pending" || payment.amountSeen > 0n || (await repo.hasCredits(tx, payment.id))) {
+      const received =
+        payment.status === "pending" || payment.status === "processing" || payment.status === "partial";
       throw new AppError(
         "CONFLICT",
-        payment.status === "pending" || payment.status === "processing" || payment.status === "partial"
+        received
           ? "This payment has already received a transfer: it cannot be cancelled (refund it once it is paid)."
           : `This payment is ${payment.status.replace("_", " ")}: only an open payment that received nothing can be cancelled.`,
+        received ? undefined : { reason: "not_cancellable", status: payment.status },
       );
     }
     const now = deps.now();

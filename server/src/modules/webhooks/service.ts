@@ -72,7 +72,7 @@ async function checkTarget(url: string, allowPrivate: TargetPolicy) {
     await resolveTarget(url, allowPrivate);
   } catch (error) {
     if (error instanceof UnsafeTargetError)
-      throw new AppError("VALIDATION_ERROR", error.message, { field: "url" });
+      throw new AppError("VALIDATION_ERROR", error.message, { field: "url", ...error.details });
     throw error;
   }
 }
@@ -207,7 +207,9 @@ export async function replayDelivery(deps: WebhooksDeps, ownerId: string, id: st
 export async function sendTestEvent(deps: WebhooksDeps, ownerId: string, endpointId: string) {
   const endpoint = await requireEndpoint(deps, ownerId, endpointId);
   if (!endpoint.enabled)
-    throw new AppError("CONFLICT", "Enable the endpoint before sending it a test event.");
+    throw new AppError("CONFLICT", "Enable the endpoint before sending it a test event.", {
+      reason: "endpoint_disabled",
+    });
   const now = new Date();
   const body = JSON.stringify({
     type: WEBHOOK_TEST_EVENT,

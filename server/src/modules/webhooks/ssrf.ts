@@ -132,11 +132,15 @@ export function isPublicAddress(address: string): boolean {
 /** A DNS answer slower than this counts as none (a save answers, a send is retried later). */
 const LOOKUP_TIMEOUT_MS = 5000;
 
-/** A target refused before connecting; `retryable` when the cause may pass (a host name that did not resolve). */
+/**
+ * A target refused before connecting; `retryable` when the cause may pass (a host name that did not resolve);
+ * `details` the reason and its value where the sentence carries one (the answer's `details`, issue 37).
+ */
 export class UnsafeTargetError extends Error {
   constructor(
     message: string,
     readonly retryable = false,
+    readonly details?: { reason: "host_unresolved"; host: string },
   ) {
     super(message);
     this.name = "UnsafeTargetError";
@@ -211,12 +215,19 @@ export async function resolveTarget(raw: string, allowPrivate: TargetPolicy): Pr
         }),
       ]);
     } catch {
-      throw new UnsafeTargetError(`The host ${host} could not be resolved.`, true);
+      throw new UnsafeTargetError(`The host ${host} could not be resolved.`, true, {
+        reason: "host_unresolved",
+        host,
+      });
     } finally {
       clearTimeout(timer);
     }
   }
-  if (addresses.length === 0) throw new UnsafeTargetError(`The host ${host} could not be resolved.`, true);
+  if (addresses.length === 0)
+    throw new UnsafeTargetError(`The host ${host} could not be resolved.`, true, {
+      reason: "host_unresolved",
+      host,
+    });
   if (allowPrivate !== true) {
     // A development install reaches this machine through a loopback URL, only at loopback addresses: every
     // other private or reserved address stays refused, and a public name never resolves into the machine.

@@ -94,7 +94,11 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
               disabled={revoke.isPending}
               onClick={() => revoke.mutate(apiKey.id)}
             >
-              {revoke.isPending ? <Spinner size="sm" /> : <Trash2 aria-hidden="true" />}{" "}
+              {revoke.isPending ? (
+                <Spinner size="sm" label={t("developers.busy.revoking")} />
+              ) : (
+                <Trash2 aria-hidden="true" />
+              )}{" "}
               {t("developers.keys.revokeKey")}
             </Button>
           </div>

@@ -106,7 +106,11 @@ export function CreateApiKeyForm() {
             </p>
           ) : null}
           <Button type="submit" disabled={create.isPending} className="self-start">
-            {create.isPending ? <Spinner size="sm" /> : <Plus aria-hidden="true" />}{" "}
+            {create.isPending ? (
+              <Spinner size="sm" label={t("developers.busy.creating")} />
+            ) : (
+              <Plus aria-hidden="true" />
+            )}{" "}
             {t("developers.create.submit")}
           </Button>
         </form>

@@ -116,7 +116,8 @@ function AllowedOrigins() {
         </p>
       ) : null}
       <Button type="submit" disabled={save.isPending} className="self-start">
-        {save.isPending ? <Spinner size="sm" /> : null} {t("developers.embed.save")}
+        {save.isPending ? <Spinner size="sm" label={t("developers.busy.saving")} /> : null}{" "}
+        {t("developers.embed.save")}
       </Button>
     </form>
   );

@@ -297,7 +297,9 @@ function LinkForm({ link, onDone }: { link?: Link; onDone: () => void }) {
       ) : null}
       <div className="flex flex-wrap gap-2 sm:col-span-2">
         <Button type="submit" disabled={pending}>
-          {pending ? <Spinner size="sm" /> : null}
+          {pending ? (
+            <Spinner size="sm" label={t(link ? "developers.busy.saving" : "developers.busy.creating")} />
+          ) : null}
           {link ? t("developers.linkForm.save") : t("developers.linkForm.create")}
         </Button>
         <Button type="button" variant="outline" onClick={onDone}>

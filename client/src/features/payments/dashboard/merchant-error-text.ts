@@ -1,6 +1,10 @@
-import { t } from "@/i18n/i18n";
+import type { PaymentStatus } from "@common/payments";
+import { currentLocale, t } from "@/i18n/i18n";
+import { isolate } from "@/i18n/ltr";
 import { isApiError } from "@/lib/api-error";
-import { apiErrorText, errorBodyOf } from "../pay-error-text";
+import { formatExactTokenAmount } from "../format";
+import { apiErrorText, detailOf } from "../pay-error-text";
+import { STATUS_LABEL_ID } from "../payment-status";
 
 /**
  * The server's sentences the dashboard and a payment's detail panel meet (server/src/modules/payments, merchants,
@@ -19,6 +23,8 @@ const KNOWN_MESSAGES: Record<string, string> = {
   "Payments are unavailable: no blockchain connection is configured.": "merchant.error.noChain",
   "The CPXTB price is not usable.": "merchant.error.priceUnusable",
   "You have not registered a business yet.": "merchant.error.noBusiness",
+  // Switching to another business (server/src/modules/team `switchBusiness`).
+  "You are not a member of that business.": "merchant.error.notMemberOf",
   // Registering and editing the business.
   "The wallet address has a wrong checksum (EIP-55).": "merchant.error.walletChecksum",
   "The signature request is unknown, used or expired. Ask for a new one.": "merchant.error.challengeExpired",
@@ -52,6 +58,8 @@ const KNOWN_MESSAGES: Record<string, string> = {
   // Refunds.
   "Only a payment that received tokens (completed, paid late, partly paid or expired after a partial payment) can be refunded.":
     "merchant.error.notRefundable",
+  "This transaction is not in a block (unknown hash, or not mined yet). Nothing was recorded.":
+    "merchant.error.refundNotMined",
   "This transaction failed on chain (reverted). Nothing was recorded.": "merchant.error.refundReverted",
   "This transfer was not sent from your receiving wallet. Send the refund from the wallet that received the payment.":
     "merchant.error.refundNotFromWallet",
@@ -64,40 +72,58 @@ const KNOWN_MESSAGES: Record<string, string> = {
   "Everything this payment received has been refunded already.": "merchant.error.refundedAlready",
 };
 
-/** Sentences with a value in them (an amount, an address, a count), read back into the reader's words. */
-const PATTERNS: { pattern: RegExp; id: string; names: string[] }[] = [
-  {
-    pattern: /^This transaction holds no (\S+) transfer \(another token\?\)\. Nothing was recorded\.$/,
-    id: "merchant.error.refundNoTransfer",
-    names: ["token"],
-  },
-  {
-    pattern:
-      /^This transfer went to another address than the refund address (0x[0-9a-fA-F]{40})\. Nothing was recorded\.$/,
-    id: "merchant.error.refundOtherAddress",
-    names: ["address"],
-  },
-  {
-    pattern: /^This transfer's amount \((.+)\) is not the refund's amount \((.+)\)\. Nothing was recorded\.$/,
-    id: "merchant.error.refundAmountDiffers",
-    names: ["sent", "expected"],
-  },
-  {
-    pattern: /^This transaction has (\d+) of (\d+) confirmations\. Try again in a moment\.$/,
-    id: "merchant.error.refundConfirmations",
-    names: ["count", "required"],
-  },
-  {
-    pattern: /^A refund can be at most what was received minus what was refunded: (.+)\.$/,
-    id: "merchant.error.refundAtMost",
-    names: ["amount"],
-  },
-  {
-    pattern: /^This payment is ([a-z ]+): only an open payment that received nothing can be cancelled\.$/,
-    id: "merchant.error.cancelNotOpen",
-    names: [],
-  },
-];
+const isStatus = (value: string | undefined): value is PaymentStatus =>
+  value !== undefined && Object.hasOwn(STATUS_LABEL_ID, value);
+
+/**
+ * The refusals with a value in them (server/src/modules/payments/refunds.ts, service.ts `cancelPayment`), by their
+ * `details.reason`: an amount in the locale's format with its token, an address, a count, a status by its name;
+ * undefined for the others (or a value missing), which then read as the server wrote them.
+ */
+export function refundRefusalText(details: Record<string, unknown> | undefined): string | undefined {
+  const locale = currentLocale();
+  const token = detailOf(details, "token") ?? "CPXTB";
+  const tokens = (key: string) => {
+    const value = detailOf(details, key);
+    return value === undefined
+      ? undefined
+      : isolate(`${formatExactTokenAmount(value, locale)} ${token}`, locale);
+  };
+  switch (details?.reason) {
+    case "no_token_transfer":
+      return t("merchant.error.refundNoTransfer", { token });
+    case "other_recipient": {
+      const address = detailOf(details, "address");
+      return address
+        ? t("merchant.error.refundOtherAddress", { address: isolate(address, locale) })
+        : undefined;
+    }
+    case "amount_differs": {
+      const sent = tokens("sent");
+      const expected = tokens("expected");
+      return sent && expected ? t("merchant.error.refundAmountDiffers", { sent, expected }) : undefined;
+    }
+    case "not_confirmed": {
+      const count = detailOf(details, "confirmations");
+      const required = detailOf(details, "required");
+      return count && required
+        ? t("merchant.error.refundConfirmations", { count: Number(count), required: Number(required) })
+        : undefined;
+    }
+    case "above_refundable": {
+      const amount = tokens("refundable");
+      return amount ? t("merchant.error.refundAtMost", { amount }) : undefined;
+    }
+    case "not_cancellable": {
+      const status = detailOf(details, "status");
+      return isStatus(status)
+        ? t("merchant.error.notCancellable", { status: t(STATUS_LABEL_ID[status]) })
+        : t("merchant.error.cancelNotOpen");
+    }
+    default:
+      return undefined;
+  }
+}
 
 /** The wallet's own sentences (features/wallet), for the merchant's signature and refund. */
 const WALLET_MESSAGES: Record<string, string> = {
@@ -126,17 +152,14 @@ export function merchantErrorText(error: unknown): string {
     }
     return apiErrorText(error);
   }
-  const { message } = errorBodyOf(error.body);
-  for (const { pattern, id, names } of PATTERNS) {
-    const match = pattern.exec(message);
-    if (match) return t(id, Object.fromEntries(names.map((name, index) => [name, match[index + 1]])));
-  }
   return apiErrorText(error, {
     sentences: KNOWN_MESSAGES,
     signedOut: "merchant.error.signedOut",
     twoFactor: "merchant.state.twoFactorText",
     forbidden: "merchant.error.forbidden",
-    byCode: ({ code, status }) => {
+    byCode: ({ code, status, details }) => {
+      const refusal = refundRefusalText(details);
+      if (refusal) return refusal;
       if (code === "NOT_FOUND" || status === 404) return t("merchant.error.notFound");
       return undefined;
     },

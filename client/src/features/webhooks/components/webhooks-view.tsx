@@ -260,7 +260,12 @@ function AddEndpointForm({
           </p>
         ) : null}
         <Button type="submit" className="self-start" disabled={create.isPending}>
-          {create.isPending ? <Spinner /> : <Plus aria-hidden="true" />} {t("developers.webhooks.add")}
+          {create.isPending ? (
+            <Spinner size="sm" label={t("developers.busy.adding")} />
+          ) : (
+            <Plus aria-hidden="true" />
+          )}{" "}
+          {t("developers.webhooks.add")}
         </Button>
       </form>
     </section>

@@ -89,7 +89,11 @@ export function BusinessSetupForm({ signOwnership }: { signOwnership: SignOwners
           </p>
         ) : null}
         <Button type="submit" disabled={signing} className="sm:col-span-2 sm:justify-self-start">
-          {signing ? <Spinner size="sm" /> : <ShieldCheck aria-hidden="true" />}
+          {signing ? (
+            <Spinner size="sm" label={t("merchant.common.waitingForWallet")} />
+          ) : (
+            <ShieldCheck aria-hidden="true" />
+          )}
           {t(signing ? "merchant.common.waitingForWallet" : "merchant.setup.submit")}
         </Button>
       </form>

@@ -2,6 +2,7 @@ import { Building2 } from "lucide-react";
 import { useT } from "@/i18n/i18n";
 import { useBusinesses, useSwitchBusiness } from "../api/businesses";
 import { useMerchant } from "../api/get-merchant";
+import { merchantErrorText } from "../merchant-error-text";
 
 const ROLE_LABEL = {
   owner: "merchant.role.owner",
@@ -38,6 +39,12 @@ export function BusinessSwitcher() {
           </option>
         ))}
       </select>
+      {/* A refused switch (a membership that ended meanwhile) says why, in the reader's words. */}
+      {switching.isError ? (
+        <p role="alert" className="basis-full font-medium text-destructive text-sm">
+          {t("merchant.switcher.failed", { error: merchantErrorText(switching.error) })}
+        </p>
+      ) : null}
     </div>
   );
 }

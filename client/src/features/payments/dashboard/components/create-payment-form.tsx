@@ -257,7 +257,11 @@ export function CreatePaymentForm({ onOpen }: { onOpen: (id: string) => void }) 
           </p>
         ) : null}
         <Button type="submit" disabled={checking || create.isPending} className="sm:justify-self-start">
-          {checking || create.isPending ? <Spinner size="sm" /> : <Plus aria-hidden="true" />}{" "}
+          {checking || create.isPending ? (
+            <Spinner size="sm" label={t("merchant.busy.creating")} />
+          ) : (
+            <Plus aria-hidden="true" />
+          )}{" "}
           {t("merchant.create.submit")}
         </Button>
       </form>

@@ -144,7 +144,14 @@ export function EditBusinessForm({
       ) : null}
       <div className="flex flex-wrap gap-2 sm:col-span-2">
         <Button type="submit" disabled={step !== null}>
-          {step ? <Spinner size="sm" /> : <Save aria-hidden="true" />}
+          {step ? (
+            <Spinner
+              size="sm"
+              label={t(step === "signing" ? "merchant.common.waitingForWallet" : "merchant.edit.saving")}
+            />
+          ) : (
+            <Save aria-hidden="true" />
+          )}
           {t(
             step === "signing"
               ? "merchant.common.waitingForWallet"

@@ -143,4 +143,88 @@ describe("PaymentDetailView", () => {
       "Not verified: This transaction failed on chain (reverted).",
     );
   });
+
+  it("says the timeline's causes and the accepted underpayment in the reader's words and formats", async () => {
+    await loadMessages("de", ["merchant", "pay"]);
+    await loadMessages("ar", ["merchant", "pay"]);
+    const timeline = [
+      { from: null, to: "pending", cause: "created", blockNumber: null, at: "2026-11-22T00:00:00.000Z" },
+      {
+        from: "pending",
+        to: "cancelled",
+        cause: "cancelled by the API (key key_abc123)",
+        blockNumber: null,
+        at: "2026-11-22T00:01:00.000Z",
+      },
+      {
+        from: "completed",
+        to: "processing",
+        cause: "chain reorganisation: blocks above 1234 replaced",
+        blockNumber: "1234",
+        at: "2026-11-22T00:02:00.000Z",
+      },
+    ] as PaymentDetail["timeline"];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        if (url === "/api/chain-config") return json({ blockExplorerUrl: null });
+        return json(detail(OLD, { status: "cancelled", toleranceBps: 50, timeline }));
+      }),
+    );
+    try {
+      await chooseLanguage("de", { remember: false });
+      const { unmount } = render(<Harness />);
+      const causes = await screen.findByTestId("detail-timeline");
+      expect(causes.textContent).toContain("Über die API storniert (Schlüssel key_abc123)");
+      expect(causes.textContent).toContain(
+        "Reorganisation der Blockchain: Die Blöcke nach 1234 wurden ersetzt",
+      );
+      // The block is said once, in the sentence.
+      expect(causes.textContent).not.toContain("Block 1234");
+      // "0,5\u00a0%" (the matcher reads the no-break space as a space).
+      expect(screen.getByText("0,5 %")).toBeTruthy();
+      unmount();
+      queryClient.clear();
+      await chooseLanguage("ar", { remember: false });
+      render(<Harness />);
+      const arabic = await screen.findByTestId("detail-timeline");
+      expect(arabic.textContent).toContain("أُلغيت عبر واجهة API (المفتاح key_abc123)");
+      expect(arabic.textContent).toContain("إعادة تنظيم في البلوك تشين");
+      expect(arabic.textContent).not.toMatch(/cancelled by|reorganisation/);
+    } finally {
+      await chooseLanguage("en", { remember: false });
+    }
+  });
+
+  it("names a busy button's spinner in the reader's words (verifying a hash)", async () => {
+    await loadMessages("de", ["merchant", "pay"]);
+    await loadMessages("ar", ["merchant", "pay"]);
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url === "/api/chain-config") return json({ blockExplorerUrl: null });
+        // The verification never answers: the button stays busy.
+        if (init?.method === "POST") return new Promise<Response>(() => {});
+        return json(detail(OLD, { status: "pending" }));
+      }),
+    );
+    const cases = [
+      { locale: "en", hash: "Transaction hash", verify: "Verify", busy: "Checking…" },
+      { locale: "de", hash: "Transaktions-Hash", verify: "Prüfen", busy: "Wird geprüft…" },
+      { locale: "ar", hash: "هاش المعاملة", verify: "تحقّق", busy: "جارٍ التحقق…" },
+    ] as const;
+    try {
+      for (const { locale, hash, verify, busy } of cases) {
+        await chooseLanguage(locale, { remember: false });
+        const { unmount } = render(<Harness />);
+        fireEvent.change(await screen.findByLabelText(hash), { target: { value: `0x${"ab".repeat(32)}` } });
+        fireEvent.click(screen.getByRole("button", { name: verify }));
+        expect(await screen.findByRole("status", { name: busy })).toBeTruthy();
+        unmount();
+        queryClient.clear();
+      }
+    } finally {
+      await chooseLanguage("en", { remember: false });
+    }
+  });
 });

@@ -29,6 +29,7 @@ import { type PaymentDetail, usePaymentDetail } from "../api/get-payment-detail"
 import { useRegenerateMerchantPayment } from "../api/regenerate-merchant-payment";
 import { useVerifyPaymentTx } from "../api/verify-payment-tx";
 import { merchantErrorText } from "../merchant-error-text";
+import { formatBpsPercent } from "../percent";
 import { baseToTokens, decimalsOf, Row, Section, Time, TxHash } from "./detail-parts";
 import { RefundSection } from "./refund-section";
 
@@ -159,7 +160,7 @@ function Amounts({ payment }: { payment: PaymentDetail }) {
       )}
       {payment.toleranceBps > 0 ? (
         <Row label={t("merchant.detail.tolerance")}>
-          <Ltr>{formatTokenAmount((payment.toleranceBps / 100).toFixed(2), locale, 2)} %</Ltr>
+          <Ltr>{formatBpsPercent(payment.toleranceBps, locale)}</Ltr>
         </Row>
       ) : null}
       <Row label={t("merchant.detail.created")}>
@@ -213,7 +214,11 @@ function Regeneration({ payment, onOpen }: { payment: PaymentDetail; onOpen: (id
           disabled={regenerate.isPending}
           onClick={() => regenerate.mutate(undefined, { onSuccess: (next) => onOpen(next.id) })}
         >
-          {regenerate.isPending ? <Spinner size="sm" /> : <RefreshCw aria-hidden="true" />}{" "}
+          {regenerate.isPending ? (
+            <Spinner size="sm" label={t("merchant.busy.regenerating")} />
+          ) : (
+            <RefreshCw aria-hidden="true" />
+          )}{" "}
           {t("merchant.detail.regenerate")}
         </Button>
       ) : null}
@@ -251,7 +256,11 @@ function Cancellation({ payment }: { payment: PaymentDetail }) {
             disabled={cancel.isPending}
             onClick={() => cancel.mutate(undefined, { onSettled: () => setAsking(false) })}
           >
-            {cancel.isPending ? <Spinner size="sm" /> : <Ban aria-hidden="true" />}{" "}
+            {cancel.isPending ? (
+              <Spinner size="sm" label={t("merchant.busy.cancelling")} />
+            ) : (
+              <Ban aria-hidden="true" />
+            )}{" "}
             {t("merchant.detail.cancelYes")}
           </Button>
           <Button variant="ghost" size="sm" onClick={() => setAsking(false)}>
@@ -342,7 +351,12 @@ function ShareBlock({ payment, merchant }: { payment: PaymentDetail; merchant: P
               <Download aria-hidden="true" /> {t("merchant.share.qrSvg")}
             </Button>
             <Button variant="outline" size="sm" onClick={poster} disabled={making}>
-              {making ? <Spinner size="sm" /> : <FileText aria-hidden="true" />} {t("merchant.share.poster")}
+              {making ? (
+                <Spinner size="sm" label={t("merchant.busy.makingPoster")} />
+              ) : (
+                <FileText aria-hidden="true" />
+              )}{" "}
+              {t("merchant.share.poster")}
             </Button>
           </div>
           <p className="text-muted-foreground text-xs">{t("merchant.share.eip681")}</p>
@@ -423,7 +437,11 @@ function VerifyByHash({ payment }: { payment: PaymentDetail }) {
           className="flex-1 [&_label]:sr-only"
         />
         <Button type="submit" variant="outline" disabled={verify.isPending} className="sm:mt-0">
-          {verify.isPending ? <Spinner size="sm" /> : <SearchCheck aria-hidden="true" />}{" "}
+          {verify.isPending ? (
+            <Spinner size="sm" label={t("merchant.busy.checking")} />
+          ) : (
+            <SearchCheck aria-hidden="true" />
+          )}{" "}
           {t("merchant.verify.submit")}
         </Button>
       </form>
@@ -547,6 +565,12 @@ const CAUSES: { pattern: RegExp; id: string; names: string[] }[] = [
     id: "merchant.timeline.cause.submitted",
     names: ["tx", "block"],
   },
+  // Through the API (server/src/modules/api-v1 names the key), before a person's name.
+  {
+    pattern: /^cancelled by the API \(key (\S+)\)$/,
+    id: "merchant.timeline.cause.cancelledByApi",
+    names: ["key"],
+  },
   { pattern: /^cancelled by (.+)$/, id: "merchant.timeline.cause.cancelledBy", names: ["by"] },
   {
     pattern: /^transfer (0x[0-9a-fA-F]+) \(log \d+\) assigned by the merchant$/,
@@ -559,6 +583,11 @@ const CAUSES: { pattern: RegExp; id: string; names: string[] }[] = [
     names: ["time"],
   },
   { pattern: /^monitoring window over$/, id: "merchant.timeline.cause.monitoringOver", names: [] },
+  {
+    pattern: /^chain reorganisation: blocks above (\d+) replaced$/,
+    id: "merchant.timeline.cause.reorgReplaced",
+    names: ["block"],
+  },
   {
     pattern: /^transfer removed from block range (\d+)-(\d+)$/,
     id: "merchant.timeline.cause.reorg",
@@ -588,7 +617,9 @@ function TimelineCause({ cause, blockNumber }: { cause: string; blockNumber: str
   const t = useT();
   const locale = useLocale();
   const blockNote =
-    blockNumber && !cause.includes(`block ${blockNumber}`) ? (
+    blockNumber &&
+    !cause.includes(`block ${blockNumber}`) &&
+    !cause.endsWith(`above ${blockNumber} replaced`) ? (
       <>
         {" · "}
         {t("merchant.timeline.block", { block: isolate(String(blockNumber), locale) })}

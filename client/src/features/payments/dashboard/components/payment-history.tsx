@@ -159,7 +159,8 @@ export function PaymentHistory({
                 onClick={() => history.fetchNextPage()}
                 disabled={history.isFetchingNextPage}
               >
-                {history.isFetchingNextPage ? <Spinner size="sm" /> : null} {words.showMore}
+                {history.isFetchingNextPage ? <Spinner size="sm" label={words.loading} /> : null}{" "}
+                {words.showMore}
               </Button>
             ) : null}
           </div>

@@ -158,7 +158,9 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
         return;
       } catch (error) {
         const waiting =
-          isApiError(error) && error.status === 409 && /confirmations/.test(errorBodyOf(error.body).message);
+          isApiError(error) &&
+          error.status === 409 &&
+          errorBodyOf(error.body).details?.reason === "not_confirmed";
         if (!waiting || Date.now() - started > CONFIRMATION_WAIT_MS) throw error;
         await new Promise((resolve) => setTimeout(resolve, CONFIRMATION_RETRY_MS));
       }
@@ -304,7 +306,7 @@ function RefundForm({ payment, refundable }: { payment: PaymentDetail; refundabl
         ))}
       </fieldset>
       <Button type="submit" disabled={step !== null || unrecorded !== null} data-testid="send-refund">
-        {step ? <Spinner size="sm" /> : <Undo2 aria-hidden="true" />}
+        {step ? <Spinner size="sm" label={t(STEP_LABEL[step])} /> : <Undo2 aria-hidden="true" />}
         {t(step ? STEP_LABEL[step] : "merchant.refund.submit")}
       </Button>
       <p role="status" className="empty:hidden font-medium text-success" data-testid="refund-result">
@@ -411,7 +413,11 @@ function RefundLinks({ payment, canCreate }: { payment: PaymentDetail; canCreate
           disabled={create.isPending}
           onClick={() => create.mutate()}
         >
-          {create.isPending ? <Spinner size="sm" /> : <Link2 aria-hidden="true" />}{" "}
+          {create.isPending ? (
+            <Spinner size="sm" label={t("merchant.busy.creating")} />
+          ) : (
+            <Link2 aria-hidden="true" />
+          )}{" "}
           {t("merchant.refundLink.create")}
         </Button>
       ) : null}
