@@ -13,6 +13,9 @@ export const PAYMENT_STATUSES = [
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/** A payment's public reference (what /pay/{reference} and a QR code carry): 22-64 URL-safe characters. */
+export const PAYMENT_REFERENCE_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
+
 /** Hours after expiry during which a payment is still watched (and its amount kept reserved). */
 export const MONITORING_WINDOW_HOURS = 24;
 export const EXPIRY_MINUTES = { default: 15, min: 1, max: 7 * 24 * 60 } as const;

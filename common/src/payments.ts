@@ -2,12 +2,13 @@ import * as z from "zod";
 import "./zod-messages.ts";
 import { LOCALES } from "./locales.ts";
 import { pageTheme } from "./merchant.ts";
-import { EXPIRY_MINUTES, PAYMENT_STATUSES } from "./payment-values.ts";
+import { EXPIRY_MINUTES, PAYMENT_REFERENCE_PATTERN, PAYMENT_STATUSES } from "./payment-values.ts";
 import { paymentRefundsDetail, publicRefundResponse, refundStatus } from "./refunds.ts";
 
 export {
   EXPIRY_MINUTES,
   MONITORING_WINDOW_HOURS,
+  PAYMENT_REFERENCE_PATTERN,
   PAYMENT_STATUSES,
   type PaymentStatus,
   qrQueryKey,
@@ -232,7 +233,7 @@ export const listPaymentsResponse = z.object({
 });
 
 export const referenceParams = z.object({
-  reference: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, "unknown reference"),
+  reference: z.string().regex(PAYMENT_REFERENCE_PATTERN, "unknown reference"),
 });
 export const paymentIdParams = z.object({ id: z.string().regex(/^pay_[0-9a-z]{26}$/, "unknown payment") });
 export const transferIdParams = z.object({ id: z.string().regex(/^trf_[0-9a-z]{26}$/, "unknown transfer") });

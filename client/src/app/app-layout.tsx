@@ -1,3 +1,4 @@
+import { PAYMENT_REFERENCE_PATTERN } from "@common/payment-values";
 import * as React from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { ClientOnly } from "@/components/client-only";
@@ -88,9 +89,8 @@ function SiteHeader() {
  */
 export function isCheckoutPath(location: string, search: string): boolean {
   if (/^\/(pay|payment|l)\/[^/]+\/?$/i.test(location)) return true;
-  // The same reference shape as @common/payments' referenceParams (no zod in the shell).
   const ref = new URLSearchParams(search).get("ref")?.trim() ?? "";
-  return /^\/easy-payment\/?$/i.test(location) && /^[A-Za-z0-9_-]{22,64}$/.test(ref);
+  return /^\/easy-payment\/?$/i.test(location) && PAYMENT_REFERENCE_PATTERN.test(ref);
 }
 
 export function AppLayout() {

@@ -1,4 +1,4 @@
-import { referenceParams } from "@common/payments";
+import { PAYMENT_REFERENCE_PATTERN } from "@common/payment-values";
 import { Zap } from "lucide-react";
 import { useSearch } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
@@ -17,7 +17,7 @@ import { useDocumentTitle } from "@/lib/document-title";
  */
 export default function EasyPaymentPage() {
   const ref = new URLSearchParams(useSearch()).get("ref")?.trim() ?? "";
-  const valid = referenceParams.safeParse({ reference: ref }).success;
+  const valid = PAYMENT_REFERENCE_PATTERN.test(ref);
   useDocumentLanguage();
   const t = useT();
   useDocumentTitle(t("pay.lookup.easyTitle"));

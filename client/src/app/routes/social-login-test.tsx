@@ -1,4 +1,4 @@
-import { SOCIAL_PROVIDERS, type SocialProvider } from "@common/social";
+import { SOCIAL_PROVIDERS, type SocialProvider } from "@common/social-values";
 import { useQuery } from "@tanstack/react-query";
 import { FlaskConical } from "lucide-react";
 import * as React from "react";

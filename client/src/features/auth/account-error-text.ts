@@ -1,5 +1,5 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@common/auth.ts";
-import { SOCIAL_PROVIDER_NAMES, SOCIAL_PROVIDERS, type SocialProvider } from "@common/social";
+import { SOCIAL_PROVIDER_NAMES, SOCIAL_PROVIDERS, type SocialProvider } from "@common/social-values";
 import { apiErrorText, detailOf, errorBodyOf } from "@/features/payments/pay-error-text";
 import { t } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-error";

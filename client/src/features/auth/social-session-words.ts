@@ -1,4 +1,4 @@
-import { SOCIAL_PROVIDER_NAMES, type SocialProvider } from "@common/social";
+import { SOCIAL_PROVIDER_NAMES, type SocialProvider } from "@common/social-values";
 import type { t as translate } from "@/i18n/i18n";
 import type { AuthWords } from "./auth-words";
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApiKeyRequest } from "@common/api-keys";
-import { normalizeEmbedOrigin } from "@common/embed";
+import { normalizeEmbedOrigin } from "@common/embed-values";
 import { createLinkRequest } from "@common/links";
 import { createWebhookEndpointRequest } from "@common/webhooks";
 import { i18n } from "@lingui/core";

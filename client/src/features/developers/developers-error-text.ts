@@ -1,5 +1,5 @@
 import { MAX_API_KEYS } from "@common/api-keys";
-import { normalizeEmbedOrigin } from "@common/embed";
+import { normalizeEmbedOrigin } from "@common/embed-values";
 import { apiErrorText, detailOf } from "@/features/payments/pay-error-text";
 import { currentLocale, t } from "@/i18n/i18n";
 import { isolate } from "@/i18n/ltr";

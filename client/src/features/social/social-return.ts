@@ -6,7 +6,7 @@ import {
   SOCIAL_RETURN_PROVIDER_PARAM,
   type SocialProvider,
   type SocialReturnReason,
-} from "@common/social";
+} from "@common/social-values";
 import * as React from "react";
 import { toast } from "@/hooks/use-toast";
 import { useT } from "@/i18n/i18n";

@@ -1,4 +1,4 @@
-import { RELOAD_AFTER_LOGIN_MS, SOCIAL_PROVIDER_NAMES, type SocialProvider } from "@common/social";
+import { RELOAD_AFTER_LOGIN_MS, SOCIAL_PROVIDER_NAMES, type SocialProvider } from "@common/social-values";
 import * as React from "react";
 import { USER_QUERY_KEY } from "@/features/auth/api/get-user";
 import { authWords } from "@/features/auth/auth-words";

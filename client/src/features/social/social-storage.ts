@@ -1,4 +1,5 @@
-import { SOCIAL_PROVIDERS, type SocialAuthResponse, type SocialProvider } from "@common/social";
+import type { SocialAuthResponse } from "@common/social";
+import { SOCIAL_PROVIDERS, type SocialProvider } from "@common/social-values";
 import { SOCIAL_USER_STORAGE_KEY } from "./social-keys";
 
 export { SOCIAL_USER_STORAGE_KEY };

@@ -1,4 +1,4 @@
-import { linkEmbedOriginKey } from "@common/embed";
+import { linkEmbedOriginKey } from "@common/embed-values";
 import { useQuery } from "@tanstack/react-query";
 import { useEmbedEscape } from "../../payments/components/embed-reporter";
 

@@ -1,4 +1,4 @@
-import { EMBED_MESSAGE_SOURCE, type EmbedMessage, embedOriginKey, embedResultOf } from "@common/embed";
+import { EMBED_MESSAGE_SOURCE, type EmbedMessage, embedOriginKey, embedResultOf } from "@common/embed-values";
 import { useQuery } from "@tanstack/react-query";
 import * as React from "react";
 import { usePublicPayment } from "../api/get-public-payment";

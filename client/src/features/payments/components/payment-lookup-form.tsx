@@ -1,4 +1,4 @@
-import { referenceParams } from "@common/payments";
+import { PAYMENT_REFERENCE_PATTERN } from "@common/payment-values";
 import { Search } from "lucide-react";
 import * as React from "react";
 import { useLocation } from "wouter";
@@ -29,7 +29,7 @@ export function PaymentLookupForm({
     event.preventDefault();
     const raw = String(new FormData(event.currentTarget).get(param) ?? "").trim();
     const reference = raw.split(/[/?#]/).filter(Boolean).at(-1) ?? "";
-    if (!referenceParams.safeParse({ reference }).success) {
+    if (!PAYMENT_REFERENCE_PATTERN.test(reference)) {
       setError(t("pay.lookup.invalid"));
       return;
     }

@@ -1,4 +1,4 @@
-import { SOCIAL_PROVIDER_NAMES, SOCIAL_PROVIDERS } from "@common/social";
+import { SOCIAL_PROVIDER_NAMES, SOCIAL_PROVIDERS } from "@common/social-values";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";

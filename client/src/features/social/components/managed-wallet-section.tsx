@@ -1,5 +1,5 @@
 import type { ManagedWalletResponse, WalletSendItem } from "@common/social";
-import { SOCIAL_PROVIDER_NAMES, type SocialProvider } from "@common/social";
+import { SOCIAL_PROVIDER_NAMES, type SocialProvider } from "@common/social-values";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowUpRight, CircleCheck, Coins, ExternalLink, LogIn, Send, Wallet } from "lucide-react";
 import * as React from "react";

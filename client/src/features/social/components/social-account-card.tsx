@@ -1,4 +1,4 @@
-import { SOCIAL_PROVIDER_NAMES } from "@common/social";
+import { SOCIAL_PROVIDER_NAMES } from "@common/social-values";
 import { useQuery } from "@tanstack/react-query";
 import { FlaskConical, LogOut, RotateCw } from "lucide-react";
 import * as React from "react";

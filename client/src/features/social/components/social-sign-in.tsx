@@ -3,7 +3,7 @@ import {
   SOCIAL_PROVIDER_NAMES,
   SOCIAL_PROVIDERS,
   type SocialProvider,
-} from "@common/social";
+} from "@common/social-values";
 import { useQuery } from "@tanstack/react-query";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
