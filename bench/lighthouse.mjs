@@ -14,9 +14,12 @@
 // with its trace beside it (NAME-RUN.trace.json, which Chrome's performance panel opens); --page=/path (repeatable)
 // measures only those paths (--page=/pay: the pay page of the payment it created; --page=/l: its link's page;
 // --page=/post: the post it measures);
-// --long-task-runs=N (default 3, 0 skips them).
+// --long-task-runs=N (default 3, 0 skips them); --trace=DIR adds one more 4x visit per page recorded as a Chrome
+// trace with V8's CPU profile (DIR/NAME.trace.json) and prints, for each task over 50 ms after the first paint in
+// it, the functions with the most self time (bench/task-profile.mjs). The profiler slows the page: that visit is
+// for finding what a long task runs, not counted in the figures.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +28,7 @@ import lighthouse from "lighthouse";
 // Lighthouse's own browser driver (a dependency of lighthouse): puts the session cookie in the browser's jar.
 import puppeteer from "puppeteer-core";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { longTasksInTrace, phasesIn, selfTimeIn } from "./task-profile.mjs";
 
 const root = join(import.meta.dirname, "..");
 const option = (name) =>
@@ -35,6 +39,8 @@ const load = () => loadavg()[0].toFixed(2);
 const loadAtStart = loadavg()[0].toFixed(2);
 const jsonDir = option("json")[0];
 if (jsonDir) mkdirSync(jsonDir, { recursive: true });
+const traceDir = option("trace")[0];
+if (traceDir) mkdirSync(traceDir, { recursive: true });
 const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
 function freePort() {
@@ -185,7 +191,7 @@ const OBSERVE_LONG_TASKS = `(() => {
  * Error created, and React DOM creates some at its start, so evaluating it reparsed the 200 KB chunk for source
  * positions, some 15 ms of CPU (60 ms at 4x) that a phone does not spend (decision 036).
  */
-async function longTasksAfterPaint(chromePort, url, keepSession) {
+async function longTasksAfterPaint(chromePort, url, keepSession, traceFile) {
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chromePort}` });
   const context = keepSession ? undefined : await browser.createBrowserContext();
   const control = await browser.target().createCDPSession();
@@ -201,6 +207,20 @@ async function longTasksAfterPaint(chromePort, url, keepSession) {
     // The Page domain only (it runs the observer before the page's scripts); it records no script stacks.
     await cdp.send("Page.enable");
     await cdp.send("Page.addScriptToEvaluateOnNewDocument", { source: OBSERVE_LONG_TASKS });
+    if (traceFile) {
+      await cdp.send("Tracing.start", {
+        transferMode: "ReturnAsStream",
+        traceConfig: {
+          includedCategories: [
+            "devtools.timeline",
+            "disabled-by-default-devtools.timeline",
+            "v8.execute",
+            "disabled-by-default-v8.cpu_profiler",
+            "loading",
+          ],
+        },
+      });
+    }
     const read = async (expression) =>
       (await cdp.send("Runtime.evaluate", { expression, returnByValue: true })).result.value;
     const started = Date.now();
@@ -221,6 +241,7 @@ async function longTasksAfterPaint(chromePort, url, keepSession) {
       `({ ...window.__benchLongTasks, fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null })`,
     );
     if (fcp === null) throw new Error("no first contentful paint");
+    if (traceFile) await saveTrace(cdp, traceFile);
     const after = tasks
       .filter((t) => t.start >= fcp && t.duration > 50)
       .map((t) => ({
@@ -233,6 +254,39 @@ async function longTasksAfterPaint(chromePort, url, keepSession) {
     await control.detach().catch(() => {});
     if (context) await context.close();
     await browser.disconnect();
+  }
+}
+
+/** Ends the session's trace and writes it to `file` (its events, as Chrome's performance panel opens them). */
+async function saveTrace(cdp, file) {
+  const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+  await cdp.send("Tracing.end");
+  const { stream } = await complete;
+  let text = "";
+  for (;;) {
+    const { data, eof, base64Encoded } = await cdp.send("IO.read", { handle: stream, size: 1 << 20 });
+    text += base64Encoded ? Buffer.from(data, "base64").toString() : data;
+    if (eof) break;
+  }
+  await cdp.send("IO.close", { handle: stream });
+  writeFileSync(file, text);
+}
+
+/** What each long task after the first paint of a traced visit spent its time on (bench/task-profile.mjs). */
+function printTaskProfiles(page, file) {
+  const parsed = JSON.parse(readFileSync(file, "utf8"));
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const tasks = longTasksInTrace(events);
+  console.log(`  ${page} (traced, profiler on): ${tasks.length === 0 ? "no task over 50 ms after FCP" : ""}`);
+  for (const task of tasks) {
+    const phases = phasesIn(events, task)
+      .map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`)
+      .join(", ");
+    console.log(
+      `    ${Math.round(task.durationMs)} ms at FCP + ${Math.round(task.startMs)} ms (${phases}); most self time:`,
+    );
+    for (const [where, ms] of selfTimeIn(events, task))
+      console.log(`      ${ms.toFixed(1).padStart(6)} ms  ${where}`);
   }
 }
 
@@ -330,6 +384,19 @@ try {
     measured.sort((a, b) => a.longest - b.longest);
     longTaskRows.push({ page: path, median: measured[Math.floor((measured.length - 1) / 2)], all: measured });
   }
+  const traced = [];
+  for (const path of traceDir ? pages : []) {
+    const file = join(
+      traceDir,
+      `${path.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "") || "home"}.trace.json`,
+    );
+    try {
+      await longTasksAfterPaint(chrome.port, `${base}${path}`, signedIn(path), file);
+      traced.push({ path, file });
+    } catch (error) {
+      console.log(`  ${path} traced run: ${error.message}, left out`);
+    }
+  }
   console.log("Lighthouse mobile (simulated throttling), performance:");
   console.log(
     "  page                                                    score  LCP      TBT     longest  CLS    FCP      JS (transfer)   load  benchmarkIndex",
@@ -383,6 +450,9 @@ try {
     ].filter(Boolean);
     if (over.length > 0) console.log(`  over budget: ${r.page}: ${over.join(", ")} (load ${r.load})`);
   }
+  if (traced.length > 0)
+    console.log("What the long tasks after the first paint ran (one traced 4x visit per page):");
+  for (const { path, file } of traced) printTaskProfiles(path, file);
   console.log(`  load average at start ${loadAtStart}, at end ${loadavg()[0].toFixed(2)} (2 cores)`);
 } finally {
   await chrome?.kill();

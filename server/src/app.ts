@@ -1,5 +1,6 @@
+import { CHECKOUT_MESSAGE_AREAS, FRAMED_CHECKOUT_MESSAGE_AREAS } from "@common/checkout-areas.ts";
 import { isClientRoute } from "@common/client-routes.ts";
-import type { Locale } from "@common/locales.ts";
+import type { Locale, MessageArea } from "@common/locales.ts";
 import type { PublicPayment } from "@common/payments.ts";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -81,9 +82,11 @@ import { isDashboardPath, renderDashboardPage } from "./modules/web/dashboard-pa
 import { linkSlugOf, renderLinkPage } from "./modules/web/link-page.ts";
 import { checkoutReference, renderPayPage } from "./modules/web/pay-page.ts";
 import {
+  catalogSource,
   loadClientBuild,
   loadServerEntry,
   modulePreloadLinks,
+  pageCodeLinks,
   prefetchLinks,
   registerClientRoutes,
   sendIndexHtml,
@@ -387,6 +390,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   ]);
   const dashboardHead = `${dashboardPreload}\n    ${dashboardCode}`;
   const serverEntry = clientBuild ? loadServerEntry(config.clientDist) : null;
+  // A checkout's own code, preloaded beside the app's in its after-paint template (decision 036).
+  const codeLinks = pageCodeLinks(config.clientDist);
+  const checkoutCode = (route: string, areas: readonly MessageArea[], locale: Locale) =>
+    codeLinks([
+      `src/app/routes/${route}.tsx`,
+      "src/app/data-layer.tsx",
+      ...areas.map((area) => catalogSource(locale, area)),
+    ]);
   const render = serverEntry?.render ?? null;
   const pageHtml = clientBuild
     ? createPageHtmlResolver(clientBuild, content, config.publicUrl, {
@@ -407,6 +418,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
             publicPayment: read,
             chainConfig: (r) => (chain ? chainConfigView(chain, requestOrigin(config, r)) : null),
             origin: config.publicUrl.replace(/\/+$/, ""),
+            pageCode: (path, locale) =>
+              path.startsWith("/pay/")
+                ? checkoutCode("pay", CHECKOUT_MESSAGE_AREAS, locale)
+                : checkoutCode("easy-payment", FRAMED_CHECKOUT_MESSAGE_AREAS, locale),
           })
       : null;
 
@@ -419,6 +434,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
             render,
             publicLink: (s) => getPublicLink(database.db, s),
             origin: config.publicUrl.replace(/\/+$/, ""),
+            pageCode: (locale) => checkoutCode("link", CHECKOUT_MESSAGE_AREAS, locale),
           })
       : null;
 

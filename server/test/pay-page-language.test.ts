@@ -23,6 +23,30 @@ writeFileSync(
   join(clientDist, "index.html"),
   `<!doctype html><html lang="en" class="dark"><head><title>CPXTB Pay</title></head><body><div id="root"></div></body></html>`,
 );
+// The build's manifest: the pay page's chunk, the data layer and the checkout's catalogs (decision 036).
+mkdirSync(join(clientDist, ".vite"));
+writeFileSync(
+  join(clientDist, ".vite", "manifest.json"),
+  JSON.stringify({
+    "index.html": { file: "assets/index-Ab1.js", isEntry: true, imports: ["_react-Cd2.js"] },
+    "_react-Cd2.js": { file: "assets/react-Cd2.js" },
+    "src/app/routes/pay.tsx": {
+      file: "assets/pay-Ef3.js",
+      isDynamicEntry: true,
+      imports: ["_react-Cd2.js", "_i18n-Gh4.js"],
+    },
+    "_i18n-Gh4.js": { file: "assets/i18n-Gh4.js" },
+    "src/app/data-layer.tsx": { file: "assets/data-layer-Ij5.js", isDynamicEntry: true },
+    ...Object.fromEntries(
+      ["en", "pt-BR"].flatMap((locale) =>
+        ["pay", "wallet", "merchant"].map((area) => [
+          `src/locales/${locale}/${area}.json?lingui`,
+          { file: `assets/${area}-${locale}.js`, isDynamicEntry: true },
+        ]),
+      ),
+    ),
+  }),
+);
 mkdirSync(join(root, "ssr"));
 writeFileSync(
   join(root, "ssr", "entry-server.js"),
@@ -67,6 +91,22 @@ function htmlTag(html: string) {
 }
 
 describe("the pay page's language (issue 37)", () => {
+  it("preloads its own code and its words in its language with the app's code, after its first paint", async () => {
+    const res = await open({ "accept-language": "pt-BR,pt;q=0.9" });
+    const template = /<template id="after-paint">([\s\S]*?)<\/template>/.exec(res.body)?.[1] ?? "";
+    const preloaded = [...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" \/>/g)].map(
+      ([, href]) => href,
+    );
+    expect(preloaded.sort()).toEqual([
+      "/assets/data-layer-Ij5.js",
+      "/assets/i18n-Gh4.js",
+      "/assets/pay-Ef3.js",
+      "/assets/pay-pt-BR.js",
+      "/assets/wallet-pt-BR.js",
+    ]);
+    expect(res.body.slice(0, res.body.indexOf("</head>"))).not.toContain("modulepreload");
+  });
+
   it("follows the browser's Accept-Language, and says so in its headers and <html>", async () => {
     const res = await open({ "accept-language": "pt-BR,pt;q=0.9,en;q=0.8" });
     expect(res.statusCode).toBe(200);

@@ -1,3 +1,4 @@
+import { CHECKOUT_MESSAGE_AREAS, FRAMED_CHECKOUT_MESSAGE_AREAS } from "@common/checkout-areas";
 import { CLIENT_ROUTES, isClientRoute } from "@common/client-routes";
 import { describe, expect, it } from "vitest";
 import * as pages from "./lazy-pages";
@@ -25,5 +26,13 @@ describe("the server's copy of the route table", () => {
     for (const path of ["/pay", "/pay/a/b", "/blog/a/b", "/merchants", "/nope", "//"]) {
       expect(isClientRoute(path), path).toBe(false);
     }
+  });
+});
+
+describe("the server's copy of the checkout's words", () => {
+  it("preloads the words each server-rendered checkout loads (decision 036)", () => {
+    expect(pages.PayPage.areas).toEqual(CHECKOUT_MESSAGE_AREAS);
+    expect(pages.LinkPage.areas).toEqual(CHECKOUT_MESSAGE_AREAS);
+    expect(pages.EasyPaymentPage.areas).toEqual(FRAMED_CHECKOUT_MESSAGE_AREAS);
   });
 });

@@ -26,6 +26,8 @@ export type LinkPageSources = {
   /** The link's public view, as `GET /api/links/public/:slug` answers it (null: no such link). */
   publicLink: (slug: string) => Promise<PublicLink>;
   origin: string;
+  /** The page's own code as modulepreload links, in its language (none: the app loads it itself). */
+  pageCode?: (locale: Locale) => string;
 };
 
 /**
@@ -60,6 +62,7 @@ export async function renderLinkPage(
     : { title: "Pay", description: "No payment link has this address: check it with the merchant." };
   const html = pageHtmlText(sources.index, meta, `${sources.origin}${url.path}`, sources.origin, {
     body: markup === null ? undefined : { markup, data },
+    head: sources.pageCode?.(locale),
     locale,
   });
   return { html, status: link ? 200 : 404, locale };

@@ -45,6 +45,8 @@ export type PayPageSources = {
   chainConfig: (request: FastifyRequest) => unknown;
   origin: string;
   now?: () => number;
+  /** The page's own code as modulepreload links, for its path and language (none: the app loads it itself). */
+  pageCode?: (path: string, locale: Locale) => string;
 };
 
 /**
@@ -81,6 +83,7 @@ export async function renderPayPage(
   const pageUrl = `${sources.origin}${url.path}${url.search ? `?${url.search}` : ""}`;
   const html = pageHtmlText(sources.index, meta, pageUrl, sources.origin, {
     body: markup === null ? undefined : { markup, data },
+    head: sources.pageCode?.(url.path, locale),
     locale,
   });
   return { html, status: payment ? 200 : 404, locale };
