@@ -67,7 +67,7 @@ const REFUSALS: Readonly<Record<string, Refusal>> = {
   no_chain: { id: "buy.unavailable.noChain" },
   no_treasury: { id: "buy.unavailable.noTreasury" },
   no_eth_price: { id: "buy.unavailable.noEthPrice" },
-  price_stale: { id: "buy.unavailable.priceStale" },
+  // The price's own failures (price_stale, price_unreachable…) are the shared reading's (`apiErrorText`).
   paypal_no_answer: { id: "buy.refusal.paypalNoAnswer" },
   paypal_order_refused: { id: "buy.refusal.paypalOrderRefused" },
   paypal_no_approval_link: { id: "buy.refusal.paypalNoApprovalLink" },
