@@ -55,8 +55,9 @@ describe("buyErrorText: the order's limits in the buyer's language, the amount i
       "The amount is too small to buy any CPXTB.",
     );
     expect(buyErrorText(apiError(429, "RATE_LIMITED", "Too many requests."))).not.toMatch(/Too many/);
+    // A plain error (a library's English) is never shown as it is: the wallet's own come as a WalletFailure.
     expect(buyErrorText(new Error("You rejected the request in your wallet."))).toBe(
-      "You rejected the request in your wallet.",
+      "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
     );
   });
 });
