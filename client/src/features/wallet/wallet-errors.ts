@@ -50,12 +50,16 @@ const ENGLISH: WalletErrorWords = {
   incomplete: "The wallet did not complete the request.",
 };
 
-/** A wallet's error as a sentence; another error than these known ones is the wallet's own (English) message. */
+/**
+ * A wallet's error as a sentence; another error than these known ones is the wallet's own (English) message in
+ * English, and `incomplete` in a translated screen's words (never the library's English there).
+ */
 export function describeWalletError(error: unknown, words: WalletErrorWords = ENGLISH): string {
   if (isNoWalletError(error)) return words.noWallet;
   const code = walletErrorCode(error);
   if (code === USER_REJECTED) return words.rejected;
   if (code === UNRECOGNIZED_CHAIN) return words.unknownNetwork;
+  if (words !== ENGLISH) return words.incomplete;
   const e = error as { shortMessage?: string; message?: string };
   return e?.shortMessage ?? e?.message ?? words.incomplete;
 }
