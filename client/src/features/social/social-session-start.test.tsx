@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { chooseLanguage, loadMessages } from "@/i18n/i18n";
 import { ApiError } from "@/lib/api-error";
 import deWallet from "@/locales/de/wallet.json";
+import { useSocialSessionWords } from "./sign-in-words";
 import { PENDING_REAL_LOGIN_KEY } from "./social-keys";
+
+function PayerPage() {
+  useSocialSessionWords();
+  return null;
+}
 
 // The browser comes back from a real sign-in that the server then refuses: the toast must not be said in English
 // because the session's request answered before the page (its chunk and catalog) had come (issue 37).
@@ -37,11 +43,6 @@ describe("a social sign-in refused at start", () => {
       await vi.advanceTimersByTimeAsync(100);
       expect(toast).not.toHaveBeenCalled();
       await chooseLanguage("de", { remember: false });
-      const { useSocialSessionWords } = await import("./sign-in-words");
-      function PayerPage() {
-        useSocialSessionWords();
-        return null;
-      }
       await act(async () => {
         render(<PayerPage />);
       });
