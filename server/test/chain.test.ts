@@ -234,9 +234,25 @@ describe("price", () => {
     await expect(connected.price.getQuotablePrice()).rejects.toMatchObject({
       statusCode: 503,
       code: "SERVICE_UNAVAILABLE",
+      details: { reason: "price_stale" },
     });
     await chain.setFeed(200_000_000_000n); // fresh again for the other tests
     await expect(connected.price.getQuotablePrice()).resolves.toMatchObject({ stale: false });
+  });
+
+  it("a pool without liquidity answers 502 with details.reason price_pool_empty (issue 37)", async () => {
+    await chain.setReserves(0n, 0n);
+    await useChain({ price: { source: "pool", cacheMs: 0 } });
+    try {
+      const response = await app.inject({ url: "/api/price" });
+      expect(response.statusCode).toBe(502);
+      expect(response.json().error).toMatchObject({
+        code: "BAD_GATEWAY",
+        details: { reason: "price_pool_empty" },
+      });
+    } finally {
+      await chain.setReserves(tokens("2000000"), tokens("3"));
+    }
   });
 
   it("serves the configured fixed price without touching the chain", async () => {

@@ -29,6 +29,24 @@ export function networkName(
   return `an unnamed network (chain ID ${chainId})`;
 }
 
+/** How a translated screen says the two names that are not a network's own (issue 37). */
+export type NetworkWords = { localChain: string; unnamedNetwork: (chainId: string) => string };
+
+/**
+ * `networkName` as a reader of `words` reads it: the networks' own names as they are ("Base", "Ethereum": never
+ * translated), the local development chain and a network without a name in the reader's words.
+ */
+export function networkNameIn(
+  words: NetworkWords,
+  chainId: number,
+  tokenChain?: Parameters<typeof networkName>[1],
+): string {
+  const name = networkName(chainId, tokenChain);
+  if (name === LOCAL_CHAIN_NAME) return words.localChain;
+  if (name.startsWith("an unnamed network")) return words.unnamedNetwork(String(chainId));
+  return name;
+}
+
 /** A decimal token amount for people: thousands separators, at most `maxDecimals` decimals, no float rounding. */
 export function groupedAmount(decimal: string, maxDecimals = 4): string {
   const [whole = "0", fraction = ""] = decimal.trim().split(".");

@@ -6,6 +6,27 @@ import { createCoalescingCache } from "./coalescing-cache.ts";
 import { describeRpcFailure, toChainError } from "./rpc-errors.ts";
 import type { TokenInfo } from "./token.ts";
 
+/**
+ * Why no price could be had, as `details.reason` on the error (issue 37): a screen says it in its reader's words,
+ * the English `message` stays for the API. `price_stale`: older than the maximum age (503); `price_unreachable`:
+ * the node failed or was too slow and no earlier price was read (502, 504); `price_feed_invalid`: the ETH/USD feed
+ * answered zero or less (502); `price_pool_empty`: the pool has no liquidity (502). (A price of zero or less when
+ * a USD amount is converted is `price_unusable`, payments/amounts.ts.) This is a chain read of the price that failed,
+ * with its reason (an error that has one already keeps it).
+ */
+function priceFailure(error: unknown, what: string): AppError {
+  const appError = toChainError(error, what);
+  if (appError.details?.reason) return appError;
+  return Object.assign(new AppError(appError.code, appError.message, { reason: "price_unreachable" }), {
+    rpc: (appError as { rpc?: unknown }).rpc,
+  });
+}
+
+const feedInvalid = () =>
+  new AppError("BAD_GATEWAY", "The ETH/USD feed returned a non-positive answer.", {
+    reason: "price_feed_invalid",
+  });
+
 export type Price = {
   /** USD per one whole token, scaled by 10^18. */
   priceE18: bigint;
@@ -26,7 +47,13 @@ export function poolPriceE18(input: {
   ethUsdE18: bigint;
 }): bigint {
   if (input.reserveToken <= 0n || input.reserveQuote <= 0n) {
-    throw new AppError("BAD_GATEWAY", "The price pool has no liquidity, so no price can be derived from it.");
+    throw new AppError(
+      "BAD_GATEWAY",
+      "The price pool has no liquidity, so no price can be derived from it.",
+      {
+        reason: "price_pool_empty",
+      },
+    );
   }
   return (
     (input.ethUsdE18 * input.reserveQuote * 10n ** BigInt(input.tokenDecimals)) /
@@ -77,6 +104,7 @@ export async function createPriceOracle(options: {
     throw new AppError(
       "SERVICE_UNAVAILABLE",
       `The ${what} is stale (last updated ${ageMinutes} min ago); quotes are paused until it updates.`,
+      { reason: "price_stale" },
     );
   };
 
@@ -108,15 +136,14 @@ export async function createPriceOracle(options: {
               abi: aggregatorAbi,
               functionName: "latestRoundData",
             });
-            if (answer <= 0n)
-              throw new AppError("BAD_GATEWAY", "The ETH/USD feed returned a non-positive answer.");
+            if (answer <= 0n) throw feedInvalid();
             return {
               ethUsdE18: scaleTo18(answer, feedDecimals),
               updatedAt: new Date(Number(updatedAt) * 1000),
             };
           })
           .catch((error) => {
-            throw error instanceof AppError ? error : toChainError(error, "the ETH/USD price");
+            throw priceFailure(error, "the ETH/USD price");
           });
         refuseStale(value.updatedAt, "ETH/USD price");
         return value;
@@ -136,7 +163,7 @@ export async function createPriceOracle(options: {
       client.readContract({ address: setup.pool, abi: pairAbi, functionName: "getReserves" }),
       client.readContract({ address: setup.feed, abi: aggregatorAbi, functionName: "latestRoundData" }),
     ]);
-    if (answer <= 0n) throw new AppError("BAD_GATEWAY", "The ETH/USD feed returned a non-positive answer.");
+    if (answer <= 0n) throw feedInvalid();
     const ethUsdE18 = scaleTo18(answer, setup.feedDecimals);
     const priceE18 = poolPriceE18({
       reserveToken: setup.tokenIsToken0 ? reserve0 : reserve1,
@@ -156,7 +183,7 @@ export async function createPriceOracle(options: {
     } catch (error) {
       // A node hiccup should not take the price away: the last good one is served and ages into "stale".
       options.log?.warn({ rpc: describeRpcFailure(error) }, "price refresh failed");
-      if (!lastGood) throw toChainError(error, "the price");
+      if (!lastGood) throw priceFailure(error, "the price");
       value = lastGood;
     }
     return { ...value, stale: now() - value.updatedAt.getTime() > maxAgeMs };
@@ -171,6 +198,7 @@ export async function createPriceOracle(options: {
         throw new AppError(
           "SERVICE_UNAVAILABLE",
           `The CPXTB price is stale (last updated ${ageMinutes} min ago); quotes are paused until it updates.`,
+          { reason: "price_stale" },
         );
       }
       return price;

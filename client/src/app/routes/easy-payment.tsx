@@ -6,6 +6,8 @@ import { sendWithBrowserWallet } from "@/features/payments/browser-wallet-transf
 import { PayView } from "@/features/payments/components/pay-view";
 import { PaymentLookupForm } from "@/features/payments/components/payment-lookup-form";
 import { PayWithoutWallet } from "@/features/social/components/pay-without-wallet";
+import { useSocialSessionWords } from "@/features/social/sign-in-words";
+import { useSocialReturn } from "@/features/social/social-return";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { useDocumentLanguage, useT } from "@/i18n/i18n";
 import { useDocumentTitle } from "@/lib/document-title";
@@ -21,6 +23,10 @@ export default function EasyPaymentPage() {
   useDocumentLanguage();
   const t = useT();
   useDocumentTitle(t("pay.lookup.easyTitle"));
+  // On the page, not in the ways to pay (shown only while the payment takes one): a social sign-in that came back
+  // refused is said whatever the payment's state, and the session's toasts are in the payer's words from the start.
+  useSocialReturn();
+  useSocialSessionWords();
   if (valid) return <EasyPayment key={ref} reference={ref} />;
   return (
     <PageFrame

@@ -3,6 +3,8 @@ import { sendWithBrowserWallet } from "@/features/payments/browser-wallet-transf
 import { EmbedReporter } from "@/features/payments/components/embed-reporter";
 import { PayView } from "@/features/payments/components/pay-view";
 import { PayWithoutWallet } from "@/features/social/components/pay-without-wallet";
+import { useSocialSessionWords } from "@/features/social/sign-in-words";
+import { useSocialReturn } from "@/features/social/social-return";
 import { ThemeToggle } from "@/features/theme/theme-toggle";
 import { useDocumentLanguage, useT } from "@/i18n/i18n";
 import { useDocumentTitle } from "@/lib/document-title";
@@ -15,6 +17,10 @@ export default function PayPage() {
   useDocumentLanguage();
   const t = useT();
   useDocumentTitle(t("pay.meta.title"));
+  // On the page, not in the ways to pay (shown only while the payment takes one): a social sign-in that came back
+  // refused is said whatever the payment's state, and the session's toasts are in the payer's words from the start.
+  useSocialReturn();
+  useSocialSessionWords();
   return (
     <>
       <PayView

@@ -60,6 +60,20 @@ const ENGLISH: AuthWords = {
 
 let current: AuthWords = ENGLISH;
 
+let handedWords: (() => void) | undefined;
+const firstHanded = new Promise<void>((resolve) => {
+  handedWords = resolve;
+});
+
+/**
+ * Resolves once a page has handed its words, or after `ms` (a page that has none says English). For a toast of
+ * something that happened at start (a social sign-in refused on the way back, social-session.ts), before the
+ * page's chunk and catalog may have come: it waits for them instead of saying it in English (issue 37).
+ */
+export function pageWordsHanded(ms: number): Promise<void> {
+  return Promise.race([firstHanded, new Promise<void>((resolve) => setTimeout(resolve, ms))]);
+}
+
 /** The words the provider says now. */
 export function authWords(): AuthWords {
   return current;
@@ -73,6 +87,7 @@ export function useAuthWords(words: Partial<AuthWords>): void {
   React.useEffect(() => {
     const said = { ...ENGLISH, ...words };
     current = said;
+    handedWords?.();
     return () => {
       if (current === said) current = ENGLISH;
     };

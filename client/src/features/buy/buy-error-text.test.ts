@@ -55,8 +55,9 @@ describe("buyErrorText: the order's limits in the buyer's language, the amount i
       "The amount is too small to buy any CPXTB.",
     );
     expect(buyErrorText(apiError(429, "RATE_LIMITED", "Too many requests."))).not.toMatch(/Too many/);
+    // A plain error (a library's English) is never shown as it is: the wallet's own come as a WalletFailure.
     expect(buyErrorText(new Error("You rejected the request in your wallet."))).toBe(
-      "You rejected the request in your wallet.",
+      "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
     );
   });
 });
@@ -289,8 +290,22 @@ describe("buying unavailable: the config's reason and a buy's 503 in the buyer's
       { reason: "price_stale" },
     );
     expect(buyErrorText(stale)).toBe(
-      "Der Preis wird gerade aktualisiert, deshalb sind Angebote kurz pausiert. Bitte versuchen Sie es gleich noch einmal.",
+      "Der CPXTB-Kurs wird gerade aktualisiert, deshalb können USD-Beträge kurz nicht umgerechnet werden. Bitte versuchen Sie es gleich noch einmal.",
     );
+    // The price's other failures: the node (a 502 or 504), a feed or pool that gives no usable price.
+    const unreachable = apiError(
+      502,
+      "BAD_GATEWAY",
+      "The blockchain node could not be used to read the price. Please try again.",
+      { reason: "price_unreachable" },
+    );
+    expect(buyErrorText(unreachable)).toMatch(
+      /^Der CPXTB-Kurs konnte gerade nicht von der Blockchain gelesen/,
+    );
+    const poolEmpty = apiError(502, "BAD_GATEWAY", "The price pool has no liquidity.", {
+      reason: "price_pool_empty",
+    });
+    expect(buyErrorText(poolEmpty)).toMatch(/^Gerade ist kein nutzbarer CPXTB-Kurs verfügbar/);
     expect(buyErrorText(noEthPrice)).toBe(
       "Bezahlen mit ETH ist gerade nicht möglich: Dem Server fehlt ein ETH/USD-Kurs.",
     );

@@ -67,7 +67,7 @@ const REFUSALS: Readonly<Record<string, Refusal>> = {
   no_chain: { id: "buy.unavailable.noChain" },
   no_treasury: { id: "buy.unavailable.noTreasury" },
   no_eth_price: { id: "buy.unavailable.noEthPrice" },
-  price_stale: { id: "buy.unavailable.priceStale" },
+  // The price's own failures (price_stale, price_unreachable…) are the shared reading's (`apiErrorText`).
   paypal_no_answer: { id: "buy.refusal.paypalNoAnswer" },
   paypal_order_refused: { id: "buy.refusal.paypalOrderRefused" },
   paypal_no_approval_link: { id: "buy.refusal.paypalNoApprovalLink" },
@@ -114,13 +114,12 @@ const BUY_WALLET_WORDS = {
  * A failed request on the buy screens, in the buyer's language (issue 37): a refusal by its `details.reason`
  * (even a 502 from PayPal says what happened), then the shared reading of `apiErrorText` (no network, too many
  * attempts, a server fault); the server's own message (English) for what these screens do not know, never a
- * status code. A browser wallet's failure in the buyer's words too (`walletFailureText`).
+ * status code. A browser wallet's failure in the buyer's words too (`walletFailureText`); any other error (a
+ * library's, in English) as the shared reading says it (`pay.error.generic`), never its message.
  */
 export function buyErrorText(error: unknown): string {
   const wallet = walletFailureText(error, BUY_WALLET_WORDS);
   if (wallet) return wallet;
-  if (!isApiError(error) && !(error instanceof TypeError) && error instanceof Error && error.message)
-    return error.message.replace(/^\d{3}:\s*/, "");
   if (isApiError(error)) {
     const text = refusalText(errorBodyOf(error.body).details);
     if (text) return text;

@@ -1,5 +1,5 @@
 import type { t as translate } from "@/i18n/i18n";
-import { LOCAL_CHAIN_NAME, networkName } from "@/lib/network-name";
+import { type networkName, networkNameIn } from "@/lib/network-name";
 
 type TokenChain = Parameters<typeof networkName>[1];
 
@@ -9,9 +9,12 @@ type TokenChain = Parameters<typeof networkName>[1];
  * development chain and a network without a name in the reader's words.
  */
 export function payerNetworkName(t: typeof translate, chainId: number, tokenChain?: TokenChain): string {
-  const name = networkName(chainId, tokenChain);
-  if (name === LOCAL_CHAIN_NAME) return t("pay.view.localChain");
-  if (name.startsWith("an unnamed network"))
-    return t("pay.view.unnamedNetwork", { chainId: String(chainId) });
-  return name;
+  return networkNameIn(
+    {
+      localChain: t("pay.view.localChain"),
+      unnamedNetwork: (id) => t("pay.view.unnamedNetwork", { chainId: id }),
+    },
+    chainId,
+    tokenChain,
+  );
 }

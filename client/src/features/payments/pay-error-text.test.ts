@@ -12,6 +12,43 @@ function apiError(status: number, code?: string, message?: string, details?: Rec
 beforeAll(async () => {
   await loadMessages("en", ["pay"]);
   await loadMessages("de", ["pay", "pos", "team"]);
+  await loadMessages("ar", ["pay"]);
+});
+
+describe("a price that could not be had, by its details.reason (server/src/chain/price.ts)", () => {
+  it("says why in the reader's words on every screen, not that the server had a problem", () => {
+    const stale = apiError(
+      503,
+      "SERVICE_UNAVAILABLE",
+      "The CPXTB price is stale (last updated 12 min ago).",
+      {
+        reason: "price_stale",
+      },
+    );
+    const node = apiError(504, "GATEWAY_TIMEOUT", "The blockchain node did not answer in time.", {
+      reason: "price_unreachable",
+    });
+    const feed = apiError(502, "BAD_GATEWAY", "The ETH/USD feed returned a non-positive answer.", {
+      reason: "price_feed_invalid",
+    });
+    i18n.activate("de");
+    expect(payErrorText(stale, "link")).toMatch(/^Der CPXTB-Kurs wird gerade aktualisiert/);
+    expect(payErrorText(node, "link")).toMatch(/^Der CPXTB-Kurs konnte gerade nicht/);
+    expect(payErrorText(feed)).toMatch(/^Gerade ist kein nutzbarer CPXTB-Kurs/);
+    expect(apiErrorText(stale)).toMatch(/^Der CPXTB-Kurs wird gerade aktualisiert/);
+    i18n.activate("ar");
+    expect(payErrorText(node, "link")).toBe(
+      "تعذّرت قراءة سعر CPXTB من البلوك تشين الآن. يُرجى المحاولة مرة أخرى بعد قليل.",
+    );
+    i18n.activate("en");
+    expect(payErrorText(stale, "link")).toBe(
+      "The CPXTB price is being updated, so amounts in USD cannot be converted for a moment. Please try again shortly.",
+    );
+    // An unknown reason on a 5xx is still the server's problem.
+    expect(payErrorText(apiError(503, "SERVICE_UNAVAILABLE", "New.", { reason: "price_new" }))).toBe(
+      "The server had a problem. Please try again in a moment.",
+    );
+  });
 });
 
 describe("payErrorText: a failed request on a payer's screen, in the payer's language", () => {

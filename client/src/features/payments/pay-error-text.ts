@@ -89,10 +89,31 @@ export type ErrorWords = {
 };
 
 /**
+ * Why the server had no CPXTB price (server/src/chain/price.ts, payments/amounts.ts), by `details.reason`: every
+ * screen that shows or uses the price (a link's USD amount, the buy page, the dashboard's USD request) says it in
+ * its reader's words rather than "the server had a problem" (the answer is a 502, 503 or 504).
+ */
+const PRICE_REASONS: Readonly<Record<string, string>> = {
+  price_stale: "pay.price.stale",
+  price_unreachable: "pay.price.unreachable",
+  price_feed_invalid: "pay.price.unusable",
+  price_pool_empty: "pay.price.unusable",
+  price_unusable: "pay.price.unusable",
+};
+
+/** The price's failure in the reader's words, or undefined when `details` names no price reason. */
+export function priceFailureText(details: Record<string, unknown> | undefined): string | undefined {
+  const reason = details?.reason;
+  return typeof reason === "string" && Object.hasOwn(PRICE_REASONS, reason)
+    ? t(PRICE_REASONS[reason]!)
+    : undefined;
+}
+
+/**
  * A failed request in the reader's language (issue 37), the one reading every translated screen shares: no network
- * or a thrown error, then a server sentence the screen knows, too many attempts, signed out, two-factor, no access,
- * a timeout, a server fault, the screen's reading of the code; the server's own (English) message only for what
- * the screen does not know. Never a status code or a JSON body.
+ * or a thrown error, then a server sentence the screen knows, a price that could not be had, too many attempts,
+ * signed out, two-factor, no access, a timeout, a server fault, the screen's reading of the code; the server's own
+ * (English) message only for what the screen does not know. Never a status code or a JSON body.
  */
 export function apiErrorText(error: unknown, words: ErrorWords = {}): string {
   if (!isApiError(error)) {
@@ -103,6 +124,8 @@ export function apiErrorText(error: unknown, words: ErrorWords = {}): string {
   const { code, message, details } = errorBodyOf(error.body);
   const known = words.sentences?.[message];
   if (known) return t(known, words.values);
+  const price = priceFailureText(details);
+  if (price) return price;
   if (code === "RATE_LIMITED" || error.status === 429) return t("pay.error.rateLimited");
   if (words.signedOut && (code === "UNAUTHENTICATED" || error.status === 401)) return t(words.signedOut);
   if (words.twoFactor && code === "TWO_FACTOR_REQUIRED") return t(words.twoFactor);

@@ -1,8 +1,14 @@
 import { i18n } from "@lingui/core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { WalletFailure, walletFailureOf } from "@/features/wallet/wallet-errors";
+import { buyErrorText } from "@/features/buy/buy-error-text";
+import {
+  receiptFailureOf,
+  revertedFailure,
+  WalletFailure,
+  walletFailureOf,
+} from "@/features/wallet/wallet-errors";
 import { loadMessages } from "@/i18n/i18n";
-import { transferErrorText, walletFailureText } from "./transfer-error-text";
+import { sentUnconfirmedHash, transferErrorText, walletFailureText } from "./transfer-error-text";
 
 beforeAll(async () => {
   for (const locale of ["en", "de", "ar"] as const) await loadMessages(locale, ["pay", "buy"]);
@@ -64,5 +70,66 @@ describe("the browser wallet's failures on the checkout, in the payer's language
     );
     // The checkout has no sentence for another account: undefined, the caller's fallback says it.
     expect(walletFailureText(otherAccount())).toBeUndefined();
+  });
+});
+
+describe("every other way the browser wallet can fail, as a WalletFailure in the payer's words (issue 37)", () => {
+  const HASH = `0x${"ab".repeat(32)}`;
+  // The libraries' own errors, as wagmi and viem throw them (their English never reaches the page).
+  const chainMismatch = {
+    name: "TransactionExecutionError",
+    shortMessage:
+      "The current chain of the wallet (id: 1) does not match the target chain for the transaction.",
+    cause: { name: "ChainMismatchError", message: "The current chain of the wallet (id: 1)…" },
+  };
+  const connectorMismatch = {
+    name: "ConnectorChainMismatchError",
+    message: "The current chain of the connector…",
+  };
+  const cannotSwitch = { name: "SwitchChainNotSupportedError", message: '"Injected" does not support…' };
+  const pending = {
+    name: "ResourceUnavailableRpcError",
+    code: -32002,
+    cause: { code: -32002, message: "Request of type 'wallet_requestPermissions' already pending" },
+  };
+  const timeout = {
+    name: "WaitForTransactionReceiptTimeoutError",
+    shortMessage: `Timed out while waiting for transaction with hash "${HASH}" to be confirmed.`,
+  };
+
+  it("reads each by its kind, keeping an English sentence for the English screens", () => {
+    expect(walletFailureOf(chainMismatch, "transaction").kind).toBe("wrongNetwork");
+    expect(walletFailureOf(connectorMismatch, "transaction").kind).toBe("wrongNetwork");
+    expect(walletFailureOf(cannotSwitch, "switch").kind).toBe("wrongNetwork");
+    expect(walletFailureOf(pending, "connect").kind).toBe("pending");
+    const unconfirmed = receiptFailureOf(timeout, HASH);
+    expect(unconfirmed).toMatchObject({ kind: "unconfirmed", values: { hash: HASH } });
+    expect(unconfirmed.message).toMatch(/^Your payment was sent/);
+    expect(revertedFailure(HASH)).toMatchObject({ kind: "reverted", values: { hash: HASH } });
+    // A receipt that could not be read is "not confirmed yet" too: it may still be mined.
+    expect(receiptFailureOf(new Error("HTTP request failed."), HASH).kind).toBe("unconfirmed");
+    expect(sentUnconfirmedHash(unconfirmed)).toBe(HASH);
+    expect(sentUnconfirmedHash(revertedFailure(HASH))).toBeUndefined();
+    expect(sentUnconfirmedHash(new Error("x"))).toBeUndefined();
+  });
+
+  it("says them in German and Arabic, on the checkout and the buy page", () => {
+    i18n.activate("de");
+    expect(transferErrorText(walletFailureOf(chainMismatch, "transaction"))).toBe(
+      "Ihre Wallet ist in einem anderen Netzwerk und hat nicht gewechselt. Wechseln Sie das Netzwerk in Ihrer Wallet und versuchen Sie es dann erneut.",
+    );
+    expect(transferErrorText(walletFailureOf(pending, "connect"))).toMatch(/^In Ihrer Wallet wartet bereits/);
+    expect(transferErrorText(receiptFailureOf(timeout, HASH))).toMatch(/^Ihre Zahlung wurde gesendet/);
+    expect(buyErrorText(receiptFailureOf(timeout, HASH))).toMatch(/^Ihre Zahlung wurde gesendet/);
+    expect(buyErrorText(revertedFailure(HASH))).toMatch(/auf der Blockchain fehlgeschlagen/);
+    // A library's error that is not a WalletFailure: the shared reading, never its English message.
+    expect(buyErrorText(new Error("The current chain of the wallet (id: 1) does not match"))).toBe(
+      "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
+    );
+    i18n.activate("ar");
+    expect(transferErrorText(revertedFailure(HASH))).toBe(
+      "فشلت معاملتك على البلوك تشين (أُلغيت): لم يُرسَل شيء، واستُهلكت رسوم الشبكة فقط. يُرجى المحاولة مرة أخرى.",
+    );
+    expect(buyErrorText(walletFailureOf(cannotSwitch, "switch"))).toMatch(/^محفظتك على شبكة أخرى/);
   });
 });

@@ -41,6 +41,14 @@ export function walletFailureText(error: unknown, words: WalletFailureWords = {}
     }
     case "noFunds":
       return t(words.noFunds ?? "pay.wallet.noFunds");
+    case "wrongNetwork":
+      return t("pay.wallet.wrongNetwork");
+    case "pending":
+      return t("pay.wallet.pending");
+    case "unconfirmed":
+      return t("pay.wallet.unconfirmed");
+    case "reverted":
+      return t("pay.wallet.reverted");
     case "incomplete":
       return t("pay.wallet.incomplete");
     default:
@@ -50,9 +58,22 @@ export function walletFailureText(error: unknown, words: WalletFailureWords = {}
 
 /**
  * Why the checkout's browser wallet did not send the payment, in the payer's words: the wallet's failure (rejected,
- * an unknown network, no ETH for the fee…), else the shared reading of a failed request; never the wallet's
- * English (an insufficient CPXTB balance has its own box on the pay view).
+ * an unknown or another network, a request already waiting, no ETH for the fee, failed on chain, sent but not
+ * confirmed yet…), else the shared reading of a failed request; never the wallet's English (an insufficient CPXTB
+ * balance has its own box on the pay view).
  */
 export function transferErrorText(error: unknown): string {
   return walletFailureText(error) ?? apiErrorText(error);
+}
+
+/**
+ * The hash of a transaction the wallet sent whose confirmation did not come back (`unconfirmed`): the page still
+ * hands it to the server, and says it was sent rather than "not sent".
+ */
+export function sentUnconfirmedHash(error: unknown): `0x${string}` | undefined {
+  if ((error as { name?: unknown } | null)?.name !== "WalletFailure") return undefined;
+  const { kind, values } = error as WalletFailure;
+  return kind === "unconfirmed" && values?.hash?.startsWith("0x")
+    ? (values.hash as `0x${string}`)
+    : undefined;
 }

@@ -1,7 +1,7 @@
 import { RELOAD_AFTER_LOGIN_MS, SOCIAL_PROVIDER_NAMES, type SocialProvider } from "@common/social-values";
 import * as React from "react";
 import { USER_QUERY_KEY } from "@/features/auth/api/get-user";
-import { authWords } from "@/features/auth/auth-words";
+import { authWords, pageWordsHanded } from "@/features/auth/auth-words";
 import { toast } from "@/hooks/use-toast";
 import { apiRequest, isApiError } from "@/lib/api-client";
 import { queryClient } from "@/lib/query-client";
@@ -31,6 +31,12 @@ export interface SocialSession {
   /** A real login just completed: the page reloads in RELOAD_AFTER_LOGIN_MS. */
   reloading: boolean;
 }
+
+/**
+ * How long a refusal met at start waits for the page's words (its chunk and catalog load beside the session's
+ * request); a page with none (English) says it after this.
+ */
+const PAGE_WORDS_WAIT_MS = 4000;
 
 let state: SocialSession = { user: readStoredSocialUser(), waitingFor: null, reloading: false };
 const listeners = new Set<() => void>();
@@ -151,6 +157,9 @@ export async function resumeRealLogin() {
     update({ reloading: true });
     setTimeout(() => window.location.reload(), RELOAD_AFTER_LOGIN_MS);
   } catch (error) {
+    // Asked at start, beside the page's own chunk and words: the toast waits for the page's words (English only
+    // for a page that has none).
+    await pageWordsHanded(PAGE_WORDS_WAIT_MS);
     loginFailed(provider, error);
   }
 }

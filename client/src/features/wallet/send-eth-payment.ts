@@ -1,14 +1,9 @@
 import { getAddress } from "viem";
-import {
-  connect,
-  getConnection,
-  sendTransaction,
-  switchChain,
-  waitForTransactionReceipt,
-} from "wagmi/actions";
+import { connect, getConnection, sendTransaction, switchChain } from "wagmi/actions";
 import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
+import { waitUntilMined } from "./wait-until-mined";
 import { WalletFailure, walletFailureOf } from "./wallet-errors";
 
 async function walletConfig() {
@@ -79,6 +74,6 @@ export async function sendEthPayment(
     throw walletFailureOf(error, "transaction");
   }
   onStep?.("mining");
-  await waitForTransactionReceipt(config, { hash, chainId: payment.chainId });
+  await waitUntilMined(config, hash, payment.chainId);
   return hash;
 }

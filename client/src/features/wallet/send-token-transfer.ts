@@ -1,15 +1,9 @@
 import { erc20Abi, getAddress } from "viem";
-import {
-  connect,
-  getConnection,
-  readContract,
-  switchChain,
-  waitForTransactionReceipt,
-  writeContract,
-} from "wagmi/actions";
+import { connect, getConnection, readContract, switchChain, writeContract } from "wagmi/actions";
 import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
+import { waitUntilMined } from "./wait-until-mined";
 import { WalletFailure, walletFailureOf } from "./wallet-errors";
 
 export class InsufficientBalanceError extends Error {
@@ -79,13 +73,18 @@ export async function sendTokenTransfer(
   }
   const token = getAddress(payment.token);
   const amount = payment.amount;
-  const balance = await readContract(config, {
-    address: token,
-    abi: erc20Abi,
-    functionName: "balanceOf",
-    args: [account],
-    chainId: payment.chainId,
-  });
+  let balance: bigint;
+  try {
+    balance = await readContract(config, {
+      address: token,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [account],
+      chainId: payment.chainId,
+    });
+  } catch (error) {
+    throw walletFailureOf(error, "transaction");
+  }
   if (balance < amount) throw new InsufficientBalanceError(balance);
   onStep?.("confirm");
   let hash: `0x${string}`;
@@ -102,6 +101,6 @@ export async function sendTokenTransfer(
     throw walletFailureOf(error, "transaction");
   }
   onStep?.("mining");
-  await waitForTransactionReceipt(config, { hash, chainId: payment.chainId });
+  await waitUntilMined(config, hash, payment.chainId);
   return hash;
 }

@@ -21,7 +21,7 @@ import {
 } from "@/components/ui/dropdown-menu";
 import { toast } from "@/hooks/use-toast";
 import { type SiteT, useSiteT } from "@/i18n/site-words";
-import { groupedAmount, networkName } from "@/lib/network-name";
+import { groupedAmount, type NetworkWords, networkNameIn } from "@/lib/network-name";
 import { BALANCE_REFRESH_MS, getBalance } from "./api/get-balance";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
@@ -44,7 +44,7 @@ export default function WalletRuntime({
   connectNow: boolean;
   words: WalletControlWords;
 }) {
-  const { t } = useSiteT();
+  const { t, locale } = useSiteT();
   const chainConfig = useQuery(chainConfigQueryOptions());
   const config = React.useMemo(
     () => (chainConfig.data ? sharedWalletConfig(chainConfig.data) : null),
@@ -68,17 +68,35 @@ export default function WalletRuntime({
     // just connected the shared config (connectNow false): mounting with reconnectOnMount off would wipe that
     // connection (wagmi's hydrate), so it is taken over by reconnecting to it, which asks the wallet nothing.
     <WagmiProvider config={config} reconnectOnMount={!connectNow}>
-      <WalletMenu chainConfig={chainConfig.data} connectNow={connectNow} words={words} t={t} />
+      <WalletMenu
+        chainConfig={chainConfig.data}
+        connectNow={connectNow}
+        words={words}
+        t={t}
+        english={locale === "en"}
+      />
     </WagmiProvider>
   );
 }
 
-/** The wallet's errors in the shell's words. */
-const errorWords = (t: SiteT): WalletErrorWords => ({
-  noWallet: t("site.wallet.error.noWallet"),
-  rejected: t("site.wallet.error.rejected"),
-  unknownNetwork: t("site.wallet.error.unknownNetwork"),
-  incomplete: t("site.wallet.error.incomplete"),
+/**
+ * The wallet's errors in the shell's words; in English the default ones, which show another error as the wallet
+ * said it (in another language that is "the wallet did not complete the request", never the library's English).
+ */
+const errorWords = (t: SiteT, english: boolean): WalletErrorWords | undefined =>
+  english
+    ? undefined
+    : {
+        noWallet: t("site.wallet.error.noWallet"),
+        rejected: t("site.wallet.error.rejected"),
+        unknownNetwork: t("site.wallet.error.unknownNetwork"),
+        incomplete: t("site.wallet.error.incomplete"),
+      };
+
+/** The network's name in the shell's words (the local development chain, a network without a name). */
+const networkWords = (t: SiteT): NetworkWords => ({
+  localChain: t("site.wallet.localChain"),
+  unnamedNetwork: (chainId) => t("site.wallet.unnamedNetwork", { chainId }),
 });
 
 function WalletMenu({
@@ -86,11 +104,13 @@ function WalletMenu({
   connectNow,
   words,
   t,
+  english,
 }: {
   chainConfig: ChainConfigResponse;
   connectNow: boolean;
   words: WalletControlWords;
   t: SiteT;
+  english: boolean;
 }) {
   const connection = useConnection();
   const connectors = useConnectors();
@@ -116,11 +136,11 @@ function WalletMenu({
         toast({
           variant: "destructive",
           title: t("site.wallet.connectFailed"),
-          description: describeWalletError(error, errorWords(t)),
+          description: describeWalletError(error, errorWords(t, english)),
         });
       }
     },
-    [connectAsync, connectors, t],
+    [connectAsync, connectors, t, english],
   );
 
   React.useEffect(() => {
@@ -175,7 +195,11 @@ function WalletMenu({
       await action();
       if (success) toast({ title: success });
     } catch (error) {
-      toast({ variant: "destructive", title, description: describeWalletError(error, errorWords(t)) });
+      toast({
+        variant: "destructive",
+        title,
+        description: describeWalletError(error, errorWords(t, english)),
+      });
     }
   };
 
@@ -206,7 +230,8 @@ function WalletMenu({
 
   const shown = displayBalance(balance.data?.balance ?? null, balance.isFetching);
   const wrongChain = connection.chainId !== chainConfig.chainId;
-  const tokenNetwork = networkName(chainConfig.chainId, chainConfig);
+  const networkName = (chainId: number) => networkNameIn(networkWords(t), chainId, chainConfig);
+  const tokenNetwork = networkName(chainConfig.chainId);
   const short = `${address.slice(0, 6)}…${address.slice(-4)}`;
   return (
     <div data-testid="wallet-control" data-status={status}>
@@ -232,7 +257,7 @@ function WalletMenu({
           <DropdownMenuLabel className="flex flex-col gap-0.5 pt-0">
             <span data-testid="wallet-network">
               {t("site.wallet.network", {
-                network: networkName(connection.chainId ?? chainConfig.chainId, chainConfig),
+                network: networkName(connection.chainId ?? chainConfig.chainId),
               })}
             </span>
             <span data-testid="wallet-balance" className="font-semibold tabular-nums">
@@ -244,7 +269,7 @@ function WalletMenu({
             {wrongChain && (
               <span className="text-destructive-emphasis">
                 {t("site.wallet.wrongNetwork", {
-                  network: networkName(connection.chainId ?? 0, chainConfig),
+                  network: networkName(connection.chainId ?? 0),
                   symbol: chainConfig.token.symbol,
                   tokenNetwork,
                 })}

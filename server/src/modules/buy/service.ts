@@ -73,20 +73,13 @@ export function requireReady(deps: BuyDeps): { chain: Chain; treasury: Treasury 
 }
 
 /**
- * A stale price (chain/price.ts refuses it with a 503) says so as `details.reason` too: the buy page tells the
- * buyer in their words that quotes are paused for a moment (issue 37).
+ * A quote at the current price (not locked: creating the order locks it). Stale prices refuse (503), with
+ * `details.reason` `price_stale` (chain/price.ts), as every other price failure names its own.
  */
-function paused(error: unknown): never {
-  if (error instanceof AppError && error.code === "SERVICE_UNAVAILABLE" && !error.details?.reason)
-    throw new AppError(error.code, error.message, { ...error.details, reason: "price_stale" });
-  throw error;
-}
-
-/** A quote at the current price (not locked: creating the order locks it). Stale prices refuse (503). */
 export async function quote(deps: BuyDeps, input: BuyAmountInput) {
   const { chain } = requireReady(deps);
-  const price = await chain.price.getQuotablePrice().catch(paused);
-  const eth = await chain.price.getQuotableEthUsd().catch(paused);
+  const price = await chain.price.getQuotablePrice();
+  const eth = await chain.price.getQuotableEthUsd();
   const q = computeQuote(input, {
     priceE18: price.priceE18,
     ethUsdE18: eth?.ethUsdE18 ?? null,

@@ -23,7 +23,8 @@ export function assertTaggableDecimals(decimals: number) {
 
 /** `ceil(cents * 10^decimals * 10^18 / (priceE18 * 100))`: never less than the price asks. */
 export function usdCentsToBaseUnits(cents: bigint, priceE18: bigint, decimals: number): bigint {
-  if (priceE18 <= 0n) throw new AppError("SERVICE_UNAVAILABLE", "The CPXTB price is not usable.");
+  if (priceE18 <= 0n)
+    throw new AppError("SERVICE_UNAVAILABLE", "The CPXTB price is not usable.", { reason: "price_unusable" });
   return ceilDiv(cents * pow10(decimals) * pow10(18), priceE18 * 100n);
 }
 

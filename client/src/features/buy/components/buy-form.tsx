@@ -133,7 +133,11 @@ export function BuyForm({
         ...(edited.field === "usd" ? { usd: edited.value } : { tokens: edited.value }),
         returnTo: returnTo ?? null,
       });
-      if (!order.approveUrl) throw new Error(t("buy.form.noApproveLink"));
+      if (!order.approveUrl) {
+        setError(t("buy.form.noApproveLink"));
+        setBusy(false);
+        return;
+      }
       window.location.assign(order.approveUrl);
     } catch (e) {
       setError(buyErrorText(e));

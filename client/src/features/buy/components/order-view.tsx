@@ -15,6 +15,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Spinner } from "@/components/ui/spinner";
 import { CopyButton } from "@/features/payments/components/copy-button";
 import { useCopyWords } from "@/features/payments/copy-words";
+import { sentUnconfirmedHash } from "@/features/payments/transfer-error-text";
 import { Rich, useLocale, useT } from "@/i18n/i18n";
 import { capturePaypalOrder, submitBuyTx, useBuyOrder } from "../api/buy-api";
 import { buyErrorText, deliveryNoteText, orderProblemText } from "../buy-error-text";
@@ -199,6 +200,11 @@ function PayPanel({ order, sendEth }: { order: BuyOrder; sendEth: SendEth }) {
         console.warn("The payment will be found on chain instead:", e),
       );
     } catch (e) {
+      const sent = sentUnconfirmedHash(e);
+      if (sent)
+        void submitBuyTx(order.id, sent).catch((failure) =>
+          console.warn("The payment will be found on chain instead:", failure),
+        );
       setProblem(buyErrorText(e));
     } finally {
       setStep(null);

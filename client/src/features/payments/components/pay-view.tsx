@@ -44,7 +44,7 @@ import { payerNetworkName } from "../network-words";
 import { payErrorText } from "../pay-error-text";
 import { PaymentStatusBadge, STATUS_INFO, STATUS_LABEL_ID } from "../payment-status";
 import { REFUND_LABEL_ID, RefundBadge } from "../refund-status";
-import { transferErrorText } from "../transfer-error-text";
+import { sentUnconfirmedHash, transferErrorText } from "../transfer-error-text";
 import { useLivePayment, useUnmatchedTransfers } from "../use-live-payment";
 import { useNow } from "../use-now";
 import { CheckoutHeader } from "./checkout-header";
@@ -360,6 +360,11 @@ function OpenPayment({
       );
     } catch (error) {
       const insufficient = (error as Error).name === "InsufficientBalanceError";
+      const sent = sentUnconfirmedHash(error);
+      if (sent)
+        void submitPaymentTx(payment.reference, sent).catch((failure) =>
+          console.warn("The transaction will be detected from the chain instead:", failure),
+        );
       setProblem(
         insufficient
           ? {
@@ -369,7 +374,10 @@ function OpenPayment({
               }),
               buy: true,
             }
-          : { title: t("pay.view.notSent"), text: transferErrorText(error) },
+          : {
+              title: t(sent ? "pay.view.sentUnconfirmed" : "pay.view.notSent"),
+              text: transferErrorText(error),
+            },
       );
     } finally {
       setStep(null);

@@ -127,6 +127,29 @@ describe("merchantErrorText: a failed request on the dashboard, in the merchant'
     );
   });
 
+  it("says why a USD request found no price, by its reason", () => {
+    i18n.activate("de");
+    expect(
+      merchantErrorText(
+        apiError(503, "SERVICE_UNAVAILABLE", "The CPXTB price is stale (last updated 12 min ago).", {
+          reason: "price_stale",
+        }),
+      ),
+    ).toMatch(/^Der CPXTB-Kurs wird gerade aktualisiert/);
+    // The dashboard's own sentence for an unusable price (it can ask in CPXTB instead) comes first.
+    expect(
+      merchantErrorText(
+        apiError(503, "SERVICE_UNAVAILABLE", "The CPXTB price is not usable.", { reason: "price_unusable" }),
+      ),
+    ).toMatch(/fordern Sie in CPXTB an/);
+    i18n.activate("ar");
+    expect(
+      merchantErrorText(
+        apiError(502, "BAD_GATEWAY", "The price pool has no liquidity.", { reason: "price_pool_empty" }),
+      ),
+    ).toMatch(/^لا يتوفر الآن سعر صالح لـ CPXTB/);
+  });
+
   it("in English, says what the server says", () => {
     i18n.activate("en");
     expect(merchantErrorText(apiError(409, "CONFLICT", "You already registered a business."))).toBe(

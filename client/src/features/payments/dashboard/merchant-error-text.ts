@@ -5,6 +5,7 @@ import { isApiError } from "@/lib/api-error";
 import { formatExactTokenAmount } from "../format";
 import { apiErrorText, detailOf } from "../pay-error-text";
 import { STATUS_LABEL_ID } from "../payment-status";
+import { walletFailureText } from "../transfer-error-text";
 
 /**
  * The server's sentences the dashboard and a payment's detail panel meet (server/src/modules/payments, merchants,
@@ -140,14 +141,17 @@ const WALLET_MESSAGES: Record<string, string> = {
 /**
  * A failed request (or wallet step) on the dashboard or a payment's detail panel, in the reader's language
  * (issue 37): the server's sentences these screens know, then the shared reading of `apiErrorText`; the server's
- * own (English) message only for what they do not know. A wallet's error is read by its sentence, else shown as
- * the wallet said it.
+ * own (English) message only for what they do not know. A wallet's error is read by its sentence, then as the
+ * checkout reads a browser wallet's failure (`walletFailureText`: another network, sent but not confirmed…), else
+ * shown as the wallet said it.
  */
 export function merchantErrorText(error: unknown): string {
   if (!isApiError(error)) {
     if (error instanceof Error && !(error instanceof TypeError)) {
       const known = WALLET_MESSAGES[error.message.trim()];
       if (known) return t(known);
+      const wallet = walletFailureText(error);
+      if (wallet) return wallet;
       if (error.message.trim()) return error.message;
     }
     return apiErrorText(error);

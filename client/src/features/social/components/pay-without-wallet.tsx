@@ -9,9 +9,8 @@ import { useHydrated } from "@/hooks/use-hydrated";
 import { useT } from "@/i18n/i18n";
 import { cn } from "@/lib/utils";
 import { managedWalletQueryOptions } from "../api/social";
-import { signInWords, useSocialSessionWords } from "../sign-in-words";
+import { signInWords } from "../sign-in-words";
 import { socialStateAtStart } from "../social-keys";
-import { useSocialReturn } from "../social-return";
 import type { DemoNoticeWords } from "./social-account-card";
 
 // Neither is part of the pay page's first load: the sign-in buttons load on the tap that asks for them, the
@@ -36,8 +35,6 @@ export function PayWithoutWallet({ payment, remainingText, browserWallet }: PayO
   const wallet = useQuery({ ...managedWalletQueryOptions(), enabled: signedIn });
   const [asked, setAsked] = React.useState(false);
   const t = useT();
-  useSocialReturn();
-  useSocialSessionWords();
 
   if (signedIn && wallet.data) {
     return (
