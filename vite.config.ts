@@ -83,7 +83,15 @@ export default defineConfig({
           // over HTTP/1.1. Common chunks under 10 KB (source) are copied into the chunks that use them instead
           // (decision 023). Only the browser's build: the server-rendering entry keeps its exports.
           preserveEntrySignatures: false,
-          output: { codeSplitting: { experimentalInlineCommonChunks: { maxSize: 10_000 } } },
+          output: {
+            codeSplitting: {
+              experimentalInlineCommonChunks: { maxSize: 10_000 },
+              // React and the router, which every page and the shell use, in one chunk the entry loads: left to
+              // itself Rolldown sometimes gave wouter a chunk of its own (0.3 KB gzip more for `/` in module
+              // glue, with a change elsewhere in the graph; decision 036).
+              groups: [{ name: "react", test: /\/node_modules\/(react|wouter)\// }],
+            },
+          },
         },
       },
     },

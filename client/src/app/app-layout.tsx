@@ -1,4 +1,3 @@
-import { PAYMENT_REFERENCE_PATTERN } from "@common/payment-values";
 import * as React from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { ClientOnly } from "@/components/client-only";
@@ -10,7 +9,7 @@ import { lazyComponent } from "@/lib/lazy-component";
 import { ErrorBoundary } from "./error-boundary";
 import { AppRouter } from "./router";
 import { SideMenu } from "./side-menu";
-import { TestHooks } from "./test-hooks";
+import { testHooksEnabled } from "./test-hooks-enabled";
 
 // The widget appears only once the socket is open, so it can come a moment later. Its import starts when the header
 // first renders (hydration included), not at module load: a checkout has no header and does not fetch it.
@@ -90,8 +89,12 @@ function SiteHeader() {
 export function isCheckoutPath(location: string, search: string): boolean {
   if (/^\/(pay|payment|l)\/[^/]+\/?$/i.test(location)) return true;
   const ref = new URLSearchParams(search).get("ref")?.trim() ?? "";
-  return /^\/easy-payment\/?$/i.test(location) && PAYMENT_REFERENCE_PATTERN.test(ref);
+  // PAYMENT_REFERENCE_PATTERN's shape (common/payment-values.ts), written out: that module is not in the shell.
+  return /^\/easy-payment\/?$/i.test(location) && /^[A-Za-z0-9_-]{22,64}$/.test(ref);
 }
+
+/** The Playwright suite's hooks, fetched only in a tab where they act (test-hooks-enabled.ts): not in the shell. */
+const TestHooks = lazyComponent(() => import("./test-hooks").then((m) => ({ default: m.TestHooks })));
 
 export function AppLayout() {
   const [location] = useLocation();
@@ -115,7 +118,7 @@ export function AppLayout() {
       <main id="main" tabIndex={-1} className={`min-h-dvh flex-1 outline-none ${checkout ? "" : "pt-16"}`}>
         {/* Keyed by location so that leaving a broken page clears the error. */}
         <ErrorBoundary key={location}>
-          <TestHooks />
+          <ClientOnly>{testHooksEnabled() ? <TestHooks /> : null}</ClientOnly>
           <React.Suspense fallback={<PageFallback />}>
             <AppRouter />
           </React.Suspense>

@@ -4,7 +4,6 @@ import type { createRoot, hydrateRoot } from "react-dom/client";
 import "@/lib/back-guard";
 import { nextTask } from "@/lib/next-task";
 import { whenIdle } from "@/lib/preload";
-import { runWarmUps } from "@/lib/warm-up";
 import { App } from "./app";
 import { preloadErrorScreen } from "./error-boundary";
 import { prerenderedPageFor } from "./lazy-pages";
@@ -62,13 +61,11 @@ export function startApp(container: HTMLElement, dom: ReactDomClient) {
       nextTask().then(() =>
         startTransition(() => void dom.hydrateRoot(container, <Root root={container} />)),
       );
-    // The page's modules register their one-time costs when they are evaluated (lib/warm-up.ts): paid before
-    // hydration, each in a task of its own.
-    void prerendered.preload().then(runWarmUps, runWarmUps).then(hydrate);
+    void prerendered.preload().then(hydrate, hydrate);
   } else {
     takeHeldClicks();
     // A failed load is rendered too: the page's error boundary shows it.
     const render = () => dom.createRoot(container).render(<Root root={container} />);
-    void pageFor(path).preload().then(runWarmUps, runWarmUps).then(render);
+    void pageFor(path).preload().then(render, render);
   }
 }

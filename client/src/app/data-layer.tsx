@@ -11,6 +11,8 @@ import { queryClient, startMemoryClean } from "@/lib/query-client";
 import { QueryProvider } from "@/lib/query-provider";
 import { takeServerData } from "@/lib/server-data";
 
+export { runWarmUps } from "@/lib/warm-up";
+
 // A page the server rendered comes with the data it was rendered with: the first render shows the same content
 // instead of a loading state (decision 009). The defaults never mark data stale, so nothing is fetched again.
 for (const [key, data] of Object.entries(takeServerData())) queryClient.setQueryData([key], data);

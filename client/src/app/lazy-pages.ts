@@ -30,10 +30,14 @@ function lazyPage(
       { areas },
     );
   const page = lazyComponent(() =>
-    Promise.all([load(), loadDataLayer(), loadWords()]).then(([page, data]) => ({
-      default:
-        layer === "protected" ? data.withRequiredUser(page.default) : data.withDataProviders(page.default),
-    })),
+    Promise.all([load(), loadDataLayer(), loadWords()]).then(async ([page, data]) => {
+      // The one-time costs its modules registered (lib/warm-up.ts), each in a task of its own before it renders.
+      await data.runWarmUps();
+      return {
+        default:
+          layer === "protected" ? data.withRequiredUser(page.default) : data.withDataProviders(page.default),
+      };
+    }),
   );
   return Object.assign(page, { areas });
 }

@@ -25,6 +25,8 @@ export function SiteLanguageMenu() {
   React.useEffect(() => {
     const observer = new MutationObserver(() => setLocale(pageLocale()));
     observer.observe(document.documentElement, { attributeFilter: ["lang"] });
+    // The page may have set its language between this menu's render and now, before anything observed it.
+    setLocale(pageLocale());
     return () => observer.disconnect();
   }, []);
   return (

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { useSearch } from "wouter";
 import type { toast } from "@/hooks/use-toast";
+import { testHooksEnabled } from "./test-hooks-enabled";
 
 /**
  * Hooks for the Playwright suite. They are inert for real users: they act only in non-production builds, or when
@@ -8,18 +9,8 @@ import type { toast } from "@/hooks/use-toast";
  * it by hand, and it only lets them break or toast their own tab).
  * - `?__throw=render` makes a component throw while rendering, to exercise the generic error screen.
  * - `window.__cpxtbToast` is the toast function, to check toast replacement without signing in.
+ * This module is loaded only where they act (app-layout.tsx): a visitor's browser never fetches it.
  */
-export const E2E_FLAG_KEY = "cpxtb-pay-e2e";
-
-function testHooksEnabled(): boolean {
-  if (import.meta.env.MODE !== "production") return true;
-  try {
-    return window.localStorage.getItem(E2E_FLAG_KEY) === "1";
-  } catch {
-    return false;
-  }
-}
-
 declare global {
   interface Window {
     __cpxtbToast?: typeof toast;
