@@ -427,12 +427,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   // A payment link's page arrives rendered with the link, like the pay page (issue 35, decision 017).
   const linkPage =
-    clientBuild && render
+    clientBuild && serverEntry
       ? (request: FastifyRequest, url: { path: string; search: string }, slug: string) =>
           renderLinkPage(request, url, slug, {
             index: clientBuild,
-            render,
+            render: serverEntry.render,
             publicLink: (s) => getPublicLink(database.db, s),
+            translate: serverEntry.translate,
             origin: config.publicUrl.replace(/\/+$/, ""),
             pageCode: (locale) => checkoutCode("link", CHECKOUT_MESSAGE_AREAS, locale),
           })

@@ -207,3 +207,34 @@ describe("the dashboard's frame in the reader's language (decisions 025, 038)", 
     expect(res.body).not.toContain("Merchant Dashboard");
   });
 });
+
+describe("a payment link's page in the reader's language (decision 038)", () => {
+  it("describes a link without the merchant's own description, and an unknown link, in that language", async () => {
+    const as = api(app, merchant.cookie);
+    const created = await as.post("/api/merchant/links", {
+      title: "Flat white",
+      pricing: "fixed",
+      currency: "USD",
+      amount: "3.50",
+    });
+    expect(created.statusCode).toBe(201);
+    const { slug } = created.json() as { slug: string };
+    const page = (path: string) =>
+      app.inject({
+        url: path,
+        headers: { "accept-encoding": "identity", "accept-language": "tr-TR,tr;q=0.9" },
+      });
+    const res = await page(`/l/${slug}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-language"]).toBe("tr");
+    expect(res.body).toContain("<title>Flat white");
+    expect(res.body).toContain(
+      "tr:pay.meta.linkDescription {&quot;merchant&quot;:&quot;Corner Coffee&quot;}",
+    );
+    const unknown = await page("/l/no-such-link");
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toContain("<title>tr:pay.meta.title");
+    expect(unknown.body).toContain("tr:pay.meta.linkNotFound");
+    expect(unknown.body).not.toContain("No payment link has this address");
+  });
+});

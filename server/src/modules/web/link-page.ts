@@ -5,7 +5,7 @@ import { AppError } from "../../errors.ts";
 import { requestLocale } from "../../lib/i18n.ts";
 import type { IndexHtml } from "./index-html.ts";
 import { pageHtmlText } from "./page-meta.ts";
-import type { PageRenderer } from "./routes.ts";
+import type { PageRenderer, PageTranslator } from "./routes.ts";
 
 const LINK_PATH = /^\/l\/([^/]+)\/?$/;
 
@@ -25,6 +25,8 @@ export type LinkPageSources = {
   render: PageRenderer;
   /** The link's public view, as `GET /api/links/public/:slug` answers it (null: no such link). */
   publicLink: (slug: string) => Promise<PublicLink>;
+  /** A message of the app's catalogs in a language: the page's title and description when the merchant wrote none. */
+  translate: PageTranslator;
   origin: string;
   /** The page's own code as modulepreload links, in its language (none: the app loads it itself). */
   pageCode?: (locale: Locale) => string;
@@ -54,12 +56,18 @@ export async function renderLinkPage(
   // In its reader's language like the pay page it leads to (decision 038).
   const locale = requestLocale(request);
   const markup = await sources.render(url.path, data, locale);
+  // The merchant's own title and description as written; ours in the reader's language (decision 038).
   const meta = link
     ? {
         title: link.title,
-        description: link.description?.slice(0, 160) || `Pay ${link.merchant.name} in CPXTB.`,
+        description:
+          link.description?.slice(0, 160) ||
+          (await sources.translate(locale, "pay.meta.linkDescription", { merchant: link.merchant.name })),
       }
-    : { title: "Pay", description: "No payment link has this address: check it with the merchant." };
+    : {
+        title: await sources.translate(locale, "pay.meta.title"),
+        description: await sources.translate(locale, "pay.meta.linkNotFound"),
+      };
   const html = pageHtmlText(sources.index, meta, `${sources.origin}${url.path}`, sources.origin, {
     body: markup === null ? undefined : { markup, data },
     head: sources.pageCode?.(locale),
