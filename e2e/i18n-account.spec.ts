@@ -6,6 +6,7 @@ import { expect as baseExpect, test, toast } from "./fixtures";
 import { type Catalog, catalogOf, expectTranslated, fillIn, selectCase } from "./support/i18n";
 import { createMerchant, payFromDevAccount } from "./support/payments";
 import { continueOnDevPage } from "./support/social";
+import { installWallet } from "./support/wallet";
 
 /**
  * Signing in and the account in their reader's language (issue 37), at a phone's width, in Arabic (right to left)
@@ -313,5 +314,34 @@ test("pt-BR at a desktop's width: the sign-in page", async ({ browser }) => {
     root: "body",
   });
   await page.screenshot({ path: test.info().outputPath("auth-pt-BR-desktop.png"), fullPage: true });
+  await context.close();
+});
+
+test("ar: a browser wallet's refused signature and the basic login window's end, in Arabic", async ({
+  browser,
+  request,
+}) => {
+  const context = await browser.newContext({ locale: "ar", viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const t: Catalog = catalogOf("ar", AREAS);
+  await installWallet(page, request, { rejectSignatures: true });
+  await page.goto("/auth");
+  const walletButton = page.getByRole("button", { name: t["account.wallet.signIn"] });
+  await expect(walletButton).toBeVisible({ timeout: 60_000 });
+  await walletButton.click();
+  await expect(toast(page, t["account.toast.signInFailed"]!)).toContainText(
+    t["pay.wallet.rejectedSignature"]!,
+  );
+  await expect(walletButton).toBeEnabled();
+  await expectTranslated(page, "ar", "the sign-in page after a refused signature", {
+    areas: AREAS,
+    allowed: NAMES,
+    root: "body",
+  });
+
+  // Opened by hand (not by the sign-in's script), the window's end stays open and says what happened.
+  await page.goto("/auth/social-complete?provider=google");
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await expect(page.getByText("اكتمل تسجيل الدخول. يمكنك إغلاق هذه النافذة الآن.")).toBeVisible();
   await context.close();
 });

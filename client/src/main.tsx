@@ -1,4 +1,3 @@
-import { finishSocialPopup } from "./features/social/popup-complete";
 import { socialStateAtStart } from "./features/social/social-keys";
 import { nextTask } from "./lib/next-task";
 import { installWeb3PopupGuard } from "./lib/web3-auth-gate";
@@ -16,7 +15,7 @@ if (!container) throw new Error("Missing #root element in index.html");
  * then the page's code, then hydration (issue 39, decision 036). Evaluated at once, as one module graph, they were
  * one task of some 160-270 ms on a phone-speed CPU right after the first paint, during which a tap waited. The
  * build's modulepreload links (vite.config.ts, `bootPreload`) fetch both chunks beside this one, so the steps
- * wait for no extra round trip. In the basic login's popup window, back from the provider, the app does not start.
+ * wait for no extra round trip.
  */
 async function start(root: HTMLElement) {
   await nextTask();
@@ -27,4 +26,4 @@ async function start(root: HTMLElement) {
   startApp(root, dom);
 }
 
-if (!finishSocialPopup()) void start(container);
+void start(container);

@@ -62,8 +62,11 @@ export const MESSAGE_AREAS = [
 ] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 
-/** The server's catalogs' areas (server/src/locales/{locale}/{area}.json): `email`, the emails it sends. */
-export const SERVER_MESSAGE_AREAS = ["email"] as const;
+/**
+ * The server's catalogs' areas (server/src/locales/{locale}/{area}.json): `email`, the emails it sends; `page`,
+ * the few pages it writes without the app (the basic login window's end).
+ */
+export const SERVER_MESSAGE_AREAS = ["email", "page"] as const;
 
 /** The cookie that remembers a visitor's chosen language (a year; read by the server to render in it). */
 export const LOCALE_COOKIE = "cpxtb_lang";

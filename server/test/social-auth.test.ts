@@ -701,3 +701,27 @@ describe("development sign-in page", () => {
     expect(link.headers.location).toBe(`${ORIGIN}/profile?socialLogin=failed&socialProvider=google`);
   });
 });
+
+describe("the basic login window's end (/auth/social-complete)", () => {
+  it("is a page of its own in its reader's language, with the script that tells the opening page", async () => {
+    const page = (headers: Record<string, string>) =>
+      app.inject({ method: "GET", url: "/auth/social-complete?provider=google", headers });
+    const arabic = await page({ "accept-language": "ar-EG,ar;q=0.9,en;q=0.5" });
+    expect(arabic.statusCode).toBe(200);
+    expect(arabic.headers["content-type"]).toMatch(/^text\/html/);
+    expect(arabic.headers["content-language"]).toBe("ar");
+    expect(arabic.headers.vary).toMatch(/Accept-Language/);
+    expect(arabic.headers["cache-control"]).toBe("no-store");
+    expect(arabic.body).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic.body).toContain("اكتمل تسجيل الدخول. يمكنك إغلاق هذه النافذة الآن.");
+    expect(arabic.body).toContain('<script src="/social-complete.js" defer></script>');
+    // The visitor's chosen language (the language menu's cookie) before the browser's.
+    const chosen = await page({ "accept-language": "ar", cookie: "cpxtb_lang=de" });
+    expect(chosen.body).toContain('<html lang="de" dir="ltr">');
+    expect(chosen.body).toContain("Anmeldung abgeschlossen. Sie können dieses Fenster jetzt schließen.");
+    const english = await page({});
+    expect(english.body).toContain("Sign-in finished. You can close this window.");
+    // Its own script only: the CSP's script-src allows this site's files, never an inline script.
+    expect(english.body).not.toMatch(/<script>(?!<\/script>)/);
+  });
+});

@@ -10,30 +10,39 @@ import { type I18n, setupI18n } from "@lingui/core";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import type { FastifyRequest } from "fastify";
 import ar from "../locales/ar/email.json" with { type: "json" };
+import arPage from "../locales/ar/page.json" with { type: "json" };
 import de from "../locales/de/email.json" with { type: "json" };
+import dePage from "../locales/de/page.json" with { type: "json" };
 import en from "../locales/en/email.json" with { type: "json" };
+import enPage from "../locales/en/page.json" with { type: "json" };
 import es from "../locales/es/email.json" with { type: "json" };
+import esPage from "../locales/es/page.json" with { type: "json" };
 import fr from "../locales/fr/email.json" with { type: "json" };
+import frPage from "../locales/fr/page.json" with { type: "json" };
 import id from "../locales/id/email.json" with { type: "json" };
+import idPage from "../locales/id/page.json" with { type: "json" };
 import ptBR from "../locales/pt-BR/email.json" with { type: "json" };
+import ptBRPage from "../locales/pt-BR/page.json" with { type: "json" };
 import tr from "../locales/tr/email.json" with { type: "json" };
+import trPage from "../locales/tr/page.json" with { type: "json" };
 import zhCN from "../locales/zh-CN/email.json" with { type: "json" };
+import zhCNPage from "../locales/zh-CN/page.json" with { type: "json" };
 
 /**
- * The server's words (issue 37, decision 038): emails in their recipient's language. The catalogs
- * (server/src/locales/{locale}/email.json) are checked with the app's by `npm test`; their ICU messages are compiled
- * the first time each is used.
+ * The server's words (issue 37, decision 038): emails in their recipient's language, and the few pages the server
+ * writes without the app. The catalogs (server/src/locales/{locale}/email.json, page.json) are checked with the
+ * app's by `npm test`; their ICU messages are compiled the first time each is used.
  */
 const CATALOGS: Record<Locale, Record<string, string>> = {
-  en,
-  es,
-  "pt-BR": ptBR,
-  fr,
-  de,
-  tr,
-  id,
-  "zh-CN": zhCN,
-  ar,
+  en: { ...en, ...enPage },
+  es: { ...es, ...esPage },
+  "pt-BR": { ...ptBR, ...ptBRPage },
+  fr: { ...fr, ...frPage },
+  de: { ...de, ...dePage },
+  tr: { ...tr, ...trPage },
+  id: { ...id, ...idPage },
+  "zh-CN": { ...zhCN, ...zhCNPage },
+  ar: { ...ar, ...arPage },
 };
 
 const instances = new Map<Locale, I18n>();

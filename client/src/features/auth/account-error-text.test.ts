@@ -1,5 +1,6 @@
 import { i18n } from "@lingui/core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { WalletFailure, walletFailureOf } from "@/features/wallet/wallet-errors";
 import { loadMessages } from "@/i18n/i18n";
 import { ApiError } from "@/lib/api-error";
 import { accountErrorText } from "./account-error-text";
@@ -100,5 +101,53 @@ describe("accountErrorText: a passkey that could not be verified", () => {
     expect(accountErrorText(refused)).toBe("Der Passkey konnte nicht geprüft werden.");
     i18n.activate("ar");
     expect(accountErrorText(refused)).not.toMatch(/could not|Unexpected/);
+  });
+});
+
+describe("accountErrorText: the browser wallet's refusals and failures (Sign-In with Ethereum, linking)", () => {
+  const rejectedSignature = () =>
+    new WalletFailure(
+      "You rejected the signature request in your wallet. Nothing was signed.",
+      "rejected",
+      "signature",
+    );
+  const otherNetwork = () =>
+    walletFailureOf({ name: "ChainMismatchError", message: "mismatch" }, "signature");
+  const unknownFailure = () => walletFailureOf(new Error("Internal JSON-RPC error."), "connect");
+  const noWallet = () =>
+    new WalletFailure(
+      "No browser wallet was found. Install one, or sign in with a password.",
+      "noWallet",
+      "connect",
+    );
+
+  it("reads in English as the account screens said them", () => {
+    i18n.activate("en");
+    expect(accountErrorText(rejectedSignature())).toBe(
+      "You rejected the signature request in your wallet. Nothing was signed.",
+    );
+    expect(accountErrorText(noWallet())).toBe(
+      "No browser wallet was found. Install one, or sign in with a password.",
+    );
+    expect(accountErrorText(walletFailureOf({ code: 4001 }, "connect"))).toBe(
+      "You rejected the connection request in your wallet.",
+    );
+  });
+
+  it("says every kind in German and Arabic, never the wallet's own English", () => {
+    for (const locale of ["de", "ar"] as const) {
+      i18n.activate(locale);
+      const texts = [rejectedSignature(), otherNetwork(), unknownFailure(), noWallet()].map((e) =>
+        accountErrorText(e),
+      );
+      expect(texts).toEqual([
+        i18n._("pay.wallet.rejectedSignature"),
+        i18n._("pay.wallet.wrongNetwork"),
+        i18n._("pay.wallet.incomplete"),
+        i18n._("account.error.noWallet"),
+      ]);
+      for (const text of texts)
+        expect(text).not.toMatch(/rejected|another network|did not|JSON-RPC|browser wallet/i);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@common/auth.ts";
 import { SOCIAL_PROVIDER_NAMES, SOCIAL_PROVIDERS, type SocialProvider } from "@common/social-values";
 import { apiErrorText, detailOf, errorBodyOf } from "@/features/payments/pay-error-text";
+import { walletFailureText } from "@/features/payments/transfer-error-text";
 import { t } from "@/i18n/i18n";
 import { isApiError } from "@/lib/api-error";
 import type { FieldErrors } from "@/lib/form-errors";
@@ -9,8 +10,8 @@ import type { FieldErrors } from "@/lib/form-errors";
  * The sentences the account screens meet, by their exact English wording: the server's (server/src/modules/auth,
  * two-factor, siwe: UNAUTHENTICATED, CONFLICT, FORBIDDEN and GONE each carry several meanings, and the sentence
  * tells them apart), the forms' own checks (common/src/auth.ts, two-factor.ts: the same schemas the server
- * validates with) and the wallet's refusals (features/wallet/siwe-signer.ts). A sentence not listed here is shown
- * as it was written, in English.
+ * validates with). A sentence not listed here is shown as it was written, in English. The wallet's refusals
+ * (features/wallet/siwe-signer.ts) are read by their kind (`walletFailureText`).
  */
 const KNOWN_MESSAGES: Record<string, string> = {
   // The forms' checks.
@@ -97,9 +98,6 @@ const KNOWN_MESSAGES: Record<string, string> = {
   "This wallet is not linked to your account.": "account.error.walletNotLinked",
   "This wallet is how you sign in. Set a password or link another wallet before removing it.":
     "account.error.walletLast",
-  "No browser wallet was found. Install one, or sign in with a password.": "account.error.noWallet",
-  "You rejected the signature request in your wallet. Nothing was signed.": "account.error.walletRejected",
-  "You rejected the connection request in your wallet.": "account.error.walletRejectedConnect",
 };
 
 const VALUES = { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH };
@@ -144,6 +142,9 @@ function knownSentence(sentence: string): string | undefined {
  * screen is a sign-in (a 401 is the attempt refused, not a session that ended).
  */
 export function accountErrorText(error: unknown, { signingIn = false } = {}): string {
+  // The browser wallet's refusal or failure (Sign-In with Ethereum, linking a wallet), by its kind.
+  const wallet = walletFailureText(error, { noWallet: "account.error.noWallet" });
+  if (wallet) return wallet;
   if (!isApiError(error) && error instanceof Error) {
     const known = knownSentence(error.message);
     if (known) return known;

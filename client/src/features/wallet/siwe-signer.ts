@@ -5,20 +5,23 @@ import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
 import { WALLET_CONNECTED_EVENT } from "./wallet-control";
-import { describeWalletError, USER_REJECTED, walletErrorCode } from "./wallet-errors";
+import { USER_REJECTED, WalletFailure, walletErrorCode, walletFailureOf } from "./wallet-errors";
 
 /** How long a signed message stays usable; the server's nonce lasts as long. */
 const MESSAGE_LIFETIME_MS = 10 * 60 * 1000;
 
-function explain(error: unknown, step: "connect" | "sign"): Error {
-  if (walletErrorCode(error) === USER_REJECTED) {
-    return new Error(
-      step === "connect"
-        ? "You rejected the connection request in your wallet."
-        : "You rejected the signature request in your wallet. Nothing was signed.",
+/**
+ * The wallet's refusal or failure as a WalletFailure: its message the English sentence, its kind and step what the
+ * account screens say it from in their reader's language (features/auth/account-error-text.ts).
+ */
+function explain(error: unknown, step: "connect" | "signature"): WalletFailure {
+  if (step === "signature" && walletErrorCode(error) === USER_REJECTED)
+    return new WalletFailure(
+      "You rejected the signature request in your wallet. Nothing was signed.",
+      "rejected",
+      "signature",
     );
-  }
-  return new Error(describeWalletError(error));
+  return walletFailureOf(error, step);
 }
 
 /**
@@ -34,7 +37,12 @@ export async function signSiweMessage(options: {
   let connection = getConnection(config);
   if (connection.status !== "connected") {
     const connector = preferredConnector(config.connectors);
-    if (!connector) throw new Error("No browser wallet was found. Install one, or sign in with a password.");
+    if (!connector)
+      throw new WalletFailure(
+        "No browser wallet was found. Install one, or sign in with a password.",
+        "noWallet",
+        "connect",
+      );
     try {
       await connect(config, { connector });
     } catch (error) {
@@ -44,7 +52,8 @@ export async function signSiweMessage(options: {
   }
   window.dispatchEvent(new Event(WALLET_CONNECTED_EVENT));
   const { address, chainId } = connection;
-  if (!address || !chainId) throw new Error("The wallet did not share an account.");
+  if (!address || !chainId)
+    throw new WalletFailure("The wallet did not share an account.", "noAccount", "connect");
 
   const issuedAt = new Date();
   const message = createSiweMessage({
@@ -66,6 +75,6 @@ export async function signSiweMessage(options: {
     });
     return { message, signature };
   } catch (error) {
-    throw explain(error, "sign");
+    throw explain(error, "signature");
   }
 }

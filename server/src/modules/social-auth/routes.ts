@@ -10,12 +10,14 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import * as z from "zod";
 import { AppError } from "../../errors.ts";
 import type { FastifyZod } from "../../lib/fastify-zod.ts";
+import { requestLocale } from "../../lib/i18n.ts";
 import { auditContext, recordAudit } from "../audit/record.ts";
 import * as accounts from "../auth/repository.ts";
 import { clearSessionCookie, resolveAuth } from "../auth/session.ts";
 import { findOwnedBusiness } from "../two-factor/repository.ts";
 import { findManagedWallet } from "../wallet/repository.ts";
 import { devSignInPage } from "./dev-page.ts";
+import { POPUP_COMPLETE_PATH, popupCompletePage } from "./popup-complete-page.ts";
 import { sameOriginPath } from "./redirect-url.ts";
 import { isBrowserNavigation } from "./refusal.ts";
 import * as service from "./service.ts";
@@ -97,6 +99,17 @@ export async function socialAuthRoutes(app: FastifyZod, deps: service.SocialDeps
       return reply.type("text/html; charset=utf-8").send(devSignInPage(provider, request.query.state));
     },
   );
+
+  // The basic login's window back from the provider (its redirectUrl): tells the opening page and closes.
+  app.get(POPUP_COMPLETE_PATH, async (request, reply) => {
+    const locale = requestLocale(request);
+    return reply
+      .header("Content-Type", "text/html; charset=utf-8")
+      .header("Cache-Control", "no-store")
+      .header("Content-Language", locale)
+      .header("Vary", "Accept-Language, Cookie")
+      .send(popupCompletePage(locale));
+  });
 
   app.get(
     "/api/social-auth/:provider/dev/authorize",
