@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
+import { generatePrivateKey } from "viem/accounts";
 import type { Locale } from "../common/src/locales";
 import { expect, test } from "./fixtures";
+import { installWallet } from "./support/wallet";
 
 /**
  * Issue 37: the language can be switched from every page. The checkouts and the counter have their own menu; every
@@ -58,4 +60,28 @@ test("on an English-only page the choice is kept for the next translated page", 
   await page.goto("/buy-cpxtb");
   await expect(page.getByRole("heading", { level: 1, name: buyTitle("es") })).toBeVisible();
   await expect(languageMenu(page, "es")).toHaveValue("es");
+});
+
+test("the header's wallet menu reads right to left in Arabic, its network named in Arabic", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ locale: "ar", viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await installWallet(page, page.request, { privateKey: generatePrivateKey() });
+  await page.goto("/buy-cpxtb");
+  await expect(page.getByRole("heading", { level: 1, name: buyTitle("ar") })).toBeVisible();
+  await page.getByRole("button", { name: message("ar", "shell", "shell.connect") }).click();
+  const control = page.getByTestId("wallet-control");
+  await expect(control).toHaveAttribute("data-status", "connected");
+  await control.getByRole("button").click();
+  const menu = page.getByRole("menu", { name: message("ar", "site", "site.wallet.menu") });
+  await expect(menu).toBeVisible();
+  await expect(menu).toHaveAttribute("dir", "rtl");
+  await expect(menu).toHaveCSS("direction", "rtl");
+  await expect(menu.getByTestId("wallet-network")).toContainText(
+    message("ar", "site", "site.wallet.localChain"),
+  );
+  // The address stays left to right inside it.
+  await expect(menu.getByTestId("wallet-address")).toHaveCSS("direction", "ltr");
+  await context.close();
 });

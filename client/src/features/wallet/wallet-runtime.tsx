@@ -1,4 +1,5 @@
 import type { ChainConfigResponse } from "@common/chain";
+import { directionOf } from "@common/locale-direction";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeftRight, CircleCheck, CirclePlus, Copy, LogOut, Wallet as WalletIcon } from "lucide-react";
 import * as React from "react";
@@ -74,6 +75,7 @@ export default function WalletRuntime({
         words={words}
         t={t}
         english={locale === "en"}
+        dir={directionOf(locale)}
       />
     </WagmiProvider>
   );
@@ -105,12 +107,15 @@ function WalletMenu({
   words,
   t,
   english,
+  dir,
 }: {
   chainConfig: ChainConfigResponse;
   connectNow: boolean;
   words: WalletControlWords;
   t: SiteT;
   english: boolean;
+  /** The reader's direction: Radix lays a menu out left to right unless told (Arabic reads right to left). */
+  dir: "ltr" | "rtl";
 }) {
   const connection = useConnection();
   const connectors = useConnectors();
@@ -236,7 +241,7 @@ function WalletMenu({
   return (
     <div data-testid="wallet-control" data-status={status}>
       {/* Not modal: the page stays readable (a modal menu hides the rest with aria-hidden, focusable parts too). */}
-      <DropdownMenu open={open} onOpenChange={setOpen} modal={false}>
+      <DropdownMenu open={open} onOpenChange={setOpen} modal={false} dir={dir}>
         <DropdownMenuTrigger asChild>
           <Button variant="outline" size="sm" aria-label={t("site.wallet.button", { address: short })}>
             <WalletIcon aria-hidden="true" />
@@ -250,7 +255,7 @@ function WalletMenu({
               <CircleCheck aria-hidden="true" className="size-3.5 text-success" />{" "}
               {t("site.wallet.connected")}
             </span>
-            <span className="break-all font-mono text-xs" data-testid="wallet-address">
+            <span className="break-all font-mono text-xs" dir="ltr" data-testid="wallet-address">
               {address}
             </span>
           </DropdownMenuLabel>
