@@ -87,6 +87,11 @@ for (const locale of ["ar", "pt-BR"] as const) {
       ).toBeVisible();
       await expect(page.getByText(t["account.forgot.sent"] as string)).toBeVisible();
       await check("the forgotten-password answer");
+
+      // A reset link cut short when it was copied: the page says the link is not valid, in the reader's words.
+      await page.goto("/reset-password?token=abc");
+      await expect(page.getByRole("alert")).toContainText(t["account.reset.unknown"] as string);
+      await check("a cut-short reset link");
     });
 
     test(`${locale}: the profile and its two-factor section, with no English left`, async ({

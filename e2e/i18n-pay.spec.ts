@@ -57,7 +57,13 @@ function visibleText(page: Page): Promise<string> {
     hidden.forEach((el, i) => {
       el.style.display = before[i] ?? "";
     });
-    return text;
+    // What a screen reader or a pointer says of the rendered elements: a button's name, a tooltip, an image's text.
+    const said = [...document.body.querySelectorAll("*")]
+      .filter((e) => !selectors.some((s) => e.closest(s)) && e.getClientRects().length > 0)
+      .flatMap((e) =>
+        ["aria-label", "title", "placeholder", "alt"].map((name) => e.getAttribute(name) ?? ""),
+      );
+    return [text, ...said].join("\n");
   }, NOT_OURS);
 }
 
@@ -80,6 +86,10 @@ async function expectTranslated(page: Page, locale: Locale, where: string) {
     .map((v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
   expect(problems, `axe on ${where} in ${locale}`).toEqual([]);
 }
+
+/** The theme a page's switch offers ("Dark" or "Light": the other one than the page's). */
+const themeToSwitchTo = async (page: Page): Promise<"Dark" | "Light"> =>
+  (await page.evaluate(() => document.documentElement.classList.contains("dark"))) ? "Light" : "Dark";
 
 /** True once the app owns the server's markup (main.tsx removes the marker in hydration's commit). */
 const hydrated = (page: Page) =>
@@ -138,8 +148,8 @@ for (const locale of LOCALES) {
     test.use({ locale, viewport: { width: 390, height: 844 } });
 
     test(`${locale}: open, partly paid, paid and expired, with no English left`, async ({ page }) => {
-      // Four pages, each through axe: generous on a busy machine.
-      test.setTimeout(180_000);
+      // Five pages, each through axe: generous on a busy machine.
+      test.setTimeout(240_000);
       const t = CATALOGS[locale];
       const states = [
         ["open", refs.open, t["pay.status.pending"]],
@@ -166,6 +176,15 @@ for (const locale of LOCALES) {
         await expect(page.getByRole("combobox", { name: t["pay.language.label"] })).toHaveValue(locale);
         await expectTranslated(page, locale, `the ${state} pay page`);
       }
+      // The open payment at its easiest address: the same page, its theme switch named in the payer's words too.
+      await page.goto(`/easy-payment?ref=${refs.open}`);
+      await expect(page.getByTestId("payment-status")).toHaveText(t["pay.status.pending"] as string, {
+        timeout: 20_000,
+      });
+      await expect(
+        page.getByRole("button", { name: t[`pay.header.theme${await themeToSwitchTo(page)}`] }),
+      ).toBeVisible();
+      await expectTranslated(page, locale, "the open payment on /easy-payment");
     });
   });
 }

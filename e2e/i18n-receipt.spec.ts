@@ -189,6 +189,12 @@ test("a payment link's page in Brazilian Portuguese and Arabic: every word of ou
     await expect(payer.getByTestId("link-pay")).toHaveText(words("pay.link.pay"));
     await expect(payer.getByText(words("pay.link.poweredBy"))).toBeVisible();
     await expect(payer.getByText(words("pay.link.payHint"))).toBeVisible();
+    // The header's theme switch is named in the payer's words too (it was English).
+    await expect(
+      payer
+        .getByRole("button", { name: words("pay.header.themeDark"), exact: true })
+        .or(payer.getByRole("button", { name: words("pay.header.themeLight"), exact: true })),
+    ).toBeVisible();
     expectNoEnglish(await visibleText(payer, "body"), locale);
     await expectNoSidewaysScroll(payer);
     await expectAccessible(payer, `link page in ${locale}`);

@@ -77,6 +77,14 @@ for (const locale of ["ar", "de"] as const) {
       await expect(guest.getByRole("link", { name: t["team.invitation.createAccount"] })).toBeVisible();
       await check(guest, "the invitation page");
       await guest.screenshot({ path: test.info().outputPath(`invitation-${locale}.png`), fullPage: true });
+      // A link cut short when it was copied: refused for its shape, said in the reader's words (it was English).
+      await guest.goto(path.slice(0, -5));
+      await expect(guest.getByTestId("invitation-error")).toContainText(
+        t["team.error.invitationInvalid"] as string,
+      );
+      await check(guest, "a cut-short invitation link");
+      await guest.goto(path);
+      await expect(guest.getByRole("link", { name: t["team.invitation.createAccount"] })).toBeVisible();
 
       // With an account, they accept; the screens staff cannot use say so in their language.
       const registered = await guest.request.post("/api/register", {

@@ -50,21 +50,25 @@ function englishWordsFor(locale: Locale, areas: readonly MessageArea[], allowed:
 }
 
 /**
- * What a person reads in `root` (screen-reader-only text included), without the language menus (the checkout's and
- * the footer's: each language in its own name).
+ * What a person reads in `root` (screen-reader-only text included), and what a screen reader or a pointer says of
+ * its rendered elements (their `aria-label`, `title`, `placeholder` and `alt`), without the language menus (the
+ * checkout's and the footer's: each language in its own name).
  */
 function visibleText(page: Page, root: string): Promise<string> {
   return page.evaluate((selector) => {
-    const menus = [
-      ...document.querySelectorAll<HTMLElement>(
-        '[data-testid="language-menu"], [data-testid="site-language-menu"]',
-      ),
-    ];
+    const MENUS = '[data-testid="language-menu"], [data-testid="site-language-menu"]';
+    const menus = [...document.querySelectorAll<HTMLElement>(MENUS)];
     for (const menu of menus) menu.style.display = "none";
+    const element = document.querySelector<HTMLElement>(selector);
     // biome-ignore lint/performance/useDomNodeTextContent: what is rendered is what a person reads
-    const text = document.querySelector<HTMLElement>(selector)?.innerText ?? "";
+    const text = element?.innerText ?? "";
     for (const menu of menus) menu.style.display = "";
-    return text;
+    const said = [...(element?.querySelectorAll("*") ?? [])]
+      .filter((e) => !e.closest(MENUS) && e.getClientRects().length > 0)
+      .flatMap((e) =>
+        ["aria-label", "title", "placeholder", "alt"].map((name) => e.getAttribute(name) ?? ""),
+      );
+    return [text, ...said].join("\n");
   }, root);
 }
 

@@ -53,12 +53,15 @@ export default function EasyPaymentPage() {
 }
 
 function EasyPayment({ reference }: { reference: string }) {
+  const t = useT();
   return (
     <PayView
       reference={reference}
       sendTransfer={sendWithBrowserWallet}
       payOptions={PayWithoutWallet}
-      headerEnd={<ThemeToggle />}
+      headerEnd={
+        <ThemeToggle labels={{ dark: t("pay.header.themeDark"), light: t("pay.header.themeLight") }} />
+      }
     />
   );
 }

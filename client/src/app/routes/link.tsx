@@ -16,7 +16,14 @@ export default function LinkPage() {
   useDocumentTitle(t("pay.link.documentTitle"));
   return (
     <>
-      <LinkView key={slug} slug={slug} headerEnd={<ThemeToggle />} embedOrigin={embedOrigin} />
+      <LinkView
+        key={slug}
+        slug={slug}
+        headerEnd={
+          <ThemeToggle labels={{ dark: t("pay.header.themeDark"), light: t("pay.header.themeLight") }} />
+        }
+        embedOrigin={embedOrigin}
+      />
       {embedOrigin ? <LinkEmbed key={slug} slug={slug} origin={embedOrigin} /> : null}
     </>
   );

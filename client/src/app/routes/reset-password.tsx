@@ -11,7 +11,11 @@ import { Spinner } from "@/components/ui/spinner";
 import { accountErrorText, accountFieldErrors } from "@/features/auth/account-error-text";
 import { useAccountPage } from "@/features/auth/account-page";
 import { USER_QUERY_KEY } from "@/features/auth/api/get-user";
-import { resetPassword, resetTokenCheckQueryOptions } from "@/features/auth/api/reset-password";
+import {
+  isResetTokenShaped,
+  resetPassword,
+  resetTokenCheckQueryOptions,
+} from "@/features/auth/api/reset-password";
 import { toast } from "@/hooks/use-toast";
 import { useT } from "@/i18n/i18n";
 import { type FieldErrors, validate } from "@/lib/form-errors";
@@ -66,7 +70,7 @@ export default function ResetPasswordPage() {
     if (result.data && !nextErrors.confirm) mutation.mutate(result.data);
   };
 
-  const problem = !token
+  const problem = !isResetTokenShaped(token)
     ? "unknown"
     : check.data && !check.data.valid
       ? (check.data.reason ?? "unknown")
@@ -80,7 +84,7 @@ export default function ResetPasswordPage() {
       width="narrow"
       description={t("account.reset.description")}
     >
-      {token && check.isLoading ? (
+      {isResetTokenShaped(token) && check.isLoading ? (
         <Spinner size="lg" label={t("account.reset.checking")} />
       ) : problem || check.isError ? (
         <Card role="alert">
