@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { APIRequestContext, Frame, Page } from "@playwright/test";
 import { baseURL } from "../playwright.config";
@@ -353,3 +354,32 @@ for (const width of [390, 1280]) {
     });
   }
 }
+
+test("a payer whose browser reads Arabic gets the button and the overlay in Arabic, right to left", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ locale: "ar", viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const payment = await merchantWithPayment(page.request, [SHOP]);
+  const words = JSON.parse(
+    readFileSync(new URL("../client/src/locales/ar/embed.json", import.meta.url), "utf8"),
+  ) as Record<string, string>;
+  await page.goto(`${SHOP}/?ref=${payment.reference}`);
+  const button = page.getByRole("button", { name: words["embed.button"] });
+  await expect(button).toBeVisible();
+  await expect(button).toHaveAttribute("lang", "ar");
+  await button.click();
+  const dialog = page.getByRole("dialog", { name: words["embed.button"] });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toHaveAttribute("dir", "rtl");
+  await expect(dialog.getByRole("link", { name: words["embed.openInTab"] })).toBeVisible();
+  await expect(page.getByRole("button", { name: words["embed.close"] })).toBeFocused();
+  // The checkout inside picks the same language from the same browser.
+  const checkout = page.frameLocator(`iframe[title="${words["embed.frameTitle"]}"]`);
+  await expect(checkout.locator("html")).toHaveAttribute("lang", "ar");
+  await expect(checkout.getByRole("heading", { level: 1, name: "Corner Coffee" })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("embed-overlay-ar.png") });
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await context.close();
+});

@@ -10,7 +10,8 @@ export async function buildEmbedScript(outfile = `${root}dist/embed/embed.js`) {
   await build({
     entryPoints: [`${root}client/embed/embed.ts`],
     outfile,
-    bundle: false,
+    // Its catalogs (client/src/locales/*/embed.json) and the language matching of common/locales.ts, nothing else.
+    bundle: true,
     minify: true,
     format: "iife",
     target: "es2017",

@@ -130,7 +130,8 @@ export function checkCatalogs(root, { locales, areas, serverAreas = [] }) {
     "g",
   );
   const named = new Set();
-  for (const base of ["client/src", "server/src"]) {
+  for (const base of ["client/src", "client/embed", "server/src"]) {
+    if (!existsSync(join(root, base))) continue;
     for (const file of sourceFiles(join(root, base))) {
       const text = readFileSync(file, "utf8");
       for (const [, id] of text.matchAll(idShape)) {
@@ -143,7 +144,9 @@ export function checkCatalogs(root, { locales, areas, serverAreas = [] }) {
   }
   for (const [id, area] of known) {
     if (!named.has(id))
-      problems.push(`${SOURCE}/${area}.json: "${id}" is used nowhere in client/src or server/src`);
+      problems.push(
+        `${SOURCE}/${area}.json: "${id}" is used nowhere in client/src, client/embed or server/src`,
+      );
   }
   return problems;
 }

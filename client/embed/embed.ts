@@ -2,7 +2,7 @@
  * The pay button for any website (`/embed.js`, decision 035). No framework, no imports: the build minifies this
  * file alone into `dist/embed/embed.js`.
  *
- * Markup it turns into a "Pay with CPXTB" button:
+ * Markup it turns into a "Pay with CPXTB" button (in the payer's language when the element is empty):
  *   <a data-cpxtb-link="{slug}"></a>            a payment link (each visit a fresh payment)
  *   <button data-cpxtb-payment="{reference}">   one payment request
  * A click opens the checkout in an overlay (an iframe) on a desktop, and as its own page (a new tab the checkout
@@ -14,7 +14,36 @@
  * They come only from messages whose origin is this script's own (the checkout's) and whose window is the
  * checkout this script opened.
  */
+import { directionOf } from "../../common/src/locale-direction";
+import { type Locale, matchLocale } from "../../common/src/locales";
+import ar from "../src/locales/ar/embed.json";
+import de from "../src/locales/de/embed.json";
+import en from "../src/locales/en/embed.json";
+import es from "../src/locales/es/embed.json";
+import fr from "../src/locales/fr/embed.json";
+import id from "../src/locales/id/embed.json";
+import ptBR from "../src/locales/pt-BR/embed.json";
+import tr from "../src/locales/tr/embed.json";
+import zhCN from "../src/locales/zh-CN/embed.json";
+
 type Detail = { result?: string; reference?: string; status?: string };
+type Words = typeof en;
+
+/** The script's few words in every language (catalog area `embed`, checked with the app's by `npm test`). */
+const WORDS: Record<Locale, Words> = { en, es, "pt-BR": ptBR, fr, de, tr, id, "zh-CN": zhCN, ar };
+
+/**
+ * The payer's language, as the checkout in the overlay picks it from the same browser (`Accept-Language`): the
+ * first of the browser's languages we have, else English.
+ */
+function payerLocale(): Locale {
+  const tags = navigator.languages?.length ? navigator.languages : [navigator.language];
+  for (const tag of tags) {
+    const locale = matchLocale(tag);
+    if (locale) return locale;
+  }
+  return "en";
+}
 type Open = {
   el: HTMLElement;
   target: () => Window | null;
@@ -29,6 +58,8 @@ type Open = {
   if (w.CpxtbPay || !script?.src) return;
   const ORIGIN = new URL(script.src).origin;
   const PHONE = "(max-width: 640px)";
+  const locale = payerLocale();
+  const words = WORDS[locale];
   let current: Open | null = null;
 
   const css = (el: HTMLElement, style: Partial<CSSStyleDeclaration>) => Object.assign(el.style, style);
@@ -82,8 +113,10 @@ type Open = {
     });
     root.setAttribute("role", "dialog");
     root.setAttribute("aria-modal", "true");
-    root.setAttribute("aria-label", "Pay with CPXTB");
+    root.setAttribute("aria-label", words["embed.button"]);
     root.setAttribute("data-cpxtb-overlay", "");
+    root.lang = locale;
+    root.dir = directionOf(locale);
     const panel = make("div", {
       position: "relative",
       width: "100%",
@@ -100,17 +133,18 @@ type Open = {
       display: "flex",
       alignItems: "center",
       gap: "12px",
-      padding: "4px 4px 4px 16px",
+      // The title's side is the reader's start (physical values: older browsers lack the logical ones).
+      padding: directionOf(locale) === "rtl" ? "4px 16px 4px 4px" : "4px 4px 4px 16px",
       color: "#fff",
       font: "600 14px/1.4 system-ui,sans-serif",
     });
     const title = make("span", { flex: "1" });
-    title.textContent = "Pay with CPXTB";
+    title.textContent = words["embed.button"];
     const tab = make("a", { color: "#c7d4ff", fontWeight: "400" });
     tab.href = checkoutUrl(el, false)?.href ?? url.href;
     tab.target = "_blank";
     tab.rel = "noopener";
-    tab.textContent = "Open in new tab";
+    tab.textContent = words["embed.openInTab"];
     const x = make("button", {
       width: "44px",
       height: "44px",
@@ -122,11 +156,11 @@ type Open = {
       cursor: "pointer",
     });
     x.type = "button";
-    x.setAttribute("aria-label", "Close the payment");
+    x.setAttribute("aria-label", words["embed.close"]);
     x.textContent = "×";
     x.addEventListener("click", () => finish("closed"));
     const frame = make("iframe", { flex: "1", width: "100%", border: "0", background: "#fff" });
-    frame.title = "CPXTB checkout";
+    frame.title = words["embed.frameTitle"];
     frame.src = url.href;
     frame.allow = "clipboard-write";
     bar.append(title, tab, x);
@@ -221,7 +255,12 @@ type Open = {
     const url = checkoutUrl(el, false);
     if (!url) return;
     el.setAttribute("data-cpxtb-ready", "");
-    if (!el.textContent?.trim()) el.textContent = "Pay with CPXTB";
+    // An element the merchant left empty gets the label in the payer's language; their own words stay theirs.
+    if (!el.textContent?.trim()) {
+      el.textContent = words["embed.button"];
+      el.lang = locale;
+      el.dir = directionOf(locale);
+    }
     if (el instanceof HTMLAnchorElement) el.href = url.href;
     else if (el instanceof HTMLButtonElement && !el.getAttribute("type")) el.type = "button";
     el.setAttribute("aria-haspopup", "dialog");

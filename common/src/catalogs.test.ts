@@ -29,6 +29,7 @@ describe("the catalog check", () => {
       "pay.hello": "Hello {name}",
       "pay.count": "{count, plural, one {# payment} other {# payments}}",
       "pay.unused": "Nobody says this",
+      "pay.embedOnly": "Said by the pay button's script",
     });
     write("client/src/locales/de/pay.json", {
       "pay.hello": "Hallo {nom}",
@@ -41,6 +42,7 @@ describe("the catalog check", () => {
       "client/src/app/page.tsx",
       'const a = t("pay.hello"); const b = t("pay.count", { count: 2 }); const c = t("pay.typo");',
     );
+    write("client/embed/embed.ts", 'const label = words["pay.embedOnly"];');
     mkdirSync(join(dir, "server/src"), { recursive: true });
     const problems = checkCatalogs(dir, { locales: ["en", "de", "fr"], areas: ["pay"] });
     expect(problems).toEqual(
@@ -50,9 +52,11 @@ describe("the catalog check", () => {
         'de/pay.json: "pay.extra" is not in English (extra)',
         'fr/pay.json: missing "pay.count"',
         'client/src/app/page.tsx: "pay.typo" is in no catalog',
-        'en/pay.json: "pay.unused" is used nowhere in client/src or server/src',
+        'en/pay.json: "pay.unused" is used nowhere in client/src, client/embed or server/src',
       ]),
     );
+    // The pay button's script names its words too.
+    expect(problems.filter((p) => p.includes('"pay.embedOnly" is used nowhere'))).toEqual([]);
     expect(problems.some((p) => p.startsWith('fr/pay.json: "pay.hello":'))).toBe(true);
   });
 });

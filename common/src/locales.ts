@@ -43,7 +43,8 @@ export { directionOf } from "./locale-direction.ts";
  * words of the app's frame in the entry chunk (the skip link, the header's controls, the footer, a page's loading
  * state); `site`: those of the frame's lazy parts (the side menu, the wallet menu, the live users count, the footer's
  * language menu, the error and not-found screens). The shell reads its two as plain JSON, without the translation
- * runtime (`/` never loads it): client/src/i18n/shell-words.tsx.
+ * runtime (`/` never loads it): client/src/i18n/shell-words.tsx. `embed`: the pay button's script on a merchant's
+ * own site (client/embed/embed.ts: the button's default label and the overlay's controls), bundled into it whole.
  */
 export const MESSAGE_AREAS = [
   "pay",
@@ -59,6 +60,7 @@ export const MESSAGE_AREAS = [
   "merchant",
   "shell",
   "site",
+  "embed",
 ] as const;
 export type MessageArea = (typeof MESSAGE_AREAS)[number];
 
