@@ -338,6 +338,11 @@ test("ar: a browser wallet's refused signature and the basic login window's end,
     t["pay.wallet.rejectedSignature"]!,
   );
   await expect(walletButton).toBeEnabled();
+  // The page's description (index.html's, for a page the browser renders) in the reader's language too.
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+    "content",
+    t["site.meta.description"]!,
+  );
   await expectTranslated(page, "ar", "the sign-in page after a refused signature", {
     areas: AREAS,
     allowed: NAMES,

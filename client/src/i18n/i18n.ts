@@ -10,7 +10,7 @@ import {
 import { i18n, type Messages } from "@lingui/core";
 import * as React from "react";
 import { warmUpLater } from "@/lib/warm-up";
-import { addShellCatalog, type Catalog, setShellLocale } from "./shell-words";
+import { addShellCatalog, type Catalog, setShellLocale, shellCatalog } from "./shell-words";
 
 /**
  * The app's words in the reader's language (issue 37, decision 038). Messages live in catalogs, one per language and
@@ -195,18 +195,26 @@ export function languageAttributes(locale: Locale): { lang: Locale; dir: "ltr" |
 
 /**
  * While a translated page is shown, `<html lang dir>` say its language (screen readers, fonts, right to left for
- * Arabic); the English screens around it get `en`/`ltr` back when it goes.
+ * Arabic); the English screens around it get `en`/`ltr` back when it goes. Its `<meta name="description">` too: a
+ * page the browser renders has index.html's (English) one, said here in the page's language; a page the server
+ * rendered in that language keeps the one the server wrote for it (the pay page's, a link's).
  */
 export function useDocumentLanguage(): Locale {
   const locale = useLocale();
   React.useEffect(() => {
     const root = document.documentElement;
+    const renderedInIt = root.hasAttribute("data-locale-rendered") && root.getAttribute("lang") === locale;
     root.lang = locale;
     root.dir = directionOf(locale);
+    const meta = document.head.querySelector<HTMLMetaElement>('meta[name="description"]');
+    const before = meta?.content;
+    const description = locale === DEFAULT_LOCALE ? undefined : shellCatalog(locale)["site.meta.description"];
+    if (meta && description && !renderedInIt) meta.content = description;
     return () => {
       root.lang = DEFAULT_LOCALE;
       root.dir = "ltr";
       root.removeAttribute("data-locale-rendered");
+      if (meta && before !== undefined) meta.content = before;
     };
   }, [locale]);
   return locale;
