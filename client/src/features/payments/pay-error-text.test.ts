@@ -179,4 +179,18 @@ describe("apiErrorText: the reading every translated screen shares", () => {
     expect(apiErrorText(new TypeError("Failed to fetch"))).toBe(i18n._("pay.error.network"));
     expect(apiErrorText(new Error("boom"))).toBe(i18n._("pay.error.generic"));
   });
+
+  it("a request refused for its shape is read by its schema's sentence; two problems stay as written", () => {
+    i18n.activate("de");
+    const words = { sentences: { "This invitation link is malformed.": "team.error.invitationInvalid" } };
+    const refused = (message: string) => apiError(400, "VALIDATION_ERROR", message);
+    expect(apiErrorText(refused("Invalid params: token: This invitation link is malformed."), words)).toBe(
+      i18n._("team.error.invitationInvalid"),
+    );
+    expect(apiErrorText(refused("Invalid body: This invitation link is malformed."), words)).toBe(
+      i18n._("team.error.invitationInvalid"),
+    );
+    const two = "Invalid params: token: This invitation link is malformed.; id: Required";
+    expect(apiErrorText(refused(two), words)).toBe(two);
+  });
 });

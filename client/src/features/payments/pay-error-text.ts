@@ -110,6 +110,15 @@ export function priceFailureText(details: Record<string, unknown> | undefined): 
 }
 
 /**
+ * The one problem of a request the server refused for its shape ("Invalid params: token: This invitation link is
+ * malformed.", server/src/lib/error-handler.ts): the schema's own sentence, which a screen may know; else undefined.
+ */
+function validationSentence(message: string): string | undefined {
+  const problem = /^Invalid \w+: (?:[\w.]+: )?(.+)$/.exec(message)?.[1];
+  return problem && !problem.includes("; ") ? problem : undefined;
+}
+
+/**
  * A failed request in the reader's language (issue 37), the one reading every translated screen shares: no network
  * or a thrown error, then a server sentence the screen knows, a price that could not be had, too many attempts,
  * signed out, two-factor, no access, a timeout, a server fault, the screen's reading of the code; the server's own
@@ -122,7 +131,8 @@ export function apiErrorText(error: unknown, words: ErrorWords = {}): string {
     return t("pay.error.generic");
   }
   const { code, message, details } = errorBodyOf(error.body);
-  const known = words.sentences?.[message];
+  const sentence = validationSentence(message);
+  const known = words.sentences?.[message] ?? (sentence ? words.sentences?.[sentence] : undefined);
   if (known) return t(known, words.values);
   const price = priceFailureText(details);
   if (price) return price;

@@ -10,7 +10,7 @@ const KNOWN_MESSAGES: Record<string, string> = {
   "No pending invitation has this id.": "team.error.invitationNotPending",
   "This invitation link is not valid. Ask for a new invitation.": "team.error.invitationInvalid",
   // A link cut short when it was copied: refused for its shape before it is looked up (common/team.ts).
-  "Invalid params: token: This invitation link is malformed.": "team.error.invitationInvalid",
+  "This invitation link is malformed.": "team.error.invitationInvalid",
   "This invitation was already used. Ask for a new one.": "team.error.invitationUsed",
   "This invitation was withdrawn. Ask for a new one.": "team.error.invitationWithdrawn",
   "This invitation has expired (they last 7 days). Ask for a new one.": "team.error.invitationExpired",

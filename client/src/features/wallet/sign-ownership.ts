@@ -3,7 +3,7 @@ import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
 import { WALLET_CONNECTED_EVENT } from "./wallet-control";
-import { USER_REJECTED, WalletFailure, walletErrorCode, walletFailureOf } from "./wallet-errors";
+import { WalletFailure, walletFailureOf } from "./wallet-errors";
 
 /**
  * Proves control of the browser wallet's address: connects it (EIP-6963) unless connected, asks the caller for
@@ -40,12 +40,6 @@ export async function signOwnershipProof<T extends { message: string }>(
     });
     return { address, challenge, signature };
   } catch (error) {
-    throw walletErrorCode(error) === USER_REJECTED
-      ? new WalletFailure(
-          "You rejected the signature request in your wallet. Nothing was signed.",
-          "rejected",
-          "signature",
-        )
-      : walletFailureOf(error, "signature");
+    throw walletFailureOf(error, "signature");
   }
 }

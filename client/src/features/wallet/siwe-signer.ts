@@ -5,29 +5,16 @@ import { queryClient } from "@/lib/query-client";
 import { chainConfigQueryOptions } from "./api/get-chain-config";
 import { preferredConnector, sharedWalletConfig } from "./wagmi-config";
 import { WALLET_CONNECTED_EVENT } from "./wallet-control";
-import { USER_REJECTED, WalletFailure, walletErrorCode, walletFailureOf } from "./wallet-errors";
+import { WalletFailure, walletFailureOf } from "./wallet-errors";
 
 /** How long a signed message stays usable; the server's nonce lasts as long. */
 const MESSAGE_LIFETIME_MS = 10 * 60 * 1000;
 
 /**
- * The wallet's refusal or failure as a WalletFailure: its message the English sentence, its kind and step what the
- * account screens say it from in their reader's language (features/auth/account-error-text.ts).
- */
-function explain(error: unknown, step: "connect" | "signature"): WalletFailure {
-  if (step === "signature" && walletErrorCode(error) === USER_REJECTED)
-    return new WalletFailure(
-      "You rejected the signature request in your wallet. Nothing was signed.",
-      "rejected",
-      "signature",
-    );
-  return walletFailureOf(error, step);
-}
-
-/**
  * Sign-In with Ethereum (EIP-4361) from the browser wallet: connects the injected wallet (EIP-6963) unless it is
  * connected already, asks for a nonce only then, and has the wallet sign a message for this site and the
- * wallet's current chain. Loaded on demand only: wagmi and viem stay out of the entry chunk.
+ * wallet's current chain. Loaded on demand only: wagmi and viem stay out of the entry chunk. A refusal or failure
+ * is a WalletFailure, which the account screens say by its kind (features/auth/account-error-text.ts).
  */
 export async function signSiweMessage(options: {
   statement: string;
@@ -46,7 +33,7 @@ export async function signSiweMessage(options: {
     try {
       await connect(config, { connector });
     } catch (error) {
-      throw explain(error, "connect");
+      throw walletFailureOf(error, "connect");
     }
     connection = getConnection(config);
   }
@@ -75,6 +62,6 @@ export async function signSiweMessage(options: {
     });
     return { message, signature };
   } catch (error) {
-    throw explain(error, "signature");
+    throw walletFailureOf(error, "signature");
   }
 }

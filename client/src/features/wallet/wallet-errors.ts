@@ -131,7 +131,11 @@ const WRONG_NETWORK = ["ChainMismatchError", "ConnectorChainMismatchError", "Swi
 export function walletFailureOf(error: unknown, step: WalletStep): WalletFailure {
   if (isWalletFailure(error)) return error;
   if (walletErrorCode(error) === USER_REJECTED)
-    return new WalletFailure(`You rejected the ${STEP_NAME[step]} in your wallet.`, "rejected", step);
+    return new WalletFailure(
+      `You rejected the ${STEP_NAME[step]} in your wallet.${step === "signature" ? " Nothing was signed." : ""}`,
+      "rejected",
+      step,
+    );
   if (isNoWalletError(error)) return new WalletFailure(NO_WALLET_ADVICE, "noWallet", step);
   const code = walletErrorCode(error);
   if (code === UNRECOGNIZED_CHAIN) return new WalletFailure(ENGLISH.unknownNetwork, "unknownNetwork", step);

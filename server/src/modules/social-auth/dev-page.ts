@@ -1,7 +1,5 @@
 import { SOCIAL_PROVIDER_NAMES, type SocialProvider } from "@common/social.ts";
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+import { escapeHtml } from "../web/page-meta.ts";
 
 /**
  * The development stand-in for a provider without credentials (never served in production): a plain form, no

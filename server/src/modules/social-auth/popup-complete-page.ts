@@ -1,11 +1,9 @@
 import { directionOf, type Locale } from "@common/locales.ts";
 import { translator } from "../../lib/i18n.ts";
+import { escapeHtml } from "../web/page-meta.ts";
 
 /** Where the basic login's window comes back to from the provider (client: features/social/social-session.ts). */
 export const POPUP_COMPLETE_PATH = "/auth/social-complete";
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 const STYLE =
   ":root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:24px;background:Canvas;color:CanvasText}";
