@@ -2,6 +2,9 @@ import { socialStateAtStart } from "./features/social/social-keys";
 import { nextTask } from "./lib/next-task";
 import { installWeb3PopupGuard } from "./lib/web3-auth-gate";
 import "./index.css";
+// The articles' typography (blog posts, legal pages) is in the entry's stylesheet, which the server puts inline in
+// the pages it renders: a post is painted with it, not laid out again when its route's code arrives (issue 39).
+import "./components/content/prose.css";
 
 installWeb3PopupGuard();
 // Before anything can be clicked: whether this page finishes a social login (social-keys.ts).

@@ -1,10 +1,10 @@
-import "./prose.css";
 import { cn } from "@/lib/utils";
 
 /**
  * Shows Markdown the server rendered. Its renderer (markdown-it, `html: false`, restricted link schemes) escapes
  * raw HTML in the source, so this HTML holds only the tags Markdown produces: nothing a post author writes can
- * run as script (server/test/content.test.ts proves it).
+ * run as script (server/test/content.test.ts proves it). Its typography (prose.css) is in the entry's stylesheet
+ * (main.tsx).
  */
 export function MarkdownArticle({ html, className }: { html: string; className?: string }) {
   return (

@@ -108,7 +108,14 @@ export function pageHtmlText(
   if (preload) html = addToHead(preload);
   if (!body) return head ? addToHead(head) : html;
   const { stylesheet } = index;
-  if (stylesheet) html = html.replace(stylesheet.tag, () => `<style>${stylesheet.css}</style>`);
+  // The sheet's link stays, disabled (neither fetched nor applied): the app's module loader looks for it before it
+  // adds the stylesheets a lazy chunk lists, and without it added this same sheet again after the first paint,
+  // which restyled and laid out the whole page (some 110 ms at a phone's CPU speed; issue 39).
+  if (stylesheet)
+    html = html.replace(
+      stylesheet.tag,
+      () => `<style>${stylesheet.css}</style>${stylesheet.tag.replace(/>$/, " disabled>")}`,
+    );
   const code: string[] = [];
   html = html.replace(APP_CODE, (_line, tag: string) => {
     code.push(tag);
