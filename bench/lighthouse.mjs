@@ -214,6 +214,7 @@ async function longTasksAfterPaint(chromePort, url, keepSession, traceFile) {
           includedCategories: [
             "devtools.timeline",
             "disabled-by-default-devtools.timeline",
+            "disabled-by-default-devtools.timeline.invalidationTracking",
             "v8.execute",
             "disabled-by-default-v8.cpu_profiler",
             "loading",

@@ -43,10 +43,14 @@ for (const path of ["/", "/blog", "/blog/security-checklist-for-merchants"]) {
     });
     expect(register.ok()).toBe(true);
 
+    const workers: string[] = [];
+    page.on("worker", (worker) => workers.push(new URL(worker.url()).pathname));
     await page.goto(path);
     await hydrated(page);
     // The nodes the server sent are the ones on screen: nothing was painted twice.
     expect(await kept()).toEqual([true, true]);
+    // ICU's first use was paid by a worker, off the page's thread (public/intl-warm-up.js).
+    expect(workers).toEqual(["/intl-warm-up.js"]);
     await expect(page.getByTestId("theme-toggle")).toHaveAttribute("aria-label", "Switch to dark theme");
     await expect(page.locator("html")).toHaveClass(/\blight\b/);
     // The page was painted before its code and the session were asked for (decision 023): neither shares the
@@ -61,8 +65,14 @@ for (const path of ["/", "/blog", "/blog/security-checklist-for-merchants"]) {
         paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN,
         code: Math.min(...starts(/^\/assets\/.*\.js$/)),
         session: starts(/^\/api\/user$/),
+        warmUp: starts(/^\/intl-warm-up\.js$/),
+        // The page was painted with the app's whole stylesheet inline: the app asks for no sheet of its own.
+        sheets: starts(/\.css$/),
       };
     });
+    expect(order.sheets).toEqual([]);
+    expect(order.warmUp).toHaveLength(1);
+    expect(order.paint).toBeLessThanOrEqual(order.warmUp[0]!);
     expect(Number.isFinite(order.code)).toBe(true); // the code was asked for (the page hydrated)
     expect(order.paint).toBeLessThanOrEqual(order.code);
     // Asked once: the app took the answer index.html's script asked for with the code.

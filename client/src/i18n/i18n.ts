@@ -31,11 +31,12 @@ const shellCatalogs = import.meta.glob<Catalog>(
   { import: "default" },
 );
 // A translated page formats amounts, dates and plurals in its reader's language: the browser's first formatter of
-// each kind loads its locale data (the number formatter some 40-50 ms on a phone-speed CPU), paid before the page
-// renders, each in a task of its own (lib/warm-up.ts).
+// each kind loads its data. The one-time part shared by all (ICU's list of locales, 60-100 ms on a phone-speed CPU)
+// is paid by a worker on another thread (public/intl-warm-up.js, started by index.html); what is left of each kind
+// is paid here before the page renders, each in a task of its own (lib/warm-up.ts). In a browser that shares
+// nothing with the worker, or before it is done, these tasks pay it all.
 if (typeof document !== "undefined") {
   const lang = () => document.documentElement.lang || undefined;
-  // ICU's locale data first (shared by the formatters, some 2 ms of the number formatter's 9 on a fast CPU).
   warmUpLater(() => new Intl.Locale(lang() ?? "en").maximize());
   warmUpLater(() => new Intl.NumberFormat(lang()).format(1234.5));
   warmUpLater(() => new Intl.PluralRules(lang()).select(1));

@@ -1,9 +1,10 @@
 import { nextTask } from "./next-task";
 
 /**
- * One-time costs that the first render would otherwise pay inside one task: the browser's first `Intl` number
- * formatter (ICU's locale data, some 40-50 ms on a phone-speed CPU) and tailwind-merge's class map (some 30 ms),
- * measured in the long tasks after the first paint by `bench/lighthouse.mjs --trace` (issue 39). Each is paid
+ * One-time costs that the first render would otherwise pay inside one task: the browser's first `Intl` formatters
+ * (ICU's locale data; its shared part is paid by a worker, public/intl-warm-up.js) and tailwind-merge's
+ * configuration and class map, measured in the long tasks after the first paint by `bench/lighthouse.mjs --trace`
+ * (issue 39). Each is paid
  * here in a task of its own, before the page renders or hydrates, while the browser can still paint and take a tap
  * in between. A page's loader runs them (app/lazy-pages.ts, through the data layer, so none of this is in the
  * shell): before hydration on a server-rendered page, before the first render of a page opened later.
