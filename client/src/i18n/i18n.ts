@@ -205,20 +205,30 @@ export function useDocumentLanguage(): Locale {
   React.useEffect(() => {
     const root = document.documentElement;
     const renderedInIt = root.hasAttribute("data-locale-rendered") && root.getAttribute("lang") === locale;
-    root.lang = locale;
-    root.dir = directionOf(locale);
+    sayLanguage(root, locale);
     const meta = document.head.querySelector<HTMLMetaElement>('meta[name="description"]');
     const before = meta?.content;
     const description = locale === DEFAULT_LOCALE ? undefined : shellCatalog(locale)["site.meta.description"];
     if (meta && description && !renderedInIt) meta.content = description;
     return () => {
-      root.lang = DEFAULT_LOCALE;
-      root.dir = "ltr";
+      sayLanguage(root, DEFAULT_LOCALE);
       root.removeAttribute("data-locale-rendered");
       if (meta && before !== undefined) meta.content = before;
     };
   }, [locale]);
   return locale;
+}
+
+/**
+ * Sets `<html lang dir>` to `locale`'s where they say something else (index.html and the server's pages say both).
+ * Writing an attribute restyles every element its selectors reach even when the value stays the same, and the
+ * stylesheet's right-to-left rules (`[dir=rtl] *`, `:lang(ar)`) reach them all: a whole-page restyle of some 50 ms
+ * at a phone's CPU speed when a page mounted (issue 39).
+ */
+function sayLanguage(root: HTMLElement, locale: Locale): void {
+  if (root.getAttribute("lang") !== locale) root.lang = locale;
+  const dir = directionOf(locale);
+  if (root.getAttribute("dir") !== dir) root.dir = dir;
 }
 
 /**

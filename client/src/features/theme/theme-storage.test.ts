@@ -46,4 +46,19 @@ describe("theme storage", () => {
     expect(root.classList.contains("dark")).toBe(true);
     expect(root.classList.contains("light")).toBe(false);
   });
+
+  it("leaves the root alone when it already has the theme (a rewrite restyles the whole page)", async () => {
+    const root = document.documentElement;
+    applyResolvedTheme("dark", root);
+    const writes: string[] = [];
+    const observer = new MutationObserver((records) =>
+      writes.push(...records.map((r) => r.attributeName ?? "")),
+    );
+    observer.observe(document.documentElement, { attributes: true, subtree: true });
+    applyResolvedTheme("dark", root);
+    await Promise.resolve();
+    observer.disconnect();
+    expect(writes).toEqual([]);
+    expect([...root.classList]).toContain("dark");
+  });
 });

@@ -73,7 +73,7 @@ export type RenderedBody = { markup: string; data: Record<string, unknown> };
  */
 export type PageExtras = { body?: RenderedBody; head?: string; preload?: string; locale?: Locale };
 
-const HTML_LANG = /<html lang="[^"]*"/i;
+const HTML_LANG = /<html lang="[^"]*"(?: dir="[^"]*")?/i;
 
 /**
  * index.html with the page's own title, description and social tags in place of the generic ones and, for a page
