@@ -10,7 +10,9 @@ function Page() {
 /** The attributes written on `<html>` and in its head while `work` runs. */
 async function writesDuring(work: () => void): Promise<string[]> {
   const writes: string[] = [];
-  const observer = new MutationObserver((records) => writes.push(...records.map((r) => r.attributeName ?? "")));
+  const observer = new MutationObserver((records) =>
+    writes.push(...records.map((r) => r.attributeName ?? "")),
+  );
   observer.observe(document.documentElement, { attributes: true, subtree: true });
   work();
   await Promise.resolve();
