@@ -74,6 +74,11 @@ writeFileSync(
       isDynamicEntry: true,
       imports: ["_react-Cd2.js", "_query-Gh4.js"],
     },
+    "src/app/routes/blog-post.tsx": {
+      file: "assets/blog-post-Op8.js",
+      isDynamicEntry: true,
+      imports: ["_react-Cd2.js", "_query-Gh4.js"],
+    },
   }),
 );
 writeFileSync(join(clientDist, "assets", "index-Ab1.css"), "body{margin:0}.p-4{padding:1rem}");
@@ -445,6 +450,17 @@ describe("served HTML", () => {
     expect(await prefetched("/blog")).toEqual([
       "side-menu /assets/side-menu-panel-Ij5.js",
       "side-menu /assets/query-Gh4.js",
+    ]);
+    // A post's own code is preloaded with the app's (the module loader then adds no link of its own), and its
+    // prefetch links do not name it again.
+    const post = /<template id="after-paint">([\s\S]*?)<\/template>/.exec(
+      (await page("/blog/how-a-qr-code-crypto-payment-works")).body,
+    )?.[1];
+    expect(post).toContain('<link rel="modulepreload" crossorigin href="/assets/blog-post-Op8.js" />');
+    expect(post).toContain('<link rel="modulepreload" crossorigin href="/assets/query-Gh4.js" />');
+    expect(post?.indexOf("blog-post-Op8.js")).toBeGreaterThan(post?.indexOf("index-Ab1.js") ?? Infinity);
+    expect(await prefetched("/blog/how-a-qr-code-crypto-payment-works")).toEqual([
+      "side-menu /assets/side-menu-panel-Ij5.js",
     ]);
   });
 });

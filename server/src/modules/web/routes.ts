@@ -94,13 +94,22 @@ export function prefetchLinks(
  * load: for a page the client renders, its route's code is fetched beside the entry instead of after it has run.
  */
 export function modulePreloadLinks(clientDist: string, sources: string[]): string {
-  return chunkFilesBeyondEntry(clientDist, sources)
-    .map((file) =>
-      file.endsWith(".css")
-        ? `<link rel="preload" as="style" href="/${file}" />`
-        : `<link rel="modulepreload" crossorigin href="/${file}" />`,
-    )
-    .join("\n    ");
+  return modulePreloads(clientDist, sources).html;
+}
+
+/** `modulePreloadLinks`, with the files they name (a page's prefetch links then leave those out). */
+export function modulePreloads(clientDist: string, sources: string[]): { html: string; files: Set<string> } {
+  const files = chunkFilesBeyondEntry(clientDist, sources);
+  return {
+    html: files
+      .map((file) =>
+        file.endsWith(".css")
+          ? `<link rel="preload" as="style" href="/${file}" />`
+          : `<link rel="modulepreload" crossorigin href="/${file}" />`,
+      )
+      .join("\n    "),
+    files: new Set(files),
+  };
 }
 
 /**
